@@ -1,0 +1,524 @@
+"""A game: the full truth and its history, what each seat knows, and how it ends.
+
+:class:`Game` owns a :class:`~hiddenchess.position.Position` (the truth) and the list of plies
+played. Every move returns :class:`Event` objects with a public part and a private part per seat;
+:meth:`Game.view` gives a :class:`View` with exactly what one seat knows. For Standard and Royal
+Pawn Chess both seats know everything, but the screen, the computer and the peer protocol already
+work from views only, so the hidden variants plug in without changing them.
+
+>>> g = Game.new("standard")
+>>> for move in ["f3", "e5", "g4", "Qh4"]:
+...     _ = g.play(move)
+>>> g.status.result, g.status.reason, g.history[-1].san
+('0-1', 'checkmate', 'Qh4#')
+>>> g.play("a3")
+Traceback (most recent call last):
+...
+hiddenchess.errors.GameOverError: game over: the game has ended (checkmate)
+"""
+
+from dataclasses import dataclass, field
+
+from . import notation
+from .core import (
+    BB_DARK, BB_LIGHT, BB_SQUARES, BLACK, COLOR_NAMES, KING, PIECE_NAMES, SQUARE_NAMES, WHITE,
+)
+from .errors import ClaimError, GameOverError, HiddenChessError, IllegalMoveError
+from .position import (
+    CASTLE, EN_PASSANT, ROYAL_PROMOTION, Position, move_flag, move_from, move_promotion, move_to,
+)
+from .variants import Variant, get_variant
+
+SEATS = ("white", "black")
+SPECTATOR = "spectator"
+
+REASON_TEXT = {
+    "checkmate": "Checkmate",
+    "stalemate": "Stalemate",
+    "threefold-repetition": "Draw claimed by threefold repetition",
+    "fivefold-repetition": "Fivefold repetition",
+    "fifty-moves": "Draw claimed by the fifty-move rule",
+    "seventy-five-moves": "Seventy-five-move rule",
+    "insufficient-material": "Insufficient material",
+    "timeout": "Time out",
+    "timeout-insufficient-material": "Time out, but the opponent cannot mate",
+    "resignation": "Resignation",
+    "agreement": "Draw by agreement",
+    "royal-pawn-promoted": "Royal pawn promoted",
+}
+
+
+@dataclass
+class Event:
+    """Something that happened on a move. ``public`` is known to everyone; ``private`` maps a seat
+    to what only that seat learns. A public part never holds an unrevealed secret."""
+
+    kind: str
+    public: dict
+    private: dict = field(default_factory=dict)
+
+    def for_seat(self, seat: str) -> dict:
+        """What ``seat`` learns from this event: the public part plus its own private part."""
+        data = {"kind": self.kind, **self.public}
+        data.update(self.private.get(seat, {}))
+        return data
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "public": dict(self.public), "private": dict(self.private)}
+
+
+@dataclass(frozen=True)
+class Status:
+    """How the game stands. ``result`` is a PGN result; ``reason`` is one of :data:`REASON_TEXT`."""
+
+    over: bool = False
+    result: str = "*"
+    reason: "str | None" = None
+    winner: "str | None" = None
+
+    @property
+    def message(self) -> str:
+        """A sentence for players, e.g. ``"Checkmate - White wins"``."""
+        if not self.over:
+            return "Game in progress"
+        text = REASON_TEXT.get(self.reason, self.reason or "Game over")
+        if self.winner:
+            return f"{text} \u2014 {self.winner.capitalize()} wins"
+        return f"{text} \u2014 draw" if not text.lower().startswith("draw") else text
+
+    def to_json(self) -> dict:
+        return {
+            "over": self.over, "result": self.result, "reason": self.reason,
+            "winner": self.winner, "message": self.message,
+        }
+
+
+ONGOING = Status()
+
+
+@dataclass
+class Ply:
+    """One move played: its UCI (the truth), SAN, events, and the FEN after it (truth)."""
+
+    uci: str
+    san: str
+    events: list
+    fen_after: str
+    color: str
+
+
+@dataclass
+class MoveResult:
+    uci: str
+    san: str
+    events: list
+    status: Status
+
+
+@dataclass
+class View:
+    """What one seat knows. Built only from information that seat is entitled to."""
+
+    seat: str
+    variant: str
+    fen: str
+    board: str
+    turn: str
+    ply: int
+    moves: list
+    last_move: "list | None"
+    check: "str | None"
+    royal: list
+    status: Status
+    events: list
+
+    def to_json(self) -> dict:
+        return {
+            "seat": self.seat, "variant": self.variant, "fen": self.fen, "board": self.board,
+            "turn": self.turn, "ply": self.ply, "moves": list(self.moves),
+            "last_move": self.last_move, "check": self.check, "royal": list(self.royal),
+            "status": self.status.to_json(), "events": list(self.events),
+        }
+
+
+def _seat_name(seat) -> str:
+    if seat in (WHITE, BLACK):
+        return COLOR_NAMES[seat]
+    if seat not in SEATS:
+        raise HiddenChessError(f"seat must be 'white' or 'black', not {seat!r}")
+    return seat
+
+
+class Game:
+    """A game in progress or finished. Build with :meth:`new` or :meth:`from_record`."""
+
+    def __init__(self, variant: Variant, position: Position, start_fen: str):
+        self.variant = variant
+        self.position = position
+        self.start_fen = start_fen
+        self.history: list = []
+        self.status: Status = ONGOING
+        self.end_action: "dict | None" = None  # how a game ended other than by a move
+        self.draw_offer: "str | None" = None
+        self._keys: list = [position.repetition_key()]
+        self._counts: dict = {self._keys[0]: 1}
+        self._legal_cache = None
+        self._evaluate()
+
+    @classmethod
+    def new(cls, variant="standard", fen: "str | None" = None) -> "Game":
+        """A new game of ``variant`` from its start, or from ``fen``. Raises InvalidFenError or
+        UnknownVariantError."""
+        v = get_variant(variant)
+        pos = notation.position_from_fen(fen if fen is not None else v.start_fen, v)
+        return cls(v, pos, notation.fen(pos))
+
+    # --- basic facts -----------------------------------------------------------------------------
+    @property
+    def turn(self) -> str:
+        return COLOR_NAMES[self.position.turn]
+
+    @property
+    def ply(self) -> int:
+        return len(self.history)
+
+    def fen(self) -> str:
+        """The full truth as an (extended) FEN."""
+        return notation.fen(self.position)
+
+    def _legal(self) -> list:
+        if self._legal_cache is None:
+            self._legal_cache = [] if self.status.over else self.position.legal_moves()
+        return self._legal_cache
+
+    def legal_moves(self) -> list:
+        """UCI of every legal move for the side to move (empty once the game is over)."""
+        return [notation.uci(m) for m in self._legal()]
+
+    def dests(self) -> dict:
+        """Legal destinations per origin square, for a board widget: ``{"e2": ["e3", "e4"]}``."""
+        out: dict = {}
+        for m in self._legal():
+            frm, to = SQUARE_NAMES[move_from(m)], SQUARE_NAMES[move_to(m)]
+            lst = out.setdefault(frm, [])
+            if to not in lst:
+                lst.append(to)
+        return out
+
+    def promotion_roles(self, orig: str, dest: str) -> list:
+        """The promotion pieces (``"q"``, ``"r"``, ``"b"``, ``"n"``) a move from ``orig`` to
+        ``dest`` can choose from; ``[]`` when that move needs no choice."""
+        roles = []
+        for m in self._legal():
+            if SQUARE_NAMES[move_from(m)] == orig and SQUARE_NAMES[move_to(m)] == dest:
+                p = move_promotion(m)
+                if p:
+                    roles.append("nbrq"[p - 2])
+        return sorted(roles, key="qrbn".index)
+
+    def check_square(self) -> "str | None":
+        """Square of the side to move's royal piece when it is attacked."""
+        pos = self.position
+        if pos.is_check():
+            return SQUARE_NAMES[pos.royal_square(pos.turn)]
+        return None
+
+    def royal_squares(self) -> list:
+        """Squares of royal pieces that are not kings (the royal pawns)."""
+        pos = self.position
+        mask = pos.royal & ~pos.kings
+        return [SQUARE_NAMES[s] for s in range(64) if mask >> s & 1]
+
+    # --- playing ---------------------------------------------------------------------------------
+    def _require_ongoing(self) -> None:
+        if self.status.over:
+            raise GameOverError(f"the game has ended ({self.status.reason})")
+
+    def parse_move(self, text: str) -> int:
+        """The legal move (engine int) named by UCI or SAN ``text``."""
+        self._require_ongoing()
+        return notation.parse_move(self.position, text)
+
+    def play(self, move: str) -> MoveResult:
+        """Play a move given in UCI or SAN. Raises InvalidMoveError, AmbiguousMoveError,
+        IllegalMoveError or GameOverError; the game is unchanged after any error."""
+        m = self.parse_move(move)
+        return self._play_int(m)
+
+    def _play_int(self, m: int) -> MoveResult:
+        pos = self.position
+        mover = pos.turn
+        color = COLOR_NAMES[mover]
+        frm, to, flag = move_from(m), move_to(m), move_flag(m)
+        san = notation.san(pos, m)
+        uci = notation.uci(m)
+        moved = pos.piece_at(frm)
+        if flag == EN_PASSANT:
+            cap_sq = to - 8 if mover == WHITE else to + 8
+        elif flag != CASTLE and pos.piece_at(to) is not None:
+            cap_sq = to
+        else:
+            cap_sq = -1
+        captured = pos.piece_at(cap_sq) if cap_sq >= 0 else None
+        pos.push(m)
+        events = [Event("move", {
+            "color": color, "uci": uci, "san": san, "from": SQUARE_NAMES[frm],
+            "to": SQUARE_NAMES[to], "piece": PIECE_NAMES[moved[1]],
+            "castle": flag == CASTLE, "en_passant": flag == EN_PASSANT,
+        })]
+        if captured:
+            events.append(Event("capture", {
+                "square": SQUARE_NAMES[cap_sq], "color": COLOR_NAMES[captured[0]],
+                "piece": PIECE_NAMES[captured[1]],
+            }))
+        if move_promotion(m):
+            events.append(Event("promotion", {
+                "square": SQUARE_NAMES[to], "piece": PIECE_NAMES[move_promotion(m)],
+            }))
+        if pos.is_check():
+            events.append(Event("check", {"square": SQUARE_NAMES[pos.royal_square(pos.turn)]}))
+        key = pos.repetition_key()
+        self._keys.append(key)
+        self._counts[key] = self._counts.get(key, 0) + 1
+        self.history.append(Ply(uci, san, events, notation.fen(pos), color))
+        self._legal_cache = None
+        if self.draw_offer and self.draw_offer != color:
+            self.draw_offer = None  # moving declines an offer
+        self._evaluate(last_move=m)
+        if self.status.over:
+            events.append(Event("game-over", self.status.to_json()))
+        return MoveResult(uci, san, events, self.status)
+
+    def undo(self) -> Ply:
+        """Take back the last move (for takebacks). Raises HiddenChessError when there is none.
+        A game that ended by that move is open again."""
+        if not self.history:
+            raise HiddenChessError("there is no move to take back")
+        key = self._keys.pop()
+        self._counts[key] -= 1
+        if not self._counts[key]:
+            del self._counts[key]
+        self.position.pop()
+        ply = self.history.pop()
+        self.status = ONGOING
+        self.end_action = None
+        self.draw_offer = None
+        self._legal_cache = None
+        self._evaluate()
+        return ply
+
+    # --- outcomes --------------------------------------------------------------------------------
+    def _evaluate(self, last_move: "int | None" = None) -> None:
+        """Set :attr:`status` after a move: royal promotion, checkmate, stalemate, then the
+        automatic draws (insufficient material, fivefold, seventy-five moves)."""
+        pos = self.position
+        v = self.variant
+        mover = COLOR_NAMES[pos.turn ^ 1]
+        if last_move is not None and move_flag(last_move) == ROYAL_PROMOTION:
+            self.status = Status(True, "1-0" if mover == "white" else "0-1", "royal-pawn-promoted", mover)
+            return
+        if not self._legal():
+            if pos.is_check():
+                self.status = Status(True, "1-0" if mover == "white" else "0-1", "checkmate", mover)
+            else:
+                self.status = Status(True, "1/2-1/2", "stalemate")
+            self._legal_cache = []
+            return
+        if v.automatic_insufficient_material and self.is_insufficient_material():
+            self.status = Status(True, "1/2-1/2", "insufficient-material")
+        elif self._counts.get(self._keys[-1], 0) >= 5:
+            self.status = Status(True, "1/2-1/2", "fivefold-repetition")
+        elif pos.halfmove >= 150:
+            self.status = Status(True, "1/2-1/2", "seventy-five-moves")
+        if self.status.over:
+            self._legal_cache = []
+
+    def is_insufficient_material(self) -> bool:
+        """The automatic draws of secret-pawn-chess.txt: king against king; kings with just one
+        bishop or knight between them; or kings and only bishops, all on one square colour."""
+        pos = self.position
+        if pos.pawns or pos.rooks or pos.queens:
+            return False
+        if self.variant.royal != "king":
+            return False
+        minors = pos.knights | pos.bishops
+        if bin(minors).count("1") <= 1:
+            return True
+        if pos.knights:
+            return False
+        return not (pos.bishops & BB_LIGHT) or not (pos.bishops & BB_DARK)
+
+    def has_mating_material(self, color: str) -> bool:
+        """Whether ``color`` could possibly mate (the flag rule). A pawn, rook, queen, two
+        knights, bishop and knight, or bishops on both colours always can; a lone knight or
+        bishops on one colour can only with opposing material to block the enemy king."""
+        pos = self.position
+        c = WHITE if _seat_name(color) == "white" else BLACK
+        own = pos.color_mask(c) & ~pos.kings
+        if own & (pos.pawns | pos.rooks | pos.queens):
+            return True
+        knights, bishops = own & pos.knights, own & pos.bishops
+        if not knights and not bishops:
+            return False
+        if bin(knights).count("1") >= 2 or (knights and bishops):
+            return True
+        if bishops & BB_LIGHT and bishops & BB_DARK:
+            return True
+        theirs = pos.color_mask(c ^ 1) & ~pos.kings
+        if knights:  # a lone knight: any enemy piece may serve as a blocker
+            return bool(theirs)
+        # Bishops on one colour: a blocker must be able to stand on the other colour.
+        same = BB_LIGHT if bishops & BB_LIGHT else BB_DARK
+        return bool(theirs & ~(pos.bishops & same))
+
+    def _end(self, status: Status, action: dict) -> Status:
+        self.status = status
+        self.end_action = action
+        self._legal_cache = []
+        self.draw_offer = None
+        return status
+
+    def resign(self, seat: str) -> Status:
+        """``seat`` resigns; the other side wins."""
+        self._require_ongoing()
+        seat = _seat_name(seat)
+        winner = "black" if seat == "white" else "white"
+        return self._end(
+            Status(True, "1-0" if winner == "white" else "0-1", "resignation", winner),
+            {"type": "resign", "by": seat},
+        )
+
+    def offer_draw(self, seat: str) -> None:
+        """``seat`` offers a draw; it stands until the opponent accepts, declines or moves."""
+        self._require_ongoing()
+        self.draw_offer = _seat_name(seat)
+
+    def accept_draw(self, seat: str) -> Status:
+        """``seat`` accepts the opponent's standing offer."""
+        self._require_ongoing()
+        seat = _seat_name(seat)
+        if self.draw_offer is None or self.draw_offer == seat:
+            raise HiddenChessError("there is no draw offer from the opponent to accept")
+        return self.agree_draw()
+
+    def decline_draw(self, seat: str) -> None:
+        self._require_ongoing()
+        if self.draw_offer is not None and self.draw_offer != _seat_name(seat):
+            self.draw_offer = None
+
+    def agree_draw(self) -> Status:
+        """Both players agree to a draw."""
+        self._require_ongoing()
+        return self._end(Status(True, "1/2-1/2", "agreement"), {"type": "agreement"})
+
+    def flag(self, seat: str) -> Status:
+        """``seat``'s time ran out: it loses, unless the opponent has no possible mating
+        material, in which case the game is drawn."""
+        self._require_ongoing()
+        seat = _seat_name(seat)
+        other = "black" if seat == "white" else "white"
+        if self.has_mating_material(other):
+            status = Status(True, "1-0" if other == "white" else "0-1", "timeout", other)
+        else:
+            status = Status(True, "1/2-1/2", "timeout-insufficient-material")
+        return self._end(status, {"type": "flag", "by": seat})
+
+    # --- draw claims -----------------------------------------------------------------------------
+    def claimable_draw(self) -> "str | None":
+        """``"threefold"`` or ``"fifty-moves"`` when the side to move may claim a draw now."""
+        if self.status.over:
+            return None
+        if self._counts.get(self._keys[-1], 0) >= 3:
+            return "threefold"
+        if self.position.halfmove >= 100:
+            return "fifty-moves"
+        return None
+
+    def _claim_after(self, m: int) -> "str | None":
+        pos = self.position
+        pos.push(m)
+        try:
+            if not pos.legal_moves() and pos.is_check():
+                return None  # a mating move is played, not claimed
+            if self._counts.get(pos.repetition_key(), 0) + 1 >= 3:
+                return "threefold"
+            if pos.halfmove >= 100:
+                return "fifty-moves"
+            return None
+        finally:
+            pos.pop()
+
+    def claim_moves(self) -> dict:
+        """Moves the side to move could declare (without playing them) to claim a draw:
+        ``{uci: "threefold" | "fifty-moves"}``."""
+        if self.status.over:
+            return {}
+        out = {}
+        for m in self._legal():
+            reason = self._claim_after(m)
+            if reason:
+                out[notation.uci(m)] = reason
+        return out
+
+    def claim_draw(self, move: "str | None" = None) -> Status:
+        """Claim a draw now, or by declaring ``move`` (UCI or SAN) that would qualify without
+        playing it. Raises ClaimError when the claim is not supported."""
+        self._require_ongoing()
+        if move is None:
+            reason = self.claimable_draw()
+            if reason is None:
+                raise ClaimError("no threefold repetition and fewer than fifty moves without a "
+                                 "capture or pawn move")
+            declared = None
+        else:
+            try:
+                m = self.parse_move(move)
+            except HiddenChessError as e:
+                raise ClaimError(str(e)) from None
+            reason = self._claim_after(m)
+            if reason is None:
+                raise ClaimError(f"{move} would not repeat the position a third time nor reach "
+                                 "fifty moves")
+            declared = notation.uci(m)
+        code = "threefold-repetition" if reason == "threefold" else "fifty-moves"
+        return self._end(Status(True, "1/2-1/2", code), {"type": "claim", "move": declared})
+
+    # --- views -----------------------------------------------------------------------------------
+    def view(self, seat: str = SPECTATOR) -> View:
+        """What ``seat`` (``"white"``, ``"black"`` or ``"spectator"``) knows. In Standard and
+        Royal Pawn Chess every seat knows the whole position."""
+        if seat != SPECTATOR:
+            seat = _seat_name(seat)
+        last = self.history[-1] if self.history else None
+        return View(
+            seat=seat,
+            variant=self.variant.id,
+            fen=self.fen(),
+            board=notation.board_fen(self.position),
+            turn=self.turn,
+            ply=self.ply,
+            moves=[{"uci": p.uci, "san": p.san} for p in self.history],
+            last_move=[last.uci[:2], last.uci[2:4]] if last else None,
+            check=self.check_square(),
+            royal=self.royal_squares(),
+            status=self.status,
+            events=[[e.for_seat(seat) for e in p.events] for p in self.history],
+        )
+
+    # --- records ---------------------------------------------------------------------------------
+    def to_record(self, **kwargs) -> dict:
+        """The versioned JSON record (see :mod:`hiddenchess.record`)."""
+        from .record import to_record
+
+        return to_record(self, **kwargs)
+
+    @classmethod
+    def from_record(cls, data: dict) -> "Game":
+        from .record import from_record
+
+        return from_record(data)[0]
+
+    def pgn(self, **kwargs) -> str:
+        from .record import to_pgn
+
+        return to_pgn(self, **kwargs)

@@ -1,0 +1,95 @@
+"""Variants as documented data with inheritance, plus a few hooks.
+
+A :class:`Variant` is a frozen record of *what differs* from its parent, in the spirit of
+Fairy-Stockfish's ``variants.ini``. Move generation reads these fields; it never asks for a
+variant by name. The hidden-information variants add their own fields and hooks when they land
+(secret pawns, covers, hidden identities): the position already carries the bitboards they need.
+
+>>> v = get_variant("royal-pawn")
+>>> v.parent, v.royal, v.royal_start_squares
+('standard', 'pawn', ('e2', 'e7'))
+>>> get_variant("standard").royal
+'king'
+"""
+
+from dataclasses import dataclass, field, replace
+
+from .errors import UnknownVariantError
+
+STANDARD_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What defines a variant. Every field is documented; derive new variants with :func:`derive`."""
+
+    #: Stable id used in URLs, records and the command line.
+    id: str
+    #: Name shown to players.
+    name: str
+    #: One-line summary for menus.
+    summary: str
+    #: Id of the variant this one modifies (``None`` for standard chess).
+    parent: "str | None" = None
+    #: Starting position (extended FEN, see :mod:`hiddenchess.notation`).
+    start_fen: str = STANDARD_START
+    #: Which piece must not be left attacked: ``"king"`` (ordinary chess), ``"pawn"`` (a royal pawn
+    #: that starts on one of :attr:`royal_start_squares`), or ``"none"`` (capture-the-king variants).
+    royal: str = "king"
+    #: Start squares of royal pieces when they are not the kings.
+    royal_start_squares: tuple = ()
+    #: A royal pawn that reaches its last rank wins at once (and does not promote).
+    royal_promotion_wins: bool = False
+    #: A royal pawn may not double-step over an attacked square nor land next to an enemy pawn
+    #: that could take it en passant.
+    royal_double_step_checks: bool = False
+    #: Castling ignores attacks on the king's start, transit and destination squares (the king is
+    #: not royal). The royal piece must still be safe afterwards.
+    castle_through_attack: bool = False
+    #: The insufficient-material positions listed in secret-pawn-chess.txt end the game at once.
+    automatic_insufficient_material: bool = True
+    #: PGN ``Variant`` tag (``None``: no tag, standard chess).
+    pgn_name: "str | None" = None
+    #: Names of extended-FEN fields this variant writes (documented in notation.py).
+    fen_extensions: tuple = ()
+    #: Other variants that will appear here as their issues land.
+    extras: dict = field(default_factory=dict, compare=False)
+
+
+def derive(parent: Variant, **changes) -> Variant:
+    """A new variant that inherits every field of ``parent`` except ``changes``."""
+    return replace(parent, parent=parent.id, **changes)
+
+
+STANDARD = Variant(
+    id="standard",
+    name="Standard",
+    summary="Ordinary chess: the base every variant modifies.",
+)
+
+ROYAL_PAWN = derive(
+    STANDARD,
+    id="royal-pawn",
+    name="Royal Pawn",
+    summary="The e-pawns are royal, the kings are not: checkmate or promote the royal pawn.",
+    royal="pawn",
+    royal_start_squares=("e2", "e7"),
+    royal_promotion_wins=True,
+    royal_double_step_checks=True,
+    castle_through_attack=True,
+    pgn_name="Royal Pawn",
+    fen_extensions=("royal",),
+)
+
+VARIANTS = {v.id: v for v in (STANDARD, ROYAL_PAWN)}
+
+
+def get_variant(variant_id) -> Variant:
+    """The variant with that id; a :class:`Variant` passes through. Raises UnknownVariantError."""
+    if isinstance(variant_id, Variant):
+        return variant_id
+    try:
+        return VARIANTS[variant_id]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(VARIANTS))
+        raise UnknownVariantError(f"{variant_id!r} (known: {known})") from None
