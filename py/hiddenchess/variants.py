@@ -48,7 +48,7 @@ class Variant:
     castle_through_attack: bool = False
     #: The insufficient-material positions listed in secret-pawn-chess.txt end the game at once.
     automatic_insufficient_material: bool = True
-    #: PGN ``Variant`` tag (``None``: no tag, standard chess).
+    #: PGN ``Variant`` tag.
     pgn_name: "str | None" = None
     #: Names of extended-FEN fields this variant writes (documented in notation.py).
     fen_extensions: tuple = ()
@@ -65,6 +65,7 @@ STANDARD = Variant(
     id="standard",
     name="Standard",
     summary="Ordinary chess: the base every variant modifies.",
+    pgn_name="Standard",
 )
 
 ROYAL_PAWN = derive(
