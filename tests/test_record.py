@@ -208,14 +208,14 @@ def test_game_methods_delegate_to_record():
 def test_unknown_sections_are_ignored_and_can_be_carried_over():
     game = play(Game.new("standard"), ["e4"])
     record = to_record(game)
-    record["setup"] = {"white": {"secret": ["d2", "e2"]}, "draws": [3, 1]}
+    record["future"] = {"white": {"secret": ["d2", "e2"]}, "draws": [3, 1]}
     record["annotations"] = [{"ply": 1, "text": "!"}]
     game2, _, _ = from_record(record)
     assert game2.fen() == game.fen()
     extra = extra_sections(record)
-    assert extra == {"setup": record["setup"], "annotations": record["annotations"]}
+    assert extra == {"future": record["future"], "annotations": record["annotations"]}
     rewritten = to_record(game2, extra=extra)
-    assert rewritten["setup"] == record["setup"]
+    assert rewritten["future"] == record["future"]
     assert rewritten == record
 
 
@@ -229,8 +229,10 @@ def test_extra_sections_may_not_replace_known_ones():
 def test_required_sections():
     record = to_record(play(Game.new("standard"), ["e4"]))
     assert from_record({**record, "requires": ["clock", "meta"]})[0].ply == 1
-    with pytest.raises(RecordError, match="'setup' section.*newer version"):
-        from_record({**record, "requires": ["setup"], "setup": {}})
+    with pytest.raises(RecordError, match="'future' section.*newer version"):
+        from_record({**record, "requires": ["future"], "future": {}})
+    with pytest.raises(RecordError, match="no setup choices"):
+        from_record({**record, "setup": {"sealed": {"white": ["d2", "e2"]}}})
     with pytest.raises(RecordError, match="section names"):
         from_record({**record, "requires": [1]})
     with pytest.raises(RecordError):

@@ -148,3 +148,12 @@ def test_royal_pawn_perft_matches_independent_generator(fen_, depth):
 def test_standard_perft_matches_independent_generator():
     pos = position_from_fen(START)
     assert pos.perft(3) == SlowPosition(START).perft(3) == 8902
+
+
+def test_a_captured_king_takes_its_castling_rights_with_it():
+    g = Game.new("royal-pawn", "r3k2r/4p3/8/7Q/8/8/4P3/4K3 w kq - 0 1")
+    assert g.fen().split()[2] == "kq"
+    g.play("Qxe8")
+    assert g.fen().split()[2] == "-"
+    assert not g.status.over
+    assert position_from_fen(g.fen(), "royal-pawn").castling == 0

@@ -79,3 +79,9 @@ class StorageFullError(HiddenChessError):
     """The browser's storage refused to save (full or unavailable). Nothing already saved is lost."""
 
     prefix = "could not save: "
+
+
+class SetupError(HiddenChessError):
+    """A setup choice that breaks the rules (wrong pawns to seal, a move before setup is done)."""
+
+    prefix = "setup: "

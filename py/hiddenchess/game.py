@@ -23,10 +23,11 @@ from . import notation
 from .core import (
     BB_DARK, BB_LIGHT, BB_SQUARES, BLACK, COLOR_NAMES, KING, PIECE_NAMES, SQUARE_NAMES, WHITE,
 )
-from .errors import ClaimError, GameOverError, HiddenChessError, IllegalMoveError
+from .errors import ClaimError, GameOverError, HiddenChessError, IllegalMoveError, SetupError
 from .position import (
     CASTLE, EN_PASSANT, ROYAL_PROMOTION, Position, move_flag, move_from, move_promotion, move_to,
 )
+from .rules import rules_for
 from .variants import Variant, get_variant
 
 SEATS = ("white", "black")
@@ -131,6 +132,9 @@ class View:
     royal: list
     status: Status
     events: list
+    phase: str = "play"
+    setup_pending: list = field(default_factory=list)
+    secrets: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -138,6 +142,8 @@ class View:
             "turn": self.turn, "ply": self.ply, "moves": list(self.moves),
             "last_move": self.last_move, "check": self.check, "royal": list(self.royal),
             "status": self.status.to_json(), "events": list(self.events),
+            "phase": self.phase, "setup_pending": list(self.setup_pending),
+            "secrets": dict(self.secrets),
         }
 
 
@@ -154,8 +160,13 @@ class Game:
 
     def __init__(self, variant: Variant, position: Position, start_fen: str):
         self.variant = variant
+        self.rules = rules_for(variant)
         self.position = position
         self.start_fen = start_fen
+        #: Setup choices per seat (e.g. the sealed secret pawns), kept by the variant's rules.
+        self.setup_data: dict = {}
+        if self.rules.setup_kind:
+            self.rules.adopt_fen_setup(self)
         self.history: list = []
         self.status: Status = ONGOING
         self.end_action: "dict | None" = None  # how a game ended other than by a move
@@ -182,23 +193,66 @@ class Game:
     def ply(self) -> int:
         return len(self.history)
 
+    @property
+    def phase(self) -> str:
+        """``"setup"`` while setup choices are pending, ``"play"``, or ``"over"``."""
+        if self.status.over:
+            return "over"
+        return "setup" if self.rules.setup_pending(self) else "play"
+
+    def setup_pending(self) -> list:
+        """Seats that still owe their setup choice (e.g. sealing secret pawns)."""
+        return [] if self.status.over else self.rules.setup_pending(self)
+
+    def setup(self, seat: str, data) -> list:
+        """Make ``seat``'s setup choice (variant-specific ``data``). Raises SetupError."""
+        self._require_ongoing()
+        seat = _seat_name(seat)
+        if self.history:
+            raise SetupError("setup choices are made before the first move")
+        events = self.rules.setup(self, seat, data)
+        self._legal_cache = None
+        if not self.rules.setup_pending(self):
+            self._keys = [self.position.repetition_key()]
+            self._counts = {self._keys[0]: 1}
+            self._evaluate()
+        return events
+
+    def seal(self, seat: str, squares) -> list:
+        """Secret Pawn Chess: seal ``seat``'s two secret pawns, e.g. ``["d2", "e2"]``."""
+        return self.setup(seat, squares)
+
     def fen(self) -> str:
         """The full truth as an (extended) FEN."""
         return notation.fen(self.position)
 
     def _legal(self) -> list:
         if self._legal_cache is None:
-            self._legal_cache = [] if self.status.over else self.position.legal_moves()
+            if self.status.over or self.rules.setup_pending(self):
+                self._legal_cache = []
+            else:
+                self._legal_cache = self.position.legal_moves()
         return self._legal_cache
+
+    def _tryable(self, seat: "str | None" = None) -> list:
+        """Moves the side to move may *try*: legal as far as it knows. In full-information
+        variants these are the legal moves."""
+        if seat is not None and _seat_name(seat) != self.turn:
+            return []
+        if not self._legal():
+            return []
+        known = self.rules.known_position(self, self.turn)
+        return self._legal() if known is self.position else known.legal_moves()
 
     def legal_moves(self) -> list:
         """UCI of every legal move for the side to move (empty once the game is over)."""
         return [notation.uci(m) for m in self._legal()]
 
-    def dests(self) -> dict:
-        """Legal destinations per origin square, for a board widget: ``{"e2": ["e3", "e4"]}``."""
+    def dests(self, seat: "str | None" = None) -> dict:
+        """Destinations per origin square for a board widget, ``{"e2": ["e3", "e4"]}``: the moves
+        the side to move may try as far as it knows (empty for the other seat)."""
         out: dict = {}
-        for m in self._legal():
+        for m in self._tryable(seat):
             frm, to = SQUARE_NAMES[move_from(m)], SQUARE_NAMES[move_to(m)]
             lst = out.setdefault(frm, [])
             if to not in lst:
@@ -209,7 +263,7 @@ class Game:
         """The promotion pieces (``"q"``, ``"r"``, ``"b"``, ``"n"``) a move from ``orig`` to
         ``dest`` can choose from; ``[]`` when that move needs no choice."""
         roles = []
-        for m in self._legal():
+        for m in self._tryable():
             if SQUARE_NAMES[move_from(m)] == orig and SQUARE_NAMES[move_to(m)] == dest:
                 p = move_promotion(m)
                 if p:
@@ -235,9 +289,25 @@ class Game:
             raise GameOverError(f"the game has ended ({self.status.reason})")
 
     def parse_move(self, text: str) -> int:
-        """The legal move (engine int) named by UCI or SAN ``text``."""
+        """The legal move (engine int) named by UCI or SAN ``text``. A move the side to move
+        could try but the hidden truth refuses raises IllegalMoveError with the variant's
+        explanation (e.g. "a secret pawn attacks that square"), revealing nothing else."""
         self._require_ongoing()
-        return notation.parse_move(self.position, text)
+        pending = self.rules.setup_pending(self)
+        if pending:
+            raise SetupError(f"play starts once both sides have made their setup choices "
+                             f"(waiting for {' and '.join(pending)})")
+        try:
+            return notation.parse_move(self.position, text)
+        except IllegalMoveError:
+            known = self.rules.known_position(self, self.turn)
+            if known is self.position:
+                raise
+            try:
+                tried = notation.parse_move(known, text)
+            except HiddenChessError:
+                raise IllegalMoveError(f"{text} is not legal in this position") from None
+            raise IllegalMoveError(self.rules.refusal(self, self.turn, tried)) from None
 
     def play(self, move: str) -> MoveResult:
         """Play a move given in UCI or SAN. Raises InvalidMoveError, AmbiguousMoveError,
@@ -260,7 +330,10 @@ class Game:
         else:
             cap_sq = -1
         captured = pos.piece_at(cap_sq) if cap_sq >= 0 else None
+        before = self.rules.before_move(self, m)
         pos.push(m)
+        reveal_events, suffix = self.rules.after_move(self, m, before)
+        san += suffix
         events = [Event("move", {
             "color": color, "uci": uci, "san": san, "from": SQUARE_NAMES[frm],
             "to": SQUARE_NAMES[to], "piece": PIECE_NAMES[moved[1]],
@@ -271,6 +344,7 @@ class Game:
                 "square": SQUARE_NAMES[cap_sq], "color": COLOR_NAMES[captured[0]],
                 "piece": PIECE_NAMES[captured[1]],
             }))
+        events.extend(reveal_events)
         if move_promotion(m):
             events.append(Event("promotion", {
                 "square": SQUARE_NAMES[to], "piece": PIECE_NAMES[move_promotion(m)],
@@ -314,6 +388,8 @@ class Game:
         pos = self.position
         v = self.variant
         mover = COLOR_NAMES[pos.turn ^ 1]
+        if self.rules.setup_pending(self):
+            return
         if last_move is not None and move_flag(last_move) == ROYAL_PROMOTION:
             self.status = Status(True, "1-0" if mover == "white" else "0-1", "royal-pawn-promoted", mover)
             return
@@ -436,7 +512,9 @@ class Game:
 
     def _claim_after(self, m: int) -> "str | None":
         pos = self.position
+        before = self.rules.before_move(self, m)
         pos.push(m)
+        self.rules.after_move(self, m, before)  # reveals count for repetition
         try:
             if not pos.legal_moves() and pos.is_check():
                 return None  # a mating move is played, not claimed
@@ -493,7 +571,7 @@ class Game:
         return View(
             seat=seat,
             variant=self.variant.id,
-            fen=self.fen(),
+            fen=self.rules.view_fen(self, seat),
             board=notation.board_fen(self.position),
             turn=self.turn,
             ply=self.ply,
@@ -503,6 +581,9 @@ class Game:
             royal=self.royal_squares(),
             status=self.status,
             events=[[e.for_seat(seat) for e in p.events] for p in self.history],
+            phase=self.phase,
+            setup_pending=self.setup_pending(),
+            secrets=self.rules.secrets(self, seat),
         )
 
     # --- records ---------------------------------------------------------------------------------

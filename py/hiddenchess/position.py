@@ -239,10 +239,11 @@ class Position:
             self.ep = -1
             return
         them_occ = self.black if self.turn == WHITE else self.white
-        pushed = ep - 8 if self.turn == BLACK else ep + 8
         rank_ok = (ep >> 3) == (5 if self.turn == WHITE else 2)
+        pushed = ep - 8 if self.turn == WHITE else ep + 8
+        origin = ep + 8 if self.turn == WHITE else ep - 8
         if not rank_ok or not (self.pawns & them_occ & BB_SQUARES[pushed]) or (
-            (self.white | self.black) & BB_SQUARES[ep]
+            (self.white | self.black) & (BB_SQUARES[ep] | BB_SQUARES[origin])
         ):
             raise InvalidFenError(f"en passant square {square_name(ep)} does not follow a double step")
         self.ep = ep
@@ -349,6 +350,8 @@ class Position:
             cap = 0
         if cap:
             keep = BB_ALL ^ cap
+            if self.kings & cap:  # a non-royal king taken: its side can never castle again
+                self.castling &= ~BB_RANKS[7 if turn == WHITE else 0]
             self.pawns &= keep
             self.knights &= keep
             self.bishops &= keep

@@ -35,9 +35,10 @@ Extending without a version bump
 --------------------------------
 Readers ignore top-level sections they do not know, and :func:`extra_sections` returns them so a
 program that rewrites a record can carry them over (``to_record(..., extra=...)``). Hidden
-variants will add a ``setup`` section (each side's secret choices, the random draws) this way. A
-section that a reader *must* understand to replay the game correctly is listed in the optional
-``"requires": ["setup"]``: a reader that does not know a required section refuses the record with
+variants add a ``setup`` section this way (Secret Pawn Chess: ``{"sealed": {"white": [..],
+"black": [..]}}``, written by the variant's rules hook ``record_setup`` and replayed by
+``apply_record_setup``). A section that a reader *must* understand to replay the game correctly
+is listed in the optional ``"requires": ["setup"]``: a reader that does not know a required section refuses the record with
 a clear message instead of replaying it wrongly. Only a change to the meaning of an existing
 field needs ``version`` 2.
 
@@ -95,7 +96,7 @@ RECORD_VERSION = 1
 #: Top-level keys this version reads. Others are optional extension sections (see module doc).
 KNOWN_SECTIONS = frozenset(
     {"format", "version", "variant", "start_fen", "moves", "end", "draw_offer", "result",
-     "reason", "clock", "meta", "requires"}
+     "reason", "clock", "meta", "requires", "setup"}
 )
 
 #: Sections this version can honour when a record says it ``requires`` them.
@@ -156,6 +157,10 @@ def to_record(
         "clock": clock.to_json() if clock is not None else None,
         "meta": _json_copy(meta or {}, "meta"),
     }
+    setup = game.rules.record_setup(game)
+    if setup is not None:
+        record["setup"] = _json_copy(setup, "setup")
+        record["requires"] = ["setup"]
     record.update(_json_copy(extra or {}, "extra sections"))
     return record
 
@@ -163,8 +168,8 @@ def to_record(
 def extra_sections(data: dict) -> dict:
     """The extension sections of a record (top-level keys this version does not know).
 
-    >>> extra_sections({"format": "hiddenchess-game", "setup": {"white": ["d2", "e2"]}})
-    {'setup': {'white': ['d2', 'e2']}}
+    >>> extra_sections({"format": "hiddenchess-game", "notes": {"white": "Ann"}})
+    {'notes': {'white': 'Ann'}}
     """
     if not isinstance(data, dict):
         raise RecordError(f"a game record must be a JSON object, got {type(data).__name__}")
@@ -239,6 +244,12 @@ def from_record(data: dict) -> tuple[Game, Clock | None, dict]:
         game = Game.new(variant, fen=start_fen)
     except HiddenChessError as e:
         raise RecordError(f"its start position is not usable: {e}") from None
+    setup = _check_type(data, "setup", (dict, type(None)), "an object or null", required=False)
+    if setup is not None:
+        try:
+            game.rules.apply_record_setup(game, setup)
+        except HiddenChessError as e:
+            raise RecordError(f"its setup: {e}") from None
 
     for index, entry in enumerate(moves):
         ply = index + 1

@@ -12,7 +12,7 @@ variant by name. The hidden-information variants add their own fields and hooks 
 'king'
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .errors import UnknownVariantError
 
@@ -52,8 +52,9 @@ class Variant:
     pgn_name: "str | None" = None
     #: Names of extended-FEN fields this variant writes (documented in notation.py).
     fen_extensions: tuple = ()
-    #: Other variants that will appear here as their issues land.
-    extras: dict = field(default_factory=dict, compare=False)
+    #: ``"module:Class"`` naming the :class:`hiddenchess.rules.Rules` subclass with this
+    #: variant's hooks (setup phase, reveals, views); ``None``: the hooks of ordinary chess.
+    rules: "str | None" = None
 
 
 def derive(parent: Variant, **changes) -> Variant:
@@ -82,7 +83,18 @@ ROYAL_PAWN = derive(
     fen_extensions=("royal",),
 )
 
-VARIANTS = {v.id: v for v in (STANDARD, ROYAL_PAWN)}
+SECRET_PAWN = derive(
+    STANDARD,
+    id="secret-pawn",
+    name="Secret Pawn",
+    summary="Seal two pawns that may also step or capture one square in any direction; "
+            "they reveal on use.",
+    pgn_name="Secret Pawn",
+    fen_extensions=("secret", "revealed", "dbl"),
+    rules="hiddenchess.secret_pawn:SecretPawnRules",
+)
+
+VARIANTS = {v.id: v for v in (STANDARD, ROYAL_PAWN, SECRET_PAWN)}
 
 
 def get_variant(variant_id) -> Variant:

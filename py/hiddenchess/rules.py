@@ -1,0 +1,80 @@
+"""The few hooks a variant may override, with the behaviour of full-information chess.
+
+Move generation never asks which variant it plays: it reads the position's bitboards and the
+variant's data fields. What remains variant-specific -- a setup phase before play, what a move
+reveals, what each seat may see, how a refused move is explained -- lives in a :class:`Rules`
+subclass named by :attr:`hiddenchess.variants.Variant.rules`.
+
+A hook receives the :class:`~hiddenchess.game.Game` (the truth) and must keep secrets out of
+anything it marks public.
+"""
+
+from . import notation
+
+
+class Rules:
+    """Hooks of ordinary chess: no setup, nothing hidden, nothing revealed."""
+
+    #: Name of the setup phase shown to players, or ``None`` when play starts at once.
+    setup_kind = None
+
+    def setup_pending(self, game) -> list:
+        """Seats that still have to make their setup choices (empty: play may start)."""
+        return []
+
+    def setup(self, game, seat: str, data) -> list:
+        """Record ``seat``'s setup choice; return events. Variants without setup refuse."""
+        from .errors import HiddenChessError
+
+        raise HiddenChessError(f"{game.variant.name} has no setup phase")
+
+    def adopt_fen_setup(self, game) -> None:
+        """Take setup choices already written in the starting FEN (if the variant has any)."""
+
+    def before_move(self, game, m: int) -> dict:
+        """Facts about the move gathered before it is played (passed to :meth:`after_move`)."""
+        return {}
+
+    def after_move(self, game, m: int, before: dict) -> tuple:
+        """Called with the move played on ``game.position``. Returns ``(events, notation)``:
+        extra events (reveals ...) and text appended to the move's SAN."""
+        return [], ""
+
+    def known_position(self, game, seat: str):
+        """The position as ``seat`` knows it (secrets it cannot see removed). Moves legal in this
+        position are what the seat may try; :meth:`refusal` explains those the truth refuses."""
+        return game.position
+
+    def view_fen(self, game, seat: str) -> str:
+        """The extended FEN of what ``seat`` knows."""
+        return notation.fen(game.position)
+
+    def refusal(self, game, seat: str, m: int) -> str:
+        """Message for a move the seat could try (legal in :meth:`known_position`) that the
+        truth refuses."""
+        return f"{notation.uci(m)} is not legal in this position"
+
+    def secrets(self, game, seat: str) -> dict:
+        """Secret information ``seat`` may see now, for its view (JSON-able)."""
+        return {}
+
+    def record_setup(self, game) -> "dict | None":
+        """The setup section of a game record (the full truth, written for the owner's device)."""
+        return None
+
+    def apply_record_setup(self, game, data: dict) -> None:
+        """Replay a record's setup section on a new game. Raises HiddenChessError if unusable."""
+        if data:
+            from .errors import SetupError
+
+            raise SetupError(f"{game.variant.name} has no setup choices to replay")
+
+
+def rules_for(variant) -> Rules:
+    """A fresh hooks object for ``variant`` (its :attr:`~hiddenchess.variants.Variant.rules`)."""
+    if not variant.rules:
+        return Rules()
+    import importlib
+
+    module, _, name = variant.rules.partition(":")
+    return getattr(importlib.import_module(module), name)()
