@@ -171,6 +171,8 @@ class Game:
         self.status: Status = ONGOING
         self.end_action: "dict | None" = None  # how a game ended other than by a move
         self.draw_offer: "str | None" = None
+        #: The truth when play began (after any setup choices).
+        self.play_start_fen = start_fen
         self._keys: list = [position.repetition_key()]
         self._counts: dict = {self._keys[0]: 1}
         self._legal_cache = None
@@ -215,6 +217,7 @@ class Game:
         if not self.rules.setup_pending(self):
             self._keys = [self.position.repetition_key()]
             self._counts = {self._keys[0]: 1}
+            self.play_start_fen = notation.fen(self.position)
             self._evaluate()
         return events
 
@@ -320,7 +323,8 @@ class Game:
         mover = pos.turn
         color = COLOR_NAMES[mover]
         frm, to, flag = move_from(m), move_to(m), move_flag(m)
-        san = notation.san(pos, m)
+        public = self.rules.known_position(self, SPECTATOR)
+        san = notation.san(pos, m, public=None if public is pos else public)
         uci = notation.uci(m)
         moved = pos.piece_at(frm)
         if flag == EN_PASSANT:
@@ -585,6 +589,38 @@ class Game:
             setup_pending=self.setup_pending(),
             secrets=self.rules.secrets(self, seat),
         )
+
+    def frames(self, perspective: str = "all") -> list:
+        """The game ply by ply for a replay: frame 0 is the position when play began, frame ``n``
+        the position after ply ``n``. ``perspective`` ``"white"`` / ``"black"`` shows what that
+        seat knew at each moment; ``"all"`` shows everything from the start (allowed once the game
+        is over, or in variants without secrets). Each frame: ``fen``, ``board``, ``san``,
+        ``uci``, ``last_move``, ``check``, ``events`` (as that seat saw them)."""
+        if perspective != "all":
+            perspective = _seat_name(perspective)
+        elif not self.status.over and self.rules.setup_kind:
+            raise HiddenChessError("the full replay is available once the game is over")
+        seat = SPECTATOR if perspective == "all" else perspective
+        frames = []
+        fens = [self.play_start_fen] + [p.fen_after for p in self.history]
+        for i, truth in enumerate(fens):
+            pos = notation.position_from_fen(truth, self.variant)
+            known = pos if perspective == "all" else self.rules.known_at(pos, perspective)
+            ply = self.history[i - 1] if i else None
+            frames.append({
+                "ply": i,
+                "fen": notation.fen(known),
+                "board": notation.board_fen(known),
+                "san": ply.san if ply else None,
+                "uci": ply.uci if ply else None,
+                "last_move": [ply.uci[:2], ply.uci[2:4]] if ply else None,
+                "check": SQUARE_NAMES[pos.royal_square(pos.turn)] if pos.is_check() else None,
+                "events": [e.for_seat(seat) if seat != SPECTATOR else {"kind": e.kind, **e.public}
+                           for e in (ply.events if ply else [])]
+                + ([{"kind": "seal", "squares": self.setup_data.get(perspective, [])}]
+                   if i == 0 and perspective in self.setup_data else []),
+            })
+        return frames
 
     # --- records ---------------------------------------------------------------------------------
     def to_record(self, **kwargs) -> dict:

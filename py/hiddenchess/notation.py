@@ -114,6 +114,7 @@ def parse_setup(text: str) -> Setup:
         if name in seen:
             raise InvalidFenError(f"extension {name!r} given twice")
         seen.add(name)
+        setup.extensions.add(name)
         mask = _parse_square_list(name, value)
         if name == "royal":
             setup.royal = mask
@@ -154,8 +155,14 @@ def initial_position(variant="standard") -> Position:
 
 
 def position_from_fen(text: str, variant="standard") -> Position:
-    """A checked position from an (extended) FEN. Raises InvalidFenError with the reason."""
-    return Position.from_setup(parse_setup(text), get_variant(variant))
+    """A checked position from an (extended) FEN. Raises InvalidFenError with the reason,
+    including for an extension field that this variant does not use (``dbl:`` is allowed in
+    every variant)."""
+    v = get_variant(variant)
+    setup = parse_setup(text)
+    for name in sorted(setup.extensions - set(v.fen_extensions) - {"dbl"}):
+        raise InvalidFenError(f"{v.name} does not use the extension field {name}:")
+    return Position.from_setup(setup, v)
 
 
 def _square_list(mask: int) -> str:
@@ -241,9 +248,13 @@ def parse_uci(pos: Position, text: str) -> int:
 
 
 # --- SAN -----------------------------------------------------------------------------------------
-def san(pos: Position, m: int, suffix: bool = True) -> str:
-    """Standard algebraic notation of legal move ``m`` in ``pos`` (``+``/``#`` when ``suffix``)."""
-    text = _san_body(pos, m)
+def san(pos: Position, m: int, suffix: bool = True, public: "Position | None" = None) -> str:
+    """Standard algebraic notation of legal move ``m`` in ``pos`` (``+``/``#`` when ``suffix``).
+
+    ``public`` is the position as everyone knows it, when that differs from the truth (hidden
+    variants): disambiguation then considers only the moves everyone knows are possible, so the
+    notation never hints at a secret (the ``+``/``#`` suffix is public either way)."""
+    text = _san_body(public if public is not None else pos, m)
     if suffix:
         pos.push(m)
         if pos.is_check():
@@ -305,7 +316,9 @@ def parse_san(pos: Position, text: str) -> int:
     if not isinstance(text, str):
         raise InvalidMoveError("a move must be text")
     raw = text.strip()
-    body = raw.rstrip("+#!?")
+    # Reveal markers of Secret Pawn Chess ("Rd5 **c4", "cxd5 **") describe the move's
+    # consequences, not the move: ignore them.
+    body = raw.split("**", 1)[0].strip().rstrip("+#!?")
     legal = pos.legal_moves()
     if body in ("O-O", "0-0", "O-O-O", "0-0-0"):
         long = body.count("-") == 2

@@ -88,6 +88,7 @@ class Setup:
     revealed: int = 0
     covered: int = 0
     double_step: "int | None" = None  # bitboard of pawns with a double-step right; None = derive
+    extensions: set = field(default_factory=set)  # names of the extension fields given
 
 
 class Position:

@@ -45,6 +45,10 @@ class Rules:
         position are what the seat may try; :meth:`refusal` explains those the truth refuses."""
         return game.position
 
+    def known_at(self, pos, seat: str):
+        """``pos`` (a truth from the game's history) as ``seat`` would have known it then."""
+        return pos
+
     def view_fen(self, game, seat: str) -> str:
         """The extended FEN of what ``seat`` knows."""
         return notation.fen(game.position)

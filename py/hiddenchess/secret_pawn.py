@@ -211,7 +211,10 @@ class SecretPawnRules(Rules):
     def known_position(self, game, seat: str):
         if game.status.over:
             return game.position
-        pos = game.position.copy()
+        return self.known_at(game.position.copy(), seat)
+
+    def known_at(self, pos, seat: str):
+        """Keep only the secrets ``seat`` knows in ``pos`` (changes and returns ``pos``)."""
         if seat == "white":
             pos.secret &= pos.white | pos.revealed
         elif seat == "black":
