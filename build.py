@@ -1,0 +1,588 @@
+#!/usr/bin/env python3
+"""Build, serve and test Hidden Chess.
+
+Hidden Chess is a static page: ``index.html`` plus the files under
+``assets/`` and ``py/``.  Its third-party runtime (Pyodide, PyScript and
+chessground) comes from npm, pinned in ``package-lock.json``, and is *vendored*
+into the git-ignored ``assets/vendor/`` so that the page never touches a CDN::
+
+    assets/vendor/
+      pyodide/      pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
+                    python_stdlib.zip, pyodide-lock.json
+      pyscript/     core.js, core.css and the chunks they load at run time
+      chessground/  chessground.min.js (ESM bundle) and its three CSS files
+      py.zip        the Python sources of py/ (unpacked by pyscript.toml)
+
+Usage::
+
+    python3 build.py [build]                  # npm ci (when needed) + vendor
+    python3 build.py serve [--port N] [--no-build]
+    python3 build.py test [pytest args...]    # .venv + build + pytest
+
+The build is repeatable: a second run rewrites nothing.  Every failure ends
+with one line ``build.py: error: ...`` on stderr and a non-zero exit status.
+
+Only the standard library is used, so this file runs on any Python >= 3.9.
+The browser tests import it to reuse :func:`make_server`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import http.server
+import io
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Union
+
+ROOT = Path(__file__).resolve().parent
+"""The repository root (the directory holding this file)."""
+
+NODE_MODULES = ROOT / "node_modules"
+VENDOR = ROOT / "assets" / "vendor"
+PY_SOURCES = ROOT / "py"
+VENV = ROOT / ".venv"
+REQUIREMENTS = ROOT / "requirements-dev.txt"
+
+NPM_STAMP = NODE_MODULES / ".hiddenchess-lock.sha256"
+"""Hash of package.json + package-lock.json that node_modules was installed from."""
+
+VENV_STAMP = VENV / ".hiddenchess-requirements.sha256"
+"""Hash of requirements-dev.txt (and the Python version) the venv was installed from."""
+
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+MIN_NODE_MAJOR = 20  # @pyscript/core 0.7.31 declares "engines": {"node": ">=20"}
+
+#: Files of the ``pyodide`` npm package that the page (and Node) load at boot.
+#: Checked against the browser's network log by tests/browser/test_boot.py.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+#: chessground files: source (inside node_modules/chessground) -> vendored name.
+CHESSGROUND_FILES = {
+    "dist/chessground.min.js": "chessground.min.js",
+    "assets/chessground.base.css": "chessground.base.css",
+    "assets/chessground.brown.css": "chessground.brown.css",
+    "assets/chessground.cburnett.css": "chessground.cburnett.css",
+}
+
+#: Entry points of @pyscript/core's dist/ (the page loads core.js and core.css).
+PYSCRIPT_ENTRIES = ("core.js", "core.css")
+
+#: Chunks that @pyscript/core's main chunk (core-<hash>.js) imports lazily and
+#: that a Hidden Chess page never triggers, by chunk stem (the file name without
+#: ``-<hash>.js``): CodeMirror (behind <py-editor>), the packages graph (for
+#: ``packages = [...]``, which would need a package index anyway) and zip.js
+#: (MicroPython's archive unpacker; Pyodide unpacks py.zip itself).
+#: Every other chunk that core imports is vendored: note that core imports
+#: *all* its plugins (py-editor, py-game, py-terminal, donkey, error, ...) at
+#: start-up, because a page has no MicroPython config to switch them off.
+#: Imports made by the plugins with import() (CodeMirror, xterm.js, the
+#: terminal back ends) only happen when the page uses those elements.
+PYSCRIPT_LAZY_SKIPPED = ("codemirror", "pyodide_graph", "zip")
+
+#: Files of py/ packed into py.zip (anything else, e.g. __pycache__, is left out).
+PY_ZIP_SUFFIXES = (".py",)
+#: Fixed timestamp of every py.zip member: the zip is byte-for-byte repeatable.
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+#: Substrings of npm's output that mean "the registry could not be reached".
+NETWORK_ERROR_CODES = (
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "ETIMEDOUT",
+    "ENETUNREACH",
+    "EHOSTUNREACH",
+    "ERR_SOCKET_TIMEOUT",
+    "network request",
+    "request to http",
+)
+
+
+class BuildError(Exception):
+    """A build step failed; ``str(error)`` is the one-line message to print."""
+
+
+# --------------------------------------------------------------------------
+# npm
+
+
+def _sha256(*parts: bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(hashlib.sha256(part).digest())
+    return digest.hexdigest()
+
+
+def npm_lock_hash(root: Path = ROOT) -> str:
+    """Hash of ``package.json`` and ``package-lock.json`` (what ``npm ci`` installs)."""
+    try:
+        return _sha256((root / "package.json").read_bytes(),
+                       (root / "package-lock.json").read_bytes())
+    except FileNotFoundError as error:
+        raise BuildError(f"{Path(error.filename).name} is missing from {root}") from None
+
+
+def node_modules_fresh(root: Path = ROOT) -> bool:
+    """True when ``node_modules`` was installed from the current lock file.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     node_modules_fresh(Path(tmp))
+    False
+    """
+    stamp = root / "node_modules" / NPM_STAMP.name
+    try:
+        return stamp.read_text().strip() == npm_lock_hash(root)
+    except (FileNotFoundError, BuildError):
+        return False
+
+
+def _check_node() -> str:
+    """Return the path of npm, or raise BuildError if node/npm are unusable."""
+    node = shutil.which("node")
+    npm = shutil.which("npm")
+    if not node or not npm:
+        missing = " and ".join(n for n, p in (("node", node), ("npm", npm)) if not p)
+        raise BuildError(
+            f"{missing} not found on PATH: install Node.js {MIN_NODE_MAJOR}+ with npm "
+            f"(Debian: apt-get install nodejs npm)")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    match = re.match(r"v(\d+)\.", version)
+    if not match or int(match.group(1)) < MIN_NODE_MAJOR:
+        raise BuildError(f"Node.js {MIN_NODE_MAJOR}+ is required, found {version or 'unknown'}")
+    return npm
+
+
+def npm_ci(root: Path = ROOT, *, force: bool = False) -> bool:
+    """Run ``npm ci`` unless ``node_modules`` already matches the lock file.
+
+    Returns True when npm ran.  Raises :class:`BuildError` with a one-line
+    message when node/npm are missing or npm fails (e.g. registry unreachable).
+    """
+    if not force and node_modules_fresh(root):
+        return False
+    npm = _check_node()
+    lock_hash = npm_lock_hash(root)
+    print("build: npm ci (installing the pinned npm packages)...", flush=True)
+    proc = subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=root, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    if proc.returncode != 0:
+        output = proc.stdout + proc.stderr
+        lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+        detail = next((ln for ln in lines if re.search(r"\b(code|errno)\b", ln)), None)
+        detail = detail or next((ln for ln in lines if "error" in ln.lower()), None)
+        detail = (detail or (lines[-1] if lines else "no output"))[:200]
+        if any(code in output for code in NETWORK_ERROR_CODES):
+            raise BuildError(f"npm ci failed: the npm registry is unreachable ({detail})")
+        raise BuildError(f"npm ci failed with exit status {proc.returncode} ({detail})")
+    (root / "node_modules" / NPM_STAMP.name).write_text(lock_hash + "\n")
+    return True
+
+
+# --------------------------------------------------------------------------
+# vendoring
+
+Source = Union[Path, bytes]
+
+
+def _chunk_stem(name: str) -> str:
+    """Name of a rollup chunk without its hash.
+
+    >>> _chunk_stem("codemirror_lang-python-r-dBg-Wd.js")
+    'codemirror_lang-python'
+    >>> _chunk_stem("core.js")
+    'core'
+    """
+    match = re.match(r"^(.+)-[\w-]{8}\.js$", name)
+    return match.group(1) if match else name[:-3] if name.endswith(".js") else name
+
+
+_JS_IMPORT = re.compile(r"""\b(?:from|import)\s*(\(?)\s*["'](\./[^"'\s]+\.js)["']""")
+
+
+def js_imports(source: str) -> List[tuple]:
+    """Relative imports of a (minified) ES module: ``(file, is_dynamic)`` pairs.
+
+    >>> js_imports('import{a}from"./core-AbCdEfGh.js";import("./toml-12345678.js")')
+    [('core-AbCdEfGh.js', False), ('toml-12345678.js', True)]
+    """
+    return [(ref[2:], bool(paren)) for paren, ref in _JS_IMPORT.findall(source)]
+
+
+def pyscript_runtime_files(dist: Path) -> List[str]:
+    """Files of @pyscript/core's ``dist/`` that the page needs, sorted.
+
+    Starting from :data:`PYSCRIPT_ENTRIES`, follows every static import, and
+    the dynamic ``import()`` calls of the core chunk except those listed in
+    :data:`PYSCRIPT_LAZY_SKIPPED`.  Dynamic imports made by other chunks (the
+    plugins) are not followed.
+    """
+    wanted = set()
+    todo = list(PYSCRIPT_ENTRIES)
+    while todo:
+        name = todo.pop()
+        if name in wanted:
+            continue
+        path = dist / name
+        if not path.is_file():
+            raise BuildError(f"@pyscript/core is missing dist/{name}: run `npm ci` again")
+        wanted.add(name)
+        if not name.endswith(".js"):
+            continue
+        is_core = _chunk_stem(name) == "core"
+        for child, dynamic in js_imports(path.read_text(encoding="utf-8")):
+            if not dynamic or (is_core and not _chunk_stem(child).startswith(PYSCRIPT_LAZY_SKIPPED)):
+                todo.append(child)
+    return sorted(wanted)
+
+
+def pack_py_sources(src: Path = PY_SOURCES) -> bytes:
+    """Zip the Python sources under ``src`` deterministically.
+
+    Members are the ``*.py`` files relative to ``src`` (``main.py``,
+    ``hiddenchess/game.py``, ...), sorted, with a fixed timestamp and mode;
+    ``__pycache__`` and hidden files are left out.  The same sources always
+    give the same bytes.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "pkg").mkdir(), (Path(tmp) / "pkg" / "a.py").write_text("x = 1\\n")
+    ...     data = pack_py_sources(Path(tmp))
+    ...     zipfile.ZipFile(io.BytesIO(data)).namelist(), data == pack_py_sources(Path(tmp))
+    (['pkg/a.py'], True)
+    """
+    if not src.is_dir():
+        raise BuildError(f"{src} does not exist: nothing to pack into py.zip")
+    names = []
+    for path in src.rglob("*"):
+        rel = path.relative_to(src)
+        if (path.is_file() and path.suffix in PY_ZIP_SUFFIXES
+                and not any(part == "__pycache__" or part.startswith(".") for part in rel.parts)):
+            names.append(rel.as_posix())
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in sorted(names):
+            info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, whatever the host
+            info.external_attr = 0o100644 << 16
+            archive.writestr(info, (src / name).read_bytes(), compresslevel=9)
+    return buffer.getvalue()
+
+
+def vendor_manifest(root: Path = ROOT) -> Dict[str, Source]:
+    """What ``assets/vendor/`` must contain: relative path -> source file or bytes."""
+    modules = root / "node_modules"
+    manifest: Dict[str, Source] = {}
+    for name in PYODIDE_FILES:
+        manifest[f"pyodide/{name}"] = modules / "pyodide" / name
+    dist = modules / "@pyscript" / "core" / "dist"
+    for name in pyscript_runtime_files(dist):
+        manifest[f"pyscript/{name}"] = dist / name
+    for source, name in CHESSGROUND_FILES.items():
+        manifest[f"chessground/{name}"] = modules / "chessground" / source
+    manifest["py.zip"] = pack_py_sources(root / "py")
+    for rel, source in manifest.items():
+        if isinstance(source, Path) and not source.is_file():
+            raise BuildError(f"{source.relative_to(root)} is missing (needed for "
+                             f"assets/vendor/{rel}): run `npm ci` again")
+    return manifest
+
+
+def _same_content(path: Path, data: Source) -> bool:
+    if not path.is_file():
+        return False
+    if isinstance(data, Path):
+        if path.stat().st_size != data.stat().st_size:
+            return False
+        data = data.read_bytes()
+    return path.read_bytes() == data
+
+
+def sync_tree(dest: Path, manifest: Dict[str, Source]) -> List[str]:
+    """Make ``dest`` hold exactly ``manifest``; return what changed (sorted).
+
+    Files with the right content are not touched (not even their mtime), files
+    not in the manifest are removed, so a second call changes nothing.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     first = sync_tree(Path(tmp), {"a/b.txt": b"hi"})
+    ...     second = sync_tree(Path(tmp), {"a/b.txt": b"hi"})
+    ...     third = sync_tree(Path(tmp), {"c.txt": b"x"})
+    >>> first, second, third
+    (['+a/b.txt'], [], ['+c.txt', '-a/b.txt'])
+    """
+    changes = []
+    for rel, source in sorted(manifest.items()):
+        target = dest / rel
+        if _same_content(target, source):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_bytes(source.read_bytes() if isinstance(source, Path) else source)
+        tmp.chmod(0o644)
+        os.replace(tmp, target)
+        changes.append(f"+{rel}")
+    if dest.is_dir():
+        for path in sorted(dest.rglob("*"), reverse=True):
+            rel = path.relative_to(dest).as_posix()
+            if path.is_dir():
+                if not any(path.iterdir()):
+                    path.rmdir()
+            elif rel not in manifest:
+                path.unlink()
+                changes.append(f"-{rel}")
+    return sorted(changes)
+
+
+def build(root: Path = ROOT, *, quiet: bool = False) -> List[str]:
+    """Install the npm packages if needed and refresh ``assets/vendor/``.
+
+    Returns the list of changes made to ``assets/vendor/`` (empty when it was
+    already up to date).
+    """
+    npm_ci(root)
+    manifest = vendor_manifest(root)
+    changes = sync_tree(root / "assets" / "vendor", manifest)
+    if not quiet:
+        size = sum(len(s) if isinstance(s, bytes) else s.stat().st_size for s in manifest.values())
+        state = f"{len(changes)} file(s) changed" if changes else "up to date"
+        print(f"build: assets/vendor/ {state} ({len(manifest)} files, {size / 1e6:.1f} MB)")
+    return changes
+
+
+def needs_build(root: Path = ROOT) -> bool:
+    """True when ``build()`` would run npm or change ``assets/vendor/``."""
+    if not node_modules_fresh(root):
+        return True
+    manifest = vendor_manifest(root)
+    dest = root / "assets" / "vendor"
+    return any(not _same_content(dest / rel, src) for rel, src in manifest.items())
+
+
+# --------------------------------------------------------------------------
+# serving
+
+MIME_TYPES = {
+    "": "application/octet-stream",
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".toml": "application/toml",
+    ".py": "text/x-python; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".webmanifest": "application/manifest+json",
+}
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static file handler with the MIME types the page needs and no caching.
+
+    Request logging is silent; only error responses (>= 400) are reported.
+    """
+
+    extensions_map = MIME_TYPES
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (stdlib name)
+        pass
+
+    def log_request(self, code="-", size="-") -> None:
+        if isinstance(code, int) and code >= 400:
+            sys.stderr.write(f"serve: {int(code)} {self.command} {self.path}\n")
+
+
+class Server(http.server.ThreadingHTTPServer):
+    """Threaded HTTP server that ignores clients hanging up mid-response."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], (ConnectionError, socket.timeout)):
+            super().handle_error(request, client_address)
+
+
+def make_server(port: int = 8000, host: str = "127.0.0.1", directory: Path = ROOT,
+                handler: type = Handler) -> Server:
+    """A server for ``directory`` on ``host:port`` (port 0 picks a free one).
+
+    >>> server = make_server(0)
+    >>> server.server_address[0], server.server_address[1] > 0
+    ('127.0.0.1', True)
+    >>> server.server_close()
+    """
+    return Server((host, port), functools.partial(handler, directory=str(directory)))
+
+
+def serve(port: int, no_build: bool) -> int:
+    if not no_build:
+        build()
+    elif not (VENDOR / "py.zip").is_file():
+        print("serve: warning: assets/vendor/ is not built; the page will not start",
+              file=sys.stderr)
+    try:
+        server = make_server(port)
+    except OSError as error:
+        raise BuildError(f"cannot listen on 127.0.0.1:{port}: {error.strerror}") from None
+    host, real_port = server.server_address[:2]
+    print(f"serve: Hidden Chess at http://{host}:{real_port}/  (Ctrl+C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nserve: stopped")
+    finally:
+        server.server_close()
+    return 0
+
+
+# --------------------------------------------------------------------------
+# testing
+
+
+def find_chromium() -> Optional[str]:
+    """Path of the Chromium used by the browser tests, or None.
+
+    ``$HIDDENCHESS_CHROMIUM`` overrides the default ``/usr/bin/chromium``.
+    """
+    path = os.environ.get("HIDDENCHESS_CHROMIUM") or DEFAULT_CHROMIUM
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
+def venv_python(venv: Path = VENV) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_venv(venv: Path = VENV, requirements: Path = REQUIREMENTS) -> Path:
+    """Create/update ``.venv`` from requirements-dev.txt when it changed.
+
+    Returns the venv's python.  pip only runs when the stamp (hash of the
+    requirements and the Python version) differs from the last install.
+    """
+    try:
+        wanted = _sha256(requirements.read_bytes(), sys.version.encode())
+    except FileNotFoundError:
+        raise BuildError(f"{requirements.name} is missing") from None
+    python = venv_python(venv)
+    stamp = venv / VENV_STAMP.name
+    usable = python.exists() and subprocess.run(
+        [str(python), "-c", "pass"], capture_output=True).returncode == 0
+    if usable and stamp.is_file() and stamp.read_text().strip() == wanted:
+        return python
+    if not usable:
+        print(f"test: creating {venv.name}/ ...", flush=True)
+        proc = subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            raise BuildError(f"python3 -m venv failed ({last}); Debian: apt-get install python3-venv")
+    print(f"test: installing {requirements.name} into {venv.name}/ ...", flush=True)
+    proc = subprocess.run(
+        [str(python), "-m", "pip", "install", "--disable-pip-version-check",
+         "--no-input", "-q", "-r", str(requirements)],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    if proc.returncode != 0:
+        lines = [ln for ln in (proc.stderr + proc.stdout).splitlines()
+                 if ln.strip() and not ln.startswith("WARNING: Location")]
+        detail = next((ln for ln in lines if ln.startswith("ERROR")), lines[-1] if lines else "")
+        raise BuildError(f"pip install -r {requirements.name} failed "
+                         f"(is PyPI reachable?): {detail.strip()[:200]}")
+    stamp.write_text(wanted + "\n")
+    return python
+
+
+def _with_default_paths(args: Sequence[str]) -> List[str]:
+    """Add ``tests`` unless the pytest arguments already name a path.
+
+    >>> _with_default_paths(["-k", "boot"])
+    ['tests', '-k', 'boot']
+    >>> _with_default_paths(["tests/test_build.py::test_zip", "-x"])
+    ['tests/test_build.py::test_zip', '-x']
+    """
+    named = any(not a.startswith("-") and (ROOT / a.split("::")[0]).exists() for a in args)
+    return list(args) if named else ["tests", *args]
+
+
+def run_tests(pytest_args: Sequence[str]) -> int:
+    """Check for Chromium, update .venv, build, then run pytest; pytest's exit status."""
+    chromium = find_chromium()
+    if chromium is None:
+        raise BuildError(
+            f"Chromium not found at {os.environ.get('HIDDENCHESS_CHROMIUM') or DEFAULT_CHROMIUM}: "
+            "install it with `apt-get install chromium` (or set HIDDENCHESS_CHROMIUM)")
+    python = ensure_venv()
+    build()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT / "py"), env.get("PYTHONPATH", "")) if p)
+    env["HIDDENCHESS_CHROMIUM"] = chromium
+    env.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    cmd = [str(python), "-m", "pytest", *_with_default_paths(pytest_args)]
+    print("test: " + " ".join(cmd[1:]), flush=True)
+    return subprocess.run(cmd, cwd=ROOT, env=env).returncode
+
+
+# --------------------------------------------------------------------------
+# command line
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv[:1] == ["test"]:
+            # Everything after "test" belongs to pytest, untouched.
+            return run_tests(argv[1:])
+        parser = argparse.ArgumentParser(
+            prog="build.py", description=__doc__.split("\n\n")[0],
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog="commands:\n  build                 npm ci (if needed) + vendor into assets/vendor/\n"
+                   "  serve [--port N] [--no-build]\n"
+                   "  test [pytest args]    create .venv, build, run pytest over tests/")
+        sub = parser.add_subparsers(dest="command")
+        sub.add_parser("build", help="install npm packages if needed and vendor them")
+        serve_parser = sub.add_parser("serve", help="serve the repository on 127.0.0.1")
+        serve_parser.add_argument("--port", type=int, default=8000, help="default: 8000")
+        serve_parser.add_argument("--no-build", action="store_true",
+                                  help="serve assets/vendor/ as it is")
+        sub.add_parser("test", help="run the test suite (extra arguments go to pytest)")
+        args = parser.parse_args(argv)
+        if args.command == "serve":
+            return serve(args.port, args.no_build)
+        build()
+        return 0
+    except BuildError as error:
+        print(f"build.py: error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+"""Fixtures for the browser tests: a local server, headless Chromium, a sealed page.
+
+Every test here is marked ``browser`` (see :func:`pytest_collection_modifyitems`).
+
+Fixtures
+--------
+``site``      (session) the repository root served on 127.0.0.1 by build.py's
+              handler, after making sure ``assets/vendor/`` is built.  Test
+              fixture pages in ``tests/browser/fixtures/`` are served next to
+              index.html as ``/_<name>`` (``/_pipeline.html``), so they resolve
+              the same relative URLs and use the real ``pyscript.toml``.
+``browser``   (session) Debian's Chromium (``/usr/bin/chromium`` or
+              ``$HIDDENCHESS_CHROMIUM``) driven by Playwright; never downloaded.
+``recorder``  a :class:`Recorder` of what ``page`` did on the network and console.
+``page``      a fresh page in a fresh context whose every request to a host other
+              than 127.0.0.1/localhost is aborted and recorded in
+              ``recorder.blocked``.
+``wait_for_app``  ``wait_for_app(page)`` waits until ``window.hcReady === true``
+              (set by py/main.py when the engine is ready), 60 s at most, and
+              fails with the page's errors if it does not happen.
+
+Example::
+
+    def test_something(page, recorder, site, wait_for_app):
+        page.goto(site.url("/index.html"))
+        wait_for_app(page)
+        assert recorder.blocked == []
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import os
+import threading
+from pathlib import Path
+from typing import Callable, Iterator, List
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+#: Chromium flags for a machine without a GPU, sandbox or internet.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+#: Pyodide boots in a few seconds here, but CI machines are slow and shared.
+APP_TIMEOUT_MS = 60_000
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+
+def _load_build_module():
+    """Import build.py (at the repository root) without putting the root on sys.path."""
+    spec = importlib.util.spec_from_file_location("hiddenchess_build", ROOT / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _load_build_module()
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+# --------------------------------------------------------------------------
+# server
+
+
+class FixtureHandler(build.Handler):
+    """build.py's handler, plus ``/_<name>`` -> ``tests/browser/fixtures/<name>``."""
+
+    def translate_path(self, path: str) -> str:
+        name = urlsplit(path).path.lstrip("/")
+        if name.startswith("_") and "/" not in name and (FIXTURES / name[1:]).is_file():
+            return str(FIXTURES / name[1:])
+        return super().translate_path(path)
+
+
+@dataclasses.dataclass
+class Site:
+    """The served repository: ``site.url("/index.html")``."""
+
+    base: str
+
+    def url(self, path: str = "/") -> str:
+        return self.base + path
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[Site]:
+    try:
+        if build.needs_build(ROOT):
+            build.build(ROOT, quiet=True)
+    except build.BuildError as error:
+        pytest.fail(f"cannot build assets/vendor/: {error}", pytrace=False)
+    server = build.make_server(0, directory=ROOT, handler=FixtureHandler)
+    thread = threading.Thread(target=server.serve_forever, name="test-http", daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    try:
+        yield Site(f"http://{host}:{port}")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+# --------------------------------------------------------------------------
+# browser
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = build.find_chromium()
+    if path is None:
+        pytest.fail(
+            "Chromium not found (looked at $HIDDENCHESS_CHROMIUM or /usr/bin/chromium): "
+            "install it with `apt-get install chromium`, or deselect these tests "
+            "with -m 'not browser'", pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("playwright is not installed: run `python3 build.py test`, which "
+                    "installs requirements-dev.txt into .venv/", pytrace=False)
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclasses.dataclass
+class Recorder:
+    """What a page did: filled in by the ``page`` fixture as events arrive."""
+
+    #: URLs to other hosts, aborted before they left the machine.
+    blocked: List[str] = dataclasses.field(default_factory=list)
+    #: (status, url) of every response.
+    responses: List[tuple] = dataclasses.field(default_factory=list)
+    #: "url: reason" of requests that failed (not counting blocked ones).
+    failed_requests: List[str] = dataclasses.field(default_factory=list)
+    #: Text of console messages of type "error".
+    console_errors: List[str] = dataclasses.field(default_factory=list)
+    #: Uncaught exceptions in the page.
+    page_errors: List[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def http_errors(self) -> List[tuple]:
+        """(status, url) of responses with status >= 400 (e.g. 404s)."""
+        return [(status, url) for status, url in self.responses if status >= 400]
+
+    @property
+    def urls(self) -> List[str]:
+        return [url for _, url in self.responses]
+
+    def problems(self) -> str:
+        """All recorded trouble, one item a line (for assertion messages)."""
+        lines = [f"blocked: {u}" for u in self.blocked]
+        lines += [f"HTTP {s}: {u}" for s, u in self.http_errors]
+        lines += [f"failed: {x}" for x in self.failed_requests]
+        lines += [f"page error: {x}" for x in self.page_errors]
+        lines += [f"console error: {x}" for x in self.console_errors]
+        return "\n".join(lines) or "(none)"
+
+
+def is_local(url: str) -> bool:
+    """True for URLs that stay on this machine (or never touch the network).
+
+    >>> is_local("http://127.0.0.1:8000/x"), is_local("https://cdn.jsdelivr.net/x")
+    (True, False)
+    >>> is_local("data:,"), is_local("blob:http://127.0.0.1:8000/1")
+    (True, True)
+    """
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "blob", "about"):
+        return True
+    return parts.hostname in LOCAL_HOSTS
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def page(browser, recorder):
+    context = browser.new_context(service_workers="block")
+
+    def guard(route):
+        url = route.request.url
+        if is_local(url):
+            route.fallback()
+        else:
+            recorder.blocked.append(url)
+            route.abort("blockedbyclient")
+
+    context.route("**/*", guard)
+    tab = context.new_page()
+    tab.on("response", lambda r: recorder.responses.append((r.status, r.url)))
+    tab.on("requestfailed", lambda r: None if r.url in recorder.blocked
+           else recorder.failed_requests.append(f"{r.url}: {r.failure}"))
+    tab.on("console", lambda m: recorder.console_errors.append(m.text)
+           if m.type == "error" else None)
+    tab.on("pageerror", lambda e: recorder.page_errors.append(str(e)))
+    try:
+        yield tab
+    finally:
+        context.close()
+
+
+def wait_for_app(page, timeout_ms: int = APP_TIMEOUT_MS, recorder: Recorder = None) -> None:
+    """Wait until the page sets ``window.hcReady = true`` (Python is ready)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function("window.hcReady === true", timeout=timeout_ms)
+    except PlaywrightTimeout:
+        details = recorder.problems() if recorder is not None else "(no recorder)"
+        pytest.fail(f"window.hcReady did not become true within {timeout_ms / 1000:.0f} s "
+                    f"on {page.url}; page problems:\n{details}", pytrace=False)
+
+
+@pytest.fixture(name="wait_for_app")
+def wait_for_app_fixture(recorder) -> Callable:
+    """``wait_for_app(page)``, reporting the page's recorded problems on timeout."""
+    return lambda page, timeout_ms=APP_TIMEOUT_MS: wait_for_app(page, timeout_ms, recorder)

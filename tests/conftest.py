@@ -1,0 +1,43 @@
+"""Test set-up shared by the whole suite.
+
+* Puts ``py/`` on ``sys.path`` so that ``import hiddenchess`` works with plain
+  ``pytest`` too (``python3 build.py test`` also sets ``PYTHONPATH``).
+* Registers the ``browser`` marker: tests that drive Chromium (everything under
+  ``tests/browser/``).  Deselect them with ``pytest -m "not browser"``.
+* Hypothesis profiles: speed is never asserted in this project, so no profile
+  has a per-example deadline or the "too slow" health check.  ``CI=true``
+  selects the ``ci`` profile (derandomized: the same examples on every run);
+  ``HYPOTHESIS_PROFILE=<name>`` picks one explicitly.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY_DIR = ROOT / "py"
+
+if str(PY_DIR) not in sys.path:
+    sys.path.insert(0, str(PY_DIR))
+
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # hypothesis is in requirements-dev.txt; plain pytest may lack it
+    pass
+else:
+    settings.register_profile(
+        "dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile(
+        "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow],
+        derandomize=True, print_blob=True)
+    _default = "ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "dev"
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", _default))
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "browser: drives headless Chromium against the served page "
+        "(deselect with -m 'not browser')")

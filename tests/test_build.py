@@ -1,0 +1,297 @@
+"""build.py: py.zip, the vendored tree, the server and the error messages.
+
+These tests run under CPython without a browser.  The ones that need the npm
+packages use the repository's ``node_modules`` (installed by ``npm ci`` through
+``build.py`` if it is missing) and build into temporary directories, so they
+never touch the real ``assets/vendor/``.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import tomllib
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD_PY = ROOT / "build.py"
+
+
+def _load_build():
+    spec = importlib.util.spec_from_file_location("hiddenchess_build", BUILD_PY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _load_build()
+
+
+def _py_files(root: Path) -> list:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py")
+                  if "__pycache__" not in p.parts)
+
+
+@pytest.fixture(scope="module")
+def node_modules():
+    """The repository's node_modules, installed from package-lock.json if needed."""
+    try:
+        build.npm_ci(ROOT)
+    except build.BuildError as error:
+        pytest.fail(f"cannot install the npm packages: {error}", pytrace=False)
+    return ROOT / "node_modules"
+
+
+@pytest.fixture
+def scratch_repo(tmp_path, node_modules):
+    """A minimal copy of the repository sharing the real node_modules (read only)."""
+    for name in ("package.json", "package-lock.json", "build.py", "pyscript.toml"):
+        shutil.copy2(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "py", tmp_path / "py",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (tmp_path / "node_modules").symlink_to(node_modules, target_is_directory=True)
+    return tmp_path
+
+
+def _snapshot(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# --------------------------------------------------------------------------
+# py.zip
+
+
+def test_py_zip_holds_exactly_the_python_sources_of_py():
+    data = build.pack_py_sources(ROOT / "py")
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = archive.namelist()
+        assert names == _py_files(ROOT / "py")
+        assert "main.py" in names
+        assert {"hiddenchess/__init__.py", "hiddenchess/game.py", "hiddenchess/position.py"} <= set(names)
+        for name in names:
+            assert archive.read(name) == (ROOT / "py" / name).read_bytes(), name
+        assert archive.testzip() is None
+
+
+def test_py_zip_is_deterministic_whatever_the_file_times_and_caches(tmp_path):
+    reference = build.pack_py_sources(ROOT / "py")
+    copy = tmp_path / "py"
+    shutil.copytree(ROOT / "py", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    for i, path in enumerate(sorted(copy.rglob("*"), reverse=True)):
+        os.utime(path, (1_000_000_000 + i * 7919, 1_000_000_000 + i * 7919))
+    (copy / "hiddenchess" / "__pycache__").mkdir()
+    (copy / "hiddenchess" / "__pycache__" / "game.cpython-311.pyc").write_bytes(b"\0junk")
+    (copy / ".hidden.py").write_text("x = 1\n")
+    (copy / "notes.txt").write_text("not a source\n")
+
+    assert build.pack_py_sources(copy) == reference
+    with zipfile.ZipFile(io.BytesIO(reference)) as archive:
+        infos = archive.infolist()
+    assert [i.filename for i in infos] == sorted(i.filename for i in infos)
+    assert {i.date_time for i in infos} == {build.ZIP_EPOCH}
+
+
+def test_py_zip_changes_when_a_source_changes(tmp_path):
+    copy = tmp_path / "py"
+    shutil.copytree(ROOT / "py", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = build.pack_py_sources(copy)
+    (copy / "main.py").write_text((copy / "main.py").read_text() + "\n# edited\n")
+    after = build.pack_py_sources(copy)
+    assert after != before
+    with zipfile.ZipFile(io.BytesIO(after)) as archive:
+        assert archive.read("main.py").endswith(b"# edited\n")
+
+
+def test_packing_a_missing_py_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(build.BuildError, match="nothing to pack"):
+        build.pack_py_sources(tmp_path / "py")
+
+
+# --------------------------------------------------------------------------
+# the vendored tree
+
+
+def test_build_creates_the_vendored_tree_and_a_second_build_changes_nothing(scratch_repo):
+    first = build.build(scratch_repo, quiet=True)
+    vendor = scratch_repo / "assets" / "vendor"
+    expected = set(build.vendor_manifest(scratch_repo))
+    assert {c[1:] for c in first} == expected and all(c.startswith("+") for c in first)
+    before = _snapshot(vendor)
+    assert set(before) == expected
+
+    assert build.build(scratch_repo, quiet=True) == []
+    assert _snapshot(vendor) == before  # same bytes, same mtimes
+    assert not build.needs_build(scratch_repo)
+
+
+def test_build_updates_only_what_changed_and_removes_strays(scratch_repo):
+    build.build(scratch_repo, quiet=True)
+    vendor = scratch_repo / "assets" / "vendor"
+    (vendor / "stray.js").write_text("old file\n")
+    (vendor / "pyodide" / "pyodide.mjs").write_text("tampered\n")
+    (scratch_repo / "py" / "main.py").write_text("print('changed')\n")
+    assert build.needs_build(scratch_repo)
+
+    changes = build.build(scratch_repo, quiet=True)
+    assert changes == ["+py.zip", "+pyodide/pyodide.mjs", "-stray.js"]
+    assert (vendor / "pyodide" / "pyodide.mjs").read_bytes() == \
+        (scratch_repo / "node_modules" / "pyodide" / "pyodide.mjs").read_bytes()
+    with zipfile.ZipFile(vendor / "py.zip") as archive:
+        assert archive.read("main.py") == b"print('changed')\n"
+
+
+def test_vendored_files_are_the_runtime_set(node_modules):
+    manifest = build.vendor_manifest(ROOT)
+    names = set(manifest)
+    assert {f"pyodide/{n}" for n in build.PYODIDE_FILES} <= names
+    assert {"chessground/chessground.min.js", "chessground/chessground.base.css",
+            "chessground/chessground.brown.css", "chessground/chessground.cburnett.css",
+            "pyscript/core.js", "pyscript/core.css", "py.zip"} <= names
+    assert not any(n.endswith(".map") for n in names)
+    # Only what the page loads: no editor, terminal or MicroPython code.
+    for name in names:
+        stem = build._chunk_stem(Path(name).name)
+        assert not stem.startswith(("codemirror", "xterm", "mpy", "zip", "pyodide_graph")), name
+        assert stem != "py", name
+    # Every static import of a vendored PyScript chunk is vendored too.
+    for name in names:
+        if name.startswith("pyscript/") and name.endswith(".js"):
+            source = manifest[name].read_text(encoding="utf-8")
+            for child, dynamic in build.js_imports(source):
+                if not dynamic:
+                    assert f"pyscript/{child}" in names, (name, child)
+    # The chessground bundle is the ES module build.
+    assert "export{" in (manifest["chessground/chessground.min.js"]).read_text().replace(" ", "")
+
+
+def test_pinned_npm_versions_are_the_installed_ones(node_modules):
+    package = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    assert package["dependencies"] == {
+        "pyodide": "314.0.7", "@pyscript/core": "0.7.31", "chessground": "9.2.1"}
+    assert package["private"] is True and package["license"] == "GPL-3.0-or-later"
+    for name, version in package["dependencies"].items():
+        assert lock["packages"][f"node_modules/{name}"]["version"] == version
+        installed = json.loads((node_modules / name / "package.json").read_text())
+        assert installed["version"] == version
+
+
+def test_pyscript_toml_uses_only_vendored_files(node_modules):
+    config = tomllib.loads((ROOT / "pyscript.toml").read_text())
+    assert config["interpreter"] == "./assets/vendor/pyodide/pyodide.mjs"
+    assert config["files"] == {"./assets/vendor/py.zip": "./*"}
+    assert "packages" not in config
+    manifest = build.vendor_manifest(ROOT)
+    for url in [config["interpreter"], *config["files"]]:
+        rel = url.removeprefix("./assets/vendor/")
+        assert rel in manifest, url
+
+
+def test_build_py_doctests_hold():
+    result = doctest.testmod(build, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 6
+    assert result.failed == 0
+
+
+# --------------------------------------------------------------------------
+# serving
+
+
+def test_server_sends_the_right_content_types(node_modules):
+    server = build.make_server(0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = "http://%s:%d" % server.server_address[:2]
+    if build.needs_build(ROOT):
+        build.build(ROOT, quiet=True)
+    expected = {
+        "/assets/vendor/pyodide/pyodide.asm.wasm": "application/wasm",
+        "/assets/vendor/pyodide/pyodide.mjs": "text/javascript",
+        "/assets/vendor/pyscript/core.js": "text/javascript",
+        "/assets/vendor/pyodide/pyodide-lock.json": "application/json",
+        "/assets/vendor/py.zip": "application/zip",
+        "/pyscript.toml": "application/toml",
+        "/assets/vendor/chessground/chessground.base.css": "text/css",
+    }
+    try:
+        for path, mime in expected.items():
+            with urllib.request.urlopen(base + path, timeout=30) as response:
+                assert response.status == 200
+                assert response.headers["Content-Type"].split(";")[0] == mime, path
+                assert response.headers["Cache-Control"] == "no-cache"
+                assert response.read() == (ROOT / path.lstrip("/")).read_bytes()
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(base + "/no/such/file.js", timeout=30)
+        assert missing.value.code == 404
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# --------------------------------------------------------------------------
+# command-line failures: one clear line, non-zero exit
+
+
+def _run_build_py(cwd: Path, *args: str, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(cwd / "build.py"), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300,
+                          stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture
+def bare_repo(tmp_path):
+    """A copy of the repository files build.py needs, without node_modules."""
+    for name in ("package.json", "package-lock.json", "build.py"):
+        shutil.copy2(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "py", tmp_path / "py",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def test_build_without_node_fails_with_one_line(bare_repo, tmp_path_factory):
+    empty_bin = tmp_path_factory.mktemp("bin")
+    env = {**os.environ, "PATH": str(empty_bin)}
+    proc = _run_build_py(bare_repo, "build", env=env)
+    assert proc.returncode != 0
+    assert proc.stderr.strip().splitlines() == [proc.stderr.strip()]
+    assert proc.stderr.startswith("build.py: error: ")
+    assert "npm" in proc.stderr and "apt-get install nodejs npm" in proc.stderr
+    assert not (bare_repo / "assets").exists()
+
+
+def test_build_with_unreachable_registry_fails_with_one_line(bare_repo, tmp_path_factory):
+    if shutil.which("npm") is None:
+        pytest.fail("npm is required by the build", pytrace=False)
+    cache = tmp_path_factory.mktemp("npm-cache")  # empty: npm must ask the registry
+    env = {**os.environ,
+           "npm_config_registry": "http://127.0.0.1:9/",  # discard port: refused at once
+           "npm_config_cache": str(cache),
+           "npm_config_fetch_retries": "0",
+           "npm_config_offline": "false"}
+    proc = _run_build_py(bare_repo, "build", env=env)
+    assert proc.returncode != 0
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("build.py: error: npm ci failed: the npm registry is unreachable")
+    assert not (bare_repo / "assets" / "vendor").exists()
+
+
+def test_test_command_without_chromium_says_how_to_install_it(tmp_path):
+    env = {**os.environ, "HIDDENCHESS_CHROMIUM": str(tmp_path / "no-chromium")}
+    proc = _run_build_py(ROOT, "test", "--collect-only", env=env)
+    assert proc.returncode != 0
+    assert "apt-get install chromium" in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith("build.py: error: Chromium not found")
