@@ -101,5 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    # Moves may also follow options (``play standard --fen FEN e4 e5``); argparse leaves them over.
+    stray = [r for r in rest if r.startswith("-") and not r[1:2].isdigit()]
+    if stray or (rest and args.command != "play"):
+        parser.error(f"unrecognized arguments: {' '.join(stray or rest)}")
+    if rest:
+        args.moves = list(args.moves) + rest
     return args.func(args)

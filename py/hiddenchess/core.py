@@ -64,12 +64,21 @@ def lsb(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def msb(mask: int) -> int:
+    """Index of the highest set bit (cheaper than :func:`lsb`: no negative numbers)."""
+    return mask.bit_length() - 1
+
+
 def squares_of(mask: int):
     """Yield the squares of a bitboard, lowest first."""
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+# Hot loops iterate highest bit first -- ``s = bb.bit_length() - 1; bb ^= BB_SQUARES[s]`` -- which
+# avoids the negative numbers of ``bb & -bb`` (about twice as fast on CPython, more under Pyodide).
 
 
 def popcount(mask: int) -> int:

@@ -25,7 +25,7 @@ from .core import (
 )
 from .errors import ClaimError, GameOverError, HiddenChessError, IllegalMoveError, SetupError
 from .position import (
-    CASTLE, EN_PASSANT, ROYAL_PROMOTION, Position, move_flag, move_from, move_promotion, move_to,
+    CASTLE, EN_PASSANT, Position, move_flag, move_from, move_promotion, move_to,
 )
 from .rules import rules_for
 from .variants import Variant, get_variant
@@ -362,7 +362,7 @@ class Game:
         self._legal_cache = None
         if self.draw_offer and self.draw_offer != color:
             self.draw_offer = None  # moving declines an offer
-        self._evaluate(last_move=m)
+        self._evaluate()
         if self.status.over:
             events.append(Event("game-over", self.status.to_json()))
         return MoveResult(uci, san, events, self.status)
@@ -386,7 +386,7 @@ class Game:
         return ply
 
     # --- outcomes --------------------------------------------------------------------------------
-    def _evaluate(self, last_move: "int | None" = None) -> None:
+    def _evaluate(self) -> None:
         """Set :attr:`status` after a move: royal promotion, checkmate, stalemate, then the
         automatic draws (insufficient material, fivefold, seventy-five moves)."""
         pos = self.position
@@ -394,8 +394,11 @@ class Game:
         mover = COLOR_NAMES[pos.turn ^ 1]
         if self.rules.setup_pending(self):
             return
-        if last_move is not None and move_flag(last_move) == ROYAL_PROMOTION:
-            self.status = Status(True, "1-0" if mover == "white" else "0-1", "royal-pawn-promoted", mover)
+        promoted = pos.royal_promotion_winner()
+        if promoted >= 0:
+            winner = COLOR_NAMES[promoted]
+            self.status = Status(True, "1-0" if winner == "white" else "0-1", "royal-pawn-promoted", winner)
+            self._legal_cache = []
             return
         if not self._legal():
             if pos.is_check():

@@ -129,6 +129,9 @@ class Position:
         pos.secret, pos.revealed, pos.covered = setup.secret, setup.revealed, setup.covered
         pos._check_counts(setup)
         pos._set_royal(setup)
+        # A secret pawn may step back onto its first rank; a royal pawn on its last rank has won.
+        if pos.pawns & (BB_RANKS[0] | BB_RANKS[7]) & ~pos.secret & ~pos.royal:
+            raise InvalidFenError("pawns cannot stand on the first or last rank")
         pos._set_double_step(setup)
         pos._set_castling(setup.castling)
         pos._set_ep(setup.ep)
@@ -171,8 +174,6 @@ class Position:
                 raise InvalidFenError(f"{name} must have exactly one king (has {kings})")
             if kings > 1:
                 raise InvalidFenError(f"{name} has {kings} kings")
-        if self.pawns & (BB_RANKS[0] | BB_RANKS[7]) & ~self.secret:
-            raise InvalidFenError("pawns cannot stand on the first or last rank")
         for name, mask in (("secret", self.secret), ("revealed", self.revealed)):
             if mask & ~self.pawns:
                 raise InvalidFenError(f"{name} squares must hold pawns")
@@ -352,7 +353,7 @@ class Position:
         if cap:
             keep = BB_ALL ^ cap
             if self.kings & cap:  # a non-royal king taken: its side can never castle again
-                self.castling &= ~BB_RANKS[7 if turn == WHITE else 0]
+                self.castling &= BB_ALL ^ BB_RANKS[7 if turn == WHITE else 0]
             self.pawns &= keep
             self.knights &= keep
             self.bishops &= keep
@@ -382,7 +383,7 @@ class Position:
             self.queens ^= moved
         else:
             self.kings ^= moved
-            self.castling &= ~BB_RANKS[0 if turn == WHITE else 7]
+            self.castling &= BB_ALL ^ BB_RANKS[0 if turn == WHITE else 7]
         if turn == WHITE:
             self.white ^= moved
         else:
@@ -395,8 +396,9 @@ class Position:
                 self.revealed ^= moved
         if self.covered & fbit:
             self.covered ^= moved
-        self.dbl &= ~moved
-        self.castling &= ~moved
+        keep = BB_ALL ^ moved
+        self.dbl &= keep
+        self.castling &= keep
         if flag == CASTLE:
             rook = m >> _ROOK_SHIFT & 63
             rbit = BB_SQUARES[rook]
@@ -408,12 +410,12 @@ class Position:
                 self.black ^= rbit | rto
             if self.covered & rbit:
                 self.covered ^= rbit | rto
-            self.castling &= ~BB_RANKS[0 if turn == WHITE else 7]
+            self.castling &= BB_ALL ^ BB_RANKS[0 if turn == WHITE else 7]
         promo = m >> 12 & 7
         if promo:
             self.pawns ^= tbit
-            self.secret &= ~tbit
-            self.revealed &= ~tbit
+            self.secret &= BB_ALL ^ tbit
+            self.revealed &= BB_ALL ^ tbit
             if promo == QUEEN:
                 self.queens |= tbit
             elif promo == ROOK:
@@ -469,7 +471,7 @@ class Position:
         royal = self.royal & us
         not_us = BB_ALL ^ us
         if royal:
-            rsq = (royal & -royal).bit_length() - 1
+            rsq = royal.bit_length() - 1
             checkers = self.attackers(turn ^ 1, rsq, occ)
             # Pins: enemy sliders on a line with the royal piece and exactly one of ours between.
             pinned = 0
@@ -479,9 +481,9 @@ class Position:
                 | (BISHOP_EMPTY[rsq] & (self.bishops | self.queens))
             )
             while snipers:
-                sbit = snipers & -snipers
+                ssq = snipers.bit_length() - 1
+                sbit = BB_SQUARES[ssq]
                 snipers ^= sbit
-                ssq = sbit.bit_length() - 1
                 between = BETWEEN[rsq][ssq] & occ
                 if between and not between & (between - 1) and between & us:
                     pinned |= between
@@ -491,7 +493,7 @@ class Position:
             if checkers & (checkers - 1):
                 target = 0  # double check: only the royal piece may move
             elif checkers:
-                csq = (checkers & -checkers).bit_length() - 1
+                csq = checkers.bit_length() - 1
                 target = checkers | BETWEEN[rsq][csq]
             else:
                 target = not_us
@@ -504,58 +506,58 @@ class Position:
 
         if target:
             # Knights (a pinned knight can never move).
-            bbs = self.knights & us & ~pinned
+            bbs = self.knights & us & (BB_ALL ^ pinned)
             while bbs:
-                b = bbs & -bbs
+                s = bbs.bit_length() - 1
+                b = BB_SQUARES[s]
                 bbs ^= b
-                s = b.bit_length() - 1
                 dests = KNIGHT_ATTACKS[s] & target
                 while dests:
-                    d = dests & -dests
-                    dests ^= d
-                    append(s | (d.bit_length() - 1) << 6)
+                    t = dests.bit_length() - 1
+                    dests ^= BB_SQUARES[t]
+                    append(s | t << 6)
             # Sliders.
             bbs = (self.bishops | self.queens) & us
             while bbs:
-                b = bbs & -bbs
+                s = bbs.bit_length() - 1
+                b = BB_SQUARES[s]
                 bbs ^= b
-                s = b.bit_length() - 1
                 dests = bishop_attacks(s, occ) & target
                 if b & pinned:
                     dests &= pin_rays[b]
                 while dests:
-                    d = dests & -dests
-                    dests ^= d
-                    append(s | (d.bit_length() - 1) << 6)
+                    t = dests.bit_length() - 1
+                    dests ^= BB_SQUARES[t]
+                    append(s | t << 6)
             bbs = (self.rooks | self.queens) & us
             while bbs:
-                b = bbs & -bbs
+                s = bbs.bit_length() - 1
+                b = BB_SQUARES[s]
                 bbs ^= b
-                s = b.bit_length() - 1
                 dests = rook_attacks(s, occ) & target
                 if b & pinned:
                     dests &= pin_rays[b]
                 while dests:
-                    d = dests & -dests
-                    dests ^= d
-                    append(s | (d.bit_length() - 1) << 6)
+                    t = dests.bit_length() - 1
+                    dests ^= BB_SQUARES[t]
+                    append(s | t << 6)
             # Kings that are not royal move like any other piece.
-            bbs = self.kings & us & ~royal
+            bbs = self.kings & us & (BB_ALL ^ royal)
             while bbs:
-                b = bbs & -bbs
+                s = bbs.bit_length() - 1
+                b = BB_SQUARES[s]
                 bbs ^= b
-                s = b.bit_length() - 1
                 dests = KING_ATTACKS[s] & target
                 if b & pinned:
                     dests &= pin_rays[b]
                 while dests:
-                    d = dests & -dests
-                    dests ^= d
-                    append(s | (d.bit_length() - 1) << 6)
+                    t = dests.bit_length() - 1
+                    dests ^= BB_SQUARES[t]
+                    append(s | t << 6)
             # Ordinary pawns, set-wise; pinned, secret and royal pawns one by one below.
             special = pinned | self.secret | royal
-            self._pawn_moves(moves, self.pawns & us & ~special, occ, them, target)
-            bbs = self.pawns & us & special & ~royal
+            self._pawn_moves(moves, self.pawns & us & (BB_ALL ^ special), occ, them, target)
+            bbs = self.pawns & us & special & (BB_ALL ^ royal)
             while bbs:
                 b = bbs & -bbs
                 bbs ^= b
@@ -569,9 +571,9 @@ class Position:
                 sq_occ = occ ^ royal
                 dests = KING_ATTACKS[rsq] & not_us
                 while dests:
-                    d = dests & -dests
+                    dsq = dests.bit_length() - 1
+                    d = BB_SQUARES[dsq]
                     dests ^= d
-                    dsq = d.bit_length() - 1
                     if not self.attackers(turn ^ 1, dsq, sq_occ):
                         append(rsq | dsq << 6)
             elif royal & self.pawns:
@@ -604,9 +606,9 @@ class Position:
             back1, back2, backl, backr, last = 8, 16, 9, 7, _PROMO_RANK[1]
         for dests, back in ((single, back1), (left, backl), (right, backr)):
             while dests:
-                d = dests & -dests
+                to = dests.bit_length() - 1
+                d = BB_SQUARES[to]
                 dests ^= d
-                to = d.bit_length() - 1
                 frm = to + back
                 if d & last:
                     for pt in PROMOTION_TYPES:
@@ -614,9 +616,9 @@ class Position:
                 else:
                     append(frm | to << 6)
         while double:
-            d = double & -double
+            to = double.bit_length() - 1
+            d = BB_SQUARES[to]
             double ^= d
-            to = d.bit_length() - 1
             append((to + back2) | to << 6 | DOUBLE_STEP << _FLAG_SHIFT)
 
     def _secret_steps(self, moves, b, us, them, target):
@@ -633,11 +635,11 @@ class Position:
             ordinary |= BB_SQUARES[fwd]
         if self.ep >= 0:
             ordinary |= BB_SQUARES[self.ep] & PAWN_ATTACKS[self.turn][s]  # that is the e.p. capture
-        dests = KING_ATTACKS[s] & ~us & target & ~ordinary
+        dests = KING_ATTACKS[s] & (BB_ALL ^ us) & target & (BB_ALL ^ ordinary)
         while dests:
-            d = dests & -dests
+            to = dests.bit_length() - 1
+            d = BB_SQUARES[to]
             dests ^= d
-            to = d.bit_length() - 1
             if d & last:
                 for pt in PROMOTION_TYPES:
                     moves.append(s | to << 6 | pt << 12)
@@ -741,6 +743,15 @@ class Position:
             total += self.perft(depth - 1)
             pop()
         return total
+
+    def royal_promotion_winner(self) -> int:
+        """The colour whose royal pawn stands on its last rank (it has won), or -1."""
+        if self.variant.royal_promotion_wins:
+            if self.royal & self.white & _PROMO_RANK[WHITE]:
+                return WHITE
+            if self.royal & self.black & _PROMO_RANK[BLACK]:
+                return BLACK
+        return -1
 
     def is_royal_promotion(self, m: int) -> bool:
         return m >> _FLAG_SHIFT & 7 == ROYAL_PROMOTION
