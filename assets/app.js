@@ -1,0 +1,604 @@
+// Hidden Chess -- the page. A thin renderer: every decision is made by the Python Session
+// (py/hiddenchess/session.py) behind window.hc.call(action, argsJson) -> stateJson, set up by
+// py/main.py. This file draws the state it gets back and turns clicks into actions.
+//
+// The board is drawn by chessground as soon as this module runs (before Python is up) and
+// becomes movable when main.py sets window.hcReady and fires the "hc:ready" event.
+
+import { Chessground } from './vendor/chessground/chessground.min.js';
+
+const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
+const ROLE_NAMES = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight' };
+const COLOR_NAMES = { white: 'White', black: 'Black' };
+const LOW_TIME_MS = 20000;
+// Crown badge drawn over a royal pawn (top-right corner of its square), above the piece.
+const CROWN_SVG =
+  '<g transform="translate(60 3) scale(1.5)" class="royal-crown">' +
+  '<path d="M3 8.5l4.2 3.6L12 4.5l4.8 7.6L21 8.5l-1.9 10H4.9z" fill="#f4c430" stroke="#5a3d00" stroke-width="1.5" stroke-linejoin="round"/>' +
+  '<rect x="4.9" y="18.5" width="14.2" height="2.6" rx="0.8" fill="#e0a800" stroke="#5a3d00" stroke-width="1.2"/>' +
+  '<circle cx="12" cy="4.4" r="1.6" fill="#fff3c4" stroke="#5a3d00"/>' +
+  '<circle cx="3" cy="8.4" r="1.4" fill="#fff3c4" stroke="#5a3d00"/>' +
+  '<circle cx="21" cy="8.4" r="1.4" fill="#fff3c4" stroke="#5a3d00"/></g>';
+
+const $ = id => document.getElementById(id);
+
+let cg = null;
+let state = null; // last state from the Session
+let ready = false;
+let pendingPromotion = null; // {orig, dest, roles}
+let bannerDismissedFor = null; // key of the game-over the player closed
+let lastTickCall = 0;
+let toastTimer = 0;
+let noticeDismissed = null;
+
+// ------------------------------------------------------------------ board
+
+function startBoard() {
+  const el = $('board');
+  cg = Chessground(el, {
+    fen: START_FEN,
+    orientation: 'white',
+    coordinates: true,
+    autoCastle: true,
+    highlight: { lastMove: true, check: false },
+    animation: { enabled: true, duration: 180 },
+    movable: { free: false, color: undefined, showDests: true, events: { after: onUserMove } },
+    premovable: { enabled: false },
+    draggable: { enabled: true, showGhost: true },
+    selectable: { enabled: true },
+    drawable: { enabled: true, visible: true },
+  });
+  el.classList.remove('board-static');
+}
+
+function toDests(obj) {
+  const m = new Map();
+  for (const [from, tos] of Object.entries(obj || {})) m.set(from, tos);
+  return m;
+}
+
+function renderBoard(st) {
+  const custom = new Map();
+  const shapes = [];
+  for (const sq of st.royal || []) {
+    custom.set(sq, 'royal');
+    shapes.push({ orig: sq, customSvg: { html: CROWN_SVG } });
+  }
+  if (st.check) custom.set(st.check, (custom.get(st.check) ? custom.get(st.check) + ' ' : '') + 'check');
+  const movable = st.movable || {};
+  cg.set({
+    fen: st.fen,
+    orientation: st.orientation,
+    turnColor: st.turnColor,
+    lastMove: st.lastMove || undefined,
+    check: false,
+    highlight: { custom },
+    movable: { color: movable.color || undefined, dests: toDests(movable.dests) },
+    drawable: { autoShapes: shapes },
+  });
+}
+
+function onUserMove(orig, dest) {
+  if (!state) return;
+  const roles = (state.promotions || {})[orig + dest];
+  if (roles && roles.length) {
+    showPromotion(orig, dest, roles);
+    return;
+  }
+  call('move', { orig, dest });
+}
+
+// ------------------------------------------------------------------ promotion picker
+
+function showPromotion(orig, dest, roles) {
+  pendingPromotion = { orig, dest, roles };
+  const color = state.turnColor;
+  const picker = $('promo-picker');
+  picker.replaceChildren();
+  const asWhite = state.orientation === 'white';
+  const file = dest.charCodeAt(0) - 97;
+  const rank = parseInt(dest.slice(1), 10) - 1;
+  const col = asWhite ? file : 7 - file;
+  const row = asWhite ? 7 - rank : rank; // 0 = top row on screen
+  picker.style.left = `${col * 12.5}%`;
+  const fromTop = row < 4;
+  picker.classList.toggle('from-bottom', !fromTop);
+  picker.style.top = fromTop ? `${row * 12.5}%` : '';
+  picker.style.bottom = fromTop ? '' : `${(7 - row) * 12.5}%`;
+  for (const r of roles) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.role = r;
+    b.setAttribute('aria-label', `Promote to ${ROLE_NAMES[r] || r}`);
+    const p = document.createElement('piece');
+    p.className = `${ROLE_NAMES[r] || r} ${color}`;
+    b.appendChild(p);
+    b.addEventListener('click', () => choosePromotion(r));
+    picker.appendChild(b);
+  }
+  $('promo').hidden = false;
+  picker.querySelector('button')?.focus();
+}
+
+function choosePromotion(role) {
+  const p = pendingPromotion;
+  hidePromotion();
+  if (p) call('move', { orig: p.orig, dest: p.dest, promotion: role });
+}
+
+function cancelPromotion() {
+  hidePromotion();
+  if (state) renderBoard(state); // put the pawn back
+}
+
+function hidePromotion() {
+  pendingPromotion = null;
+  $('promo').hidden = true;
+}
+
+$('promo').addEventListener('click', e => {
+  if (e.target === $('promo')) cancelPromotion();
+});
+$('promo').addEventListener('keydown', e => {
+  const buttons = [...$('promo-picker').querySelectorAll('button')];
+  const i = buttons.indexOf(document.activeElement);
+  if (e.key === 'Escape') {
+    e.preventDefault();
+    cancelPromotion();
+  } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    e.preventDefault();
+    const down = e.key === 'ArrowDown' !== $('promo-picker').classList.contains('from-bottom');
+    const next = (i + (down ? 1 : buttons.length - 1)) % buttons.length;
+    buttons[next].focus();
+  } else if (e.key === 'Tab') {
+    e.preventDefault();
+    buttons[(i + (e.shiftKey ? buttons.length - 1 : 1)) % buttons.length].focus();
+  }
+});
+
+// ------------------------------------------------------------------ calling the Session
+
+function call(action, args = {}, { quiet = false } = {}) {
+  if (!ready) return null;
+  let st;
+  try {
+    st = JSON.parse(window.hc.call(action, JSON.stringify(args)));
+  } catch (err) {
+    console.error(err);
+    showToast(`Something went wrong: ${err && err.message ? err.message.split('\n').slice(-2).join(' ') : err}`);
+    if (state) renderBoard(state);
+    return null;
+  }
+  render(st, { quiet });
+  return st;
+}
+
+// ------------------------------------------------------------------ rendering
+
+function render(st, { quiet = false } = {}) {
+  state = st;
+  hidePromotion();
+  renderBoard(st);
+  renderPlayers(st);
+  renderMoves(st);
+  renderStatus(st);
+  renderBanner(st);
+  renderNotice(st);
+  renderClaim(st);
+  $('chk-autoflip').checked = !!st.autoFlip;
+  $('layout').dataset.orientation = st.orientation;
+  $('game-title').textContent = [st.variant && st.variant.name, st.clock ? st.clock.label : 'no clock']
+    .filter(Boolean)
+    .join(' · ');
+  document.body.dataset.variant = st.variant ? st.variant.id : '';
+  document.body.dataset.over = st.status && st.status.over ? 'true' : 'false';
+  if (st.error && !quiet) showToast(st.error);
+  updateClocks();
+}
+
+function playerEl(color) {
+  if (!state) return null;
+  return color === state.orientation ? $('player-bottom') : $('player-top');
+}
+
+function renderPlayers(st) {
+  const over = !!(st.status && st.status.over);
+  for (const color of ['white', 'black']) {
+    const el = playerEl(color);
+    el.dataset.color = color;
+    el.setAttribute('aria-label', `${COLOR_NAMES[color]} player`);
+    el.querySelector('.player-name').textContent = COLOR_NAMES[color];
+    const turn = !over && st.turnColor === color;
+    el.classList.toggle('is-turn', turn);
+    el.querySelector('.to-move').textContent = turn ? 'to move' : '';
+    const resign = el.querySelector('.act-resign');
+    resign.disabled = over;
+    resign.setAttribute('aria-label', `Resign (${COLOR_NAMES[color]})`);
+    resign.title = `${COLOR_NAMES[color]} resigns`;
+    resign.dataset.color = color;
+    const draw = el.querySelector('.act-draw');
+    const offered = st.drawOffer === color;
+    draw.disabled = over || !!st.drawOffer;
+    draw.classList.toggle('is-offered', offered);
+    draw.setAttribute('aria-label', offered ? `${COLOR_NAMES[color]} offered a draw` : `Offer a draw (${COLOR_NAMES[color]})`);
+    draw.title = offered ? 'Draw offered' : `${COLOR_NAMES[color]} offers a draw`;
+    draw.dataset.color = color;
+    const clock = el.querySelector('.clock');
+    clock.hidden = !st.clock;
+    el.classList.toggle('has-clock', !!st.clock);
+    clock.dataset.color = color;
+    clock.setAttribute('aria-label', `${COLOR_NAMES[color]}'s clock`);
+  }
+  $('offer').hidden = !st.drawOffer || over;
+  if (st.drawOffer && !over) {
+    const other = st.drawOffer === 'white' ? 'black' : 'white';
+    $('offer-text').textContent = `${COLOR_NAMES[st.drawOffer]} offers a draw. ${COLOR_NAMES[other]}?`;
+    $('btn-accept').dataset.color = other;
+    $('btn-decline').dataset.color = other;
+  }
+}
+
+function renderMoves(st) {
+  const ol = $('moves');
+  ol.replaceChildren();
+  const moves = st.moves || [];
+  if (!moves.length) {
+    const hint = document.createElement('li');
+    hint.className = 'empty-hint';
+    hint.textContent = 'No moves yet.';
+    ol.appendChild(hint);
+    return;
+  }
+  let li = null;
+  moves.forEach((m, i) => {
+    // each <li> is one move number: "12." White's move, Black's move ("…" stands in for a missing one)
+    if (m.color === 'white' || !li) {
+      li = document.createElement('li');
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.textContent = `${m.number}.`;
+      li.appendChild(num);
+      if (m.color === 'black') {
+        const dots = document.createElement('span');
+        dots.className = 'san';
+        dots.textContent = '…';
+        li.appendChild(dots);
+      }
+      ol.appendChild(li);
+    }
+    const san = document.createElement('span');
+    san.className = 'san';
+    san.textContent = m.san;
+    san.dataset.uci = m.uci;
+    san.dataset.ply = String(m.ply);
+    if (i === moves.length - 1) {
+      san.classList.add('is-current');
+      san.setAttribute('aria-current', 'step');
+    }
+    li.appendChild(san);
+    if (m.color === 'black') li = null;
+  });
+  // keep the latest move in view: vertically on desktop, horizontally on phones
+  ol.scrollTop = ol.scrollHeight;
+  ol.scrollLeft = ol.scrollWidth;
+}
+
+function renderStatus(st) {
+  const line = $('status-line');
+  const s = st.status || {};
+  line.classList.toggle('is-over', !!s.over);
+  line.classList.toggle('is-check', !s.over && !!st.check);
+  line.hidden = !!s.over; // the result line under the moves says it then
+  if (!s.over) {
+    line.textContent = `${COLOR_NAMES[st.turnColor]} to move${st.check ? ' · check!' : ''}`;
+  }
+  const res = $('result-line');
+  res.hidden = !s.over;
+  if (s.over) {
+    res.replaceChildren();
+    const strong = document.createElement('strong');
+    strong.textContent = s.result;
+    res.appendChild(strong);
+    res.appendChild(document.createTextNode(s.message || ''));
+  }
+}
+
+function gameOverKey(st) {
+  return st.status && st.status.over ? `${st.gameId}|${st.status.result}|${st.status.reason}` : null;
+}
+
+function renderBanner(st) {
+  const key = gameOverKey(st);
+  const show = !!key && key !== bannerDismissedFor;
+  $('banner').hidden = !show;
+  if (show) {
+    $('banner-result').textContent = st.status.result;
+    $('banner-title').textContent = st.status.message;
+  }
+}
+
+function renderNotice(st) {
+  const text = st.warning || st.notice;
+  const el = $('notice');
+  if (!text || text === noticeDismissed) {
+    el.hidden = true;
+    return;
+  }
+  el.hidden = false;
+  el.classList.toggle('is-warning', !!st.warning);
+  $('notice-text').textContent = text;
+  $('notice-text').title = (!st.warning && st.noticeDetail) || '';
+  $('notice-download').hidden = !!st.warning || !st.corrupt;
+}
+
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function renderClaim(st) {
+  const c = st.claim || {};
+  const can = !!(c.now || (c.moves && c.moves.length));
+  const over = st.status && st.status.over;
+  const btn = $('btn-claim');
+  btn.hidden = !can || over;
+  btn.textContent = c.now ? `Claim draw (${COLOR_NAMES[st.turnColor]})` : `Claim draw with a move (${COLOR_NAMES[st.turnColor]})`;
+}
+
+// ------------------------------------------------------------------ clocks
+
+function fmtClock(ms) {
+  ms = Math.max(0, ms);
+  if (ms < LOW_TIME_MS) {
+    const tenths = Math.floor(ms / 100);
+    const s = Math.floor(tenths / 10);
+    return `0:${String(s).padStart(2, '0')}.${tenths % 10}`;
+  }
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return h ? `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
+}
+
+function remaining(color, now) {
+  const c = state.clock;
+  let ms = c[color];
+  if (c.running === color) ms -= now - c.at;
+  return Math.max(0, ms);
+}
+
+function updateClocks() {
+  if (!state || !state.clock) return;
+  const now = Date.now();
+  const over = state.status && state.status.over;
+  let flagged = false;
+  for (const color of ['white', 'black']) {
+    const el = playerEl(color).querySelector('.clock');
+    const ms = remaining(color, now);
+    el.querySelector('.time').textContent = fmtClock(ms);
+    const running = !over && state.clock.running === color;
+    el.classList.toggle('is-running', running);
+    el.classList.toggle('is-low', ms < LOW_TIME_MS);
+    el.classList.toggle('is-flagged', ms <= 0 && (over || running));
+    if (running && ms <= 0) flagged = true;
+  }
+  // The display reached zero: ask the Session, which decides (and ends the game on a flag).
+  if (flagged && ready && now - lastTickCall > 250) {
+    lastTickCall = now;
+    call('tick');
+  }
+}
+
+setInterval(updateClocks, 100);
+
+// ------------------------------------------------------------------ notices
+
+function showToast(text) {
+  const t = $('toast');
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (t.hidden = true), 4500);
+}
+
+$('notice-close').addEventListener('click', () => {
+  noticeDismissed = $('notice-text').textContent;
+  $('notice').hidden = true;
+  if (state && state.notice && !state.warning) call('dismiss_notice');
+});
+$('notice-download').addEventListener('click', () => {
+  const st = call('export_corrupt');
+  if (st && st.download) download(st.download.name, st.download.text);
+});
+
+// ------------------------------------------------------------------ dialogs
+
+function confirmDialog(title, text, yesLabel) {
+  return new Promise(resolve => {
+    const dlg = $('dlg-confirm');
+    $('confirm-title').textContent = title;
+    $('confirm-text').textContent = text;
+    $('confirm-yes').textContent = yesLabel;
+    const done = answer => {
+      $('confirm-yes').onclick = $('confirm-no').onclick = null;
+      dlg.onclose = null;
+      if (dlg.open) dlg.close();
+      resolve(answer);
+    };
+    $('confirm-yes').onclick = () => done(true);
+    $('confirm-no').onclick = () => done(false);
+    dlg.onclose = () => done(false);
+    dlg.showModal();
+    $('confirm-no').focus();
+  });
+}
+
+function openNewGame() {
+  const dlg = $('dlg-new');
+  const form = $('form-new');
+  $('new-error').hidden = true;
+  if (state && state.options) {
+    const o = state.options;
+    const v = form.querySelector(`input[name=variant][value="${o.variant}"]`);
+    if (v) v.checked = true;
+    $('new-autoflip').checked = !!state.autoFlip;
+  }
+  let warn = form.querySelector('.form-warning');
+  const inProgress = state && !(state.status && state.status.over) && (state.moves || []).length > 0;
+  if (inProgress && !warn) {
+    warn = document.createElement('p');
+    warn.className = 'form-warning';
+    warn.textContent = 'Starting a new game ends the game in progress (only one game is kept).';
+    form.querySelector('h2').after(warn);
+  } else if (!inProgress && warn) {
+    warn.remove();
+  }
+  syncCustomClock();
+  dlg.showModal();
+  (form.querySelector('input[name=variant]:checked') || form.querySelector('input')).focus();
+}
+
+function syncCustomClock() {
+  const custom = $('form-new').querySelector('input[name=clock][value=custom]').checked;
+  $('custom-clock').classList.toggle('is-off', !custom);
+  $('clock-minutes').disabled = !custom;
+  $('clock-increment').disabled = !custom;
+}
+
+$('form-new').addEventListener('change', syncCustomClock);
+$('new-cancel').addEventListener('click', () => $('dlg-new').close());
+
+$('form-new').addEventListener('submit', e => {
+  e.preventDefault();
+  const f = new FormData($('form-new'));
+  let clock = f.get('clock');
+  if (clock === 'custom') {
+    clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
+  }
+  const st = call('new_game', {
+    variant: f.get('variant'),
+    mode: f.get('mode') || 'local',
+    clock,
+    autoflip: $('new-autoflip').checked,
+  }, { quiet: true }); // an error is shown in the dialog itself
+  if (st && st.error) {
+    $('new-error').textContent = st.error;
+    $('new-error').hidden = false;
+    return;
+  }
+  if (st) {
+    bannerDismissedFor = null;
+    noticeDismissed = null;
+    $('dlg-new').close();
+  }
+});
+
+function openClaim() {
+  const c = (state && state.claim) || {};
+  const box = $('claim-options');
+  box.replaceChildren();
+  const who = COLOR_NAMES[state.turnColor];
+  $('claim-text').textContent = c.now
+    ? `${who} may claim a draw now.`
+    : `${who} may claim a draw by declaring one of these moves instead of playing it: it would repeat the position a third time or reach fifty moves without a capture or pawn move. The game ends drawn.`;
+  if (c.now) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'btn btn-good';
+    b.textContent = `Claim now: ${c.nowText || c.now}`;
+    b.addEventListener('click', () => {
+      $('dlg-claim').close();
+      call('claim_draw', {});
+    });
+    box.appendChild(b);
+  }
+  for (const m of c.moves || []) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'btn';
+    b.dataset.uci = m.uci;
+    b.append(`Declare ${m.san}`);
+    const small = document.createElement('small');
+    small.textContent = m.reasonText || m.reason;
+    b.appendChild(small);
+    b.addEventListener('click', () => {
+      $('dlg-claim').close();
+      call('claim_draw', { move: m.uci });
+    });
+    box.appendChild(b);
+  }
+  $('dlg-claim').showModal();
+  box.querySelector('button')?.focus();
+}
+
+$('claim-cancel').addEventListener('click', () => $('dlg-claim').close());
+
+// ------------------------------------------------------------------ buttons
+
+$('btn-new').addEventListener('click', openNewGame);
+$('banner-new').addEventListener('click', openNewGame);
+$('banner-close').addEventListener('click', () => {
+  bannerDismissedFor = state ? gameOverKey(state) : null;
+  $('banner').hidden = true;
+});
+$('btn-flip').addEventListener('click', () => call('flip'));
+$('chk-autoflip').addEventListener('change', e => call('set_auto_flip', { on: e.target.checked }));
+$('btn-claim').addEventListener('click', openClaim);
+$('btn-accept').addEventListener('click', e => call('accept_draw', { color: e.currentTarget.dataset.color }));
+$('btn-decline').addEventListener('click', e => call('decline_draw', { color: e.currentTarget.dataset.color }));
+
+for (const el of document.querySelectorAll('.act-resign')) {
+  el.addEventListener('click', async e => {
+    const color = e.currentTarget.dataset.color;
+    const ok = await confirmDialog(`Resign as ${COLOR_NAMES[color]}?`, `${COLOR_NAMES[color]} loses the game.`, 'Resign');
+    if (ok) call('resign', { color });
+  });
+}
+for (const el of document.querySelectorAll('.act-draw')) {
+  el.addEventListener('click', e => call('offer_draw', { color: e.currentTarget.dataset.color }));
+}
+
+document.addEventListener('keydown', e => {
+  if (e.target instanceof HTMLInputElement || document.querySelector('dialog[open]') || !$('promo').hidden) return;
+  if (e.key === 'f' && !e.ctrlKey && !e.metaKey && !e.altKey) call('flip');
+});
+
+// ------------------------------------------------------------------ start-up
+
+function onReady() {
+  if (ready) return;
+  ready = true;
+  const st = call('restore');
+  $('loading').hidden = true;
+  for (const id of ['btn-new', 'btn-flip', 'chk-autoflip']) $(id).disabled = false;
+  document.body.dataset.ready = 'true';
+  return st;
+}
+
+startBoard();
+
+// For tests and the console: drive the page through the same path as the buttons.
+window.hcApp = { call, state: () => state, boardFen: () => cg.getFen() };
+
+if (window.hcReady) onReady();
+else window.addEventListener('hc:ready', onReady, { once: true });
+
+setTimeout(() => {
+  if (!ready) $('loading-text').textContent = 'Still loading the rules engine… (the first visit can take a while)';
+}, 15000);
+
+// PyScript fires py:all-done after running main.py; without hcReady by then, Python failed.
+window.addEventListener('py:all-done', () =>
+  setTimeout(() => {
+    if (ready) return;
+    $('loading').classList.add('is-failed');
+    $('loading-text').textContent = 'The rules engine could not start. Reload the page to try again.';
+  }, 1000),
+);

@@ -1,0 +1,636 @@
+"""The UI controller of the page: pure Python, JSON-able state in and out.
+
+The page (``assets/app.js``) never decides anything about the game. Every click becomes one
+*action* on a :class:`Session` (through ``py/main.py``), and every action returns **one state
+dict** that the page draws as it is. The session owns the :class:`~hiddenchess.game.Game`, its
+:class:`~hiddenchess.clock.Clock`, the draw offer, the board orientation, and the saved copy in
+``localStorage`` (via :class:`~hiddenchess.storage.Storage`, written after every move and every
+game-ending action, so a reload continues exactly where the players were, clocks included).
+
+Every action takes ``now_ms``, the caller's ``Date.now()``: nothing here reads a clock, so the
+tests can play with time.
+
+Bad input (an illegal move, an unknown option, a move after the game ended, ...) never raises: the
+state comes back with ``state["error"]`` set to a clear sentence and the game unchanged.
+
+>>> from hiddenchess.storage import MemoryBackend
+>>> s = Session(MemoryBackend())
+>>> st = s.restore(now_ms=0)                 # nothing saved yet: a fresh standard game
+>>> st["variant"]["id"], st["turnColor"], st["fen"]
+('standard', 'white', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR')
+>>> sorted(st["movable"]["dests"]["g1"])
+['f3', 'h3']
+>>> st = s.move("e2", "e4", now_ms=1000)
+>>> st["moves"][-1]["san"], st["lastMove"], st["turnColor"]
+('e4', ['e2', 'e4'], 'black')
+>>> s.move("e2", "e4", now_ms=2000)["error"]
+'Illegal move: e2e4 is not legal in this position.'
+
+The state dict (all keys always present):
+
+``variant``       ``{"id": "standard", "name": "Standard"}``
+``fen``           board placement only (chessground's ``fen``)
+``orientation``   ``"white"`` | ``"black"``: the side at the bottom of the screen
+``autoFlip``      whether the board turns towards the side to move after each move
+``turnColor``     the side to move
+``movable``       ``{"color": side or None, "dests": {"e2": ["e3", "e4"], ...}}`` (None/{} when over)
+``promotions``    ``{"e7e8": ["q", "r", "b", "n"], ...}``: moves that need a piece chosen
+``lastMove``      ``["e2", "e4"]`` or ``None``
+``check``         square of the royal piece in check, or ``None``
+``royal``         squares of royal pieces that are not kings (the royal pawns), for a crown badge
+``moves``         ``[{"ply": 0, "number": 1, "color": "white", "san": "e4", "uci": "e2e4"}, ...]``
+``clock``         ``None`` or ``{"white": ms, "black": ms, "running": side|None, "at": now_ms,
+                  "label": "5+3", "flagged": side|None}``; the page ticks ``running`` down from ``at``
+``status``        ``{"over", "result", "reason", "winner", "message"}`` (message: "Checkmate — White wins")
+``drawOffer``     the side that offered a draw that is still open, or ``None``
+``claim``         ``{"now": reason|None, "nowText": str|None, "moves": [{"uci", "san", "reason",
+                  "reasonText"}]}``: draws the side to move may claim now, or by declaring a move
+``options``       how this game was set up: ``{"variant", "mode", "clock", "autoflip"}``
+``gameId``        an id that changes with every new game
+``notice``        a sentence about the saved game (e.g. it could not be read and was kept aside)
+``noticeDetail``  what exactly was wrong with it (for the curious), or ``None``
+``corrupt``       ``{"key": ...}`` of data kept aside, offered for download, or ``None``
+``warning``       set while saving fails (full storage): the game goes on in memory only
+``error``         the reason the last action was refused, or ``None``
+``download``      only in the answer to ``export_corrupt``: ``{"name", "text"}``
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import notation
+from .clock import Clock, ClockSettings
+from .errors import HiddenChessError, StorageFullError
+from .game import Game
+from .record import from_record, to_record
+from .storage import Storage
+
+__all__ = ["Session", "SessionError", "VARIANTS", "MODES", "REASON_TEXT", "ACTIONS"]
+
+#: Variants the page offers (id -> name shown in the new-game dialog).
+VARIANTS = {"standard": "Standard", "royal-pawn": "Royal Pawn"}
+
+#: Play modes. Only ``"local"`` (two players on one device) exists so far; the others are known
+#: so that the page and saved games can already name them.
+MODES = {"local": "On this device", "computer": "Against the computer", "friend": "Invite a friend"}
+AVAILABLE_MODES = ("local",)
+
+#: What the page shows for each end-of-game reason (``winner`` is filled in by :func:`message`).
+REASON_TEXT = {
+    "checkmate": "Checkmate",
+    "stalemate": "Stalemate",
+    "threefold-repetition": "Threefold repetition",
+    "fivefold-repetition": "Fivefold repetition",
+    "fifty-moves": "Fifty-move rule",
+    "seventy-five-moves": "Seventy-five-move rule",
+    "insufficient-material": "Insufficient material",
+    "timeout": "Time out",
+    "timeout-insufficient-material": "Time out, but no mating material",
+    "resignation": "Resignation",
+    "agreement": "Draw by agreement",
+    "royal-pawn-promoted": "Royal pawn promoted",
+}
+
+#: Draw claim reasons as the claim dialog words them.
+CLAIM_TEXT = {
+    "threefold": "threefold repetition",
+    "threefold-repetition": "threefold repetition",
+    "fifty-moves": "fifty-move rule",
+}
+
+DEFAULT_OPTIONS = {"variant": "standard", "mode": "local", "clock": None, "autoflip": False}
+OPTION_KEYS = frozenset(DEFAULT_OPTIONS) | {"fen"}
+
+_SQUARE = re.compile(r"^[a-h][1-8]$")
+_COLORS = ("white", "black")
+
+
+class SessionError(HiddenChessError):
+    """An action or option the page sent that makes no sense (unknown option, bad colour, ...)."""
+
+
+def _other(color: str) -> str:
+    return "black" if color == "white" else "white"
+
+
+def _title(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def message(status: dict) -> str:
+    """The one line the page shows for a finished game.
+
+    >>> message({"over": True, "reason": "checkmate", "winner": "white", "result": "1-0"})
+    'Checkmate — White wins'
+    >>> message({"over": True, "reason": "resignation", "winner": "black", "result": "0-1"})
+    'White resigns — Black wins'
+    >>> message({"over": True, "reason": "stalemate", "winner": None, "result": "1/2-1/2"})
+    'Stalemate — draw'
+    >>> message({"over": True, "reason": "agreement", "winner": None, "result": "1/2-1/2"})
+    'Draw by agreement'
+    """
+    if not status.get("over"):
+        return ""
+    reason, winner = status.get("reason"), status.get("winner")
+    if reason == "resignation" and winner in _COLORS:
+        return f"{_title(_other(winner))} resigns — {_title(winner)} wins"
+    if reason == "agreement":
+        return REASON_TEXT["agreement"]
+    text = REASON_TEXT.get(reason) or _title(str(reason or "game over").replace("-", " "))
+    if winner in _COLORS:
+        return f"{text} — {_title(winner)} wins"
+    return f"{text} — draw"
+
+
+class Session:
+    """One player-facing game on one device, saved to ``backend`` (a ``localStorage``-like object).
+
+    Call :meth:`restore` first (it loads the saved game, or starts a fresh one). Every action
+    returns the full state (see the module docstring).
+    """
+
+    def __init__(self, backend, *, prefix: str = "hiddenchess"):
+        self.storage = Storage(backend, prefix=prefix)
+        self.game: Game | None = None
+        self.clock: Clock | None = None
+        self.options: dict = dict(DEFAULT_OPTIONS)
+        self.orientation = "white"
+        self.auto_flip = False
+        self.created_ms = 0
+        self.notice: str | None = None
+        self.notice_detail: str | None = None
+        self.corrupt_key: str | None = None
+        self.corrupt_raw: str | None = None
+        self.warning: str | None = None
+
+    @property
+    def draw_offer(self) -> str | None:
+        """The side whose draw offer is open (kept by the Game), or ``None``."""
+        return self.game.draw_offer if self.game is not None else None
+
+    @draw_offer.setter
+    def draw_offer(self, color: str | None) -> None:
+        if self.game is not None:
+            self.game.draw_offer = color
+
+    # ------------------------------------------------------------------ actions
+
+    def restore(self, *, now_ms: int) -> dict:
+        """Load the saved game (or start a fresh standard game when there is none or it is unreadable).
+
+        A running clock keeps running across a reload: the time the page was closed counts, and a
+        flag that fell meanwhile ends the game now.
+        """
+        loaded = self.storage.load_current()
+        self._take_notice(loaded)
+        if loaded.record is not None:
+            try:
+                game, clock, meta = from_record(loaded.record)
+            except HiddenChessError as e:
+                self._take_notice(self.storage.set_aside_current(str(e)))
+            else:
+                self._adopt(game, clock, meta)
+                self._check_flag(now_ms)
+                return self.state(now_ms=now_ms)
+        self._start(dict(DEFAULT_OPTIONS), None, now_ms)
+        return self.state(now_ms=now_ms)
+
+    def new_game(self, options: dict | None = None, *, now_ms: int) -> dict:
+        """Start a new game, replacing the current one (only one game is kept).
+
+        ``options``: ``variant`` (``"standard"`` | ``"royal-pawn"``), ``mode`` (``"local"``),
+        ``clock`` (``None``/``"none"``, ``"5+3"``, ``{"minutes": m, "increment": s}``),
+        ``autoflip`` (bool) and, for tests and set-ups, ``fen`` (a start position, validated by
+        the engine).
+        """
+        try:
+            opts, settings = self._parse_options(options)
+            fen = opts.pop("fen", None)
+            game = Game.new(opts["variant"], fen=fen) if fen is not None else Game.new(opts["variant"])
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if fen is not None:
+            opts["fen"] = fen
+        self._start(opts, settings, now_ms, game=game)
+        return self.state(now_ms=now_ms)
+
+    def move(self, orig: str, dest: str, promotion: str | None = None, *, now_ms: int) -> dict:
+        """Play the move ``orig`` -> ``dest`` (``promotion``: ``"q"``, ``"r"``, ``"b"``, ``"n"``).
+
+        A move made after the mover's flag fell is refused and the game ends on time instead.
+        """
+        try:
+            uci = self._move_uci(orig, dest, promotion)
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if self._check_flag(now_ms):
+            return self.state(now_ms=now_ms)
+        mover = self.game.turn
+        try:
+            self.game.play(uci)
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if self.clock is not None:
+            if self.game.status.over:
+                self.clock.stop(now_ms)
+            else:
+                self.clock.press(mover, now_ms)
+        # (Game drops a draw offer when the side it was made to plays on instead of answering.)
+        if self.auto_flip:
+            self.orientation = self.game.turn
+        self._save(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def tick(self, *, now_ms: int) -> dict:
+        """Look at the clock: if a flag fell, the game ends on time (and is saved)."""
+        self._check_flag(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def resign(self, color: str | None = None, *, now_ms: int) -> dict:
+        """``color`` (default: the side to move) resigns."""
+        try:
+            color = self._color_arg(color)
+            self._require_play(now_ms)
+            self.game.resign(color)
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        self._finish(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def offer_draw(self, color: str | None = None, *, now_ms: int) -> dict:
+        """``color`` (default: the side to move) offers a draw. An offer made while the other
+        side's offer is open accepts it."""
+        try:
+            color = self._color_arg(color)
+            self._require_play(now_ms)
+            if self.draw_offer == color:
+                raise SessionError(f"{_title(color)} has already offered a draw.")
+            if self.draw_offer == _other(color):
+                return self.accept_draw(color, now_ms=now_ms)
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        self.draw_offer = color
+        self._save(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def accept_draw(self, color: str | None = None, *, now_ms: int) -> dict:
+        """``color`` (default: the side that was offered the draw) accepts: the game is drawn."""
+        try:
+            self._require_offer_for(color, now_ms)
+            self.game.agree_draw()
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        self._finish(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def decline_draw(self, color: str | None = None, *, now_ms: int) -> dict:
+        """``color`` (default: the side that was offered the draw) declines; play goes on."""
+        try:
+            self._require_offer_for(color, now_ms)
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        self.draw_offer = None
+        self._save(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def claim_draw(self, move: str | None = None, *, now_ms: int) -> dict:
+        """The side to move claims a draw: now (``move=None``), or by declaring ``move`` (UCI),
+        which must reach a position that qualifies (threefold repetition, fifty-move rule)."""
+        try:
+            if move is not None and not isinstance(move, str):
+                raise SessionError(f"the declared move must be UCI text like 'g1f3', got {move!r}")
+            self._require_play(now_ms)
+            self.game.claim_draw(move)
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        self._finish(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def flip(self, *, now_ms: int) -> dict:
+        """Turn the board around (switches auto-flip off, so the choice sticks)."""
+        self.orientation = _other(self.orientation)
+        self.auto_flip = False
+        self._save(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def set_auto_flip(self, on: bool = True, *, now_ms: int) -> dict:
+        """Turn the board towards the side to move after every move (``on``) or keep it still."""
+        if not isinstance(on, bool):
+            return self._error(SessionError(f"auto-flip must be true or false, got {on!r}"), now_ms)
+        self.auto_flip = on
+        if on and self.game is not None and not self.game.status.over:
+            self.orientation = self.game.turn
+        self._save(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def export_corrupt(self, key: str | None = None, *, now_ms: int) -> dict:
+        """Offer the saved data that could not be read for download (``state["download"]``)."""
+        try:
+            if key is None and self.corrupt_key is None and self.corrupt_raw is not None:
+                text = self.corrupt_raw
+                name = "hiddenchess-unreadable-save.json"
+            else:
+                key = key or self.corrupt_key
+                if key is None:
+                    raise SessionError("no unreadable saved game was kept aside.")
+                text = self.storage.export_corrupt(key)
+                name = f"{key.replace('.', '-')}.json"
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        st = self.state(now_ms=now_ms)
+        st["download"] = {"name": name, "text": text}
+        return st
+
+    def dismiss_notice(self, *, now_ms: int) -> dict:
+        """The player closed the notice about the saved game."""
+        self.notice = None
+        return self.state(now_ms=now_ms)
+
+    def dispatch(self, action: str, args: dict | None = None, *, now_ms: int) -> dict:
+        """Run ``action`` with keyword ``args`` (what the page's bridge calls).
+
+        >>> from hiddenchess.storage import MemoryBackend
+        >>> s = Session(MemoryBackend()); _ = s.restore(now_ms=0)
+        >>> s.dispatch("move", {"orig": "g1", "dest": "f3"}, now_ms=5)["moves"][0]["san"]
+        'Nf3'
+        >>> s.dispatch("castle", {}, now_ms=6)["error"]
+        "Unknown action 'castle'."
+        """
+        if self.game is None and action != "restore":
+            self.restore(now_ms=now_ms)
+        if action not in ACTIONS:
+            return self._error(SessionError(f"unknown action {action!r}."), now_ms)
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            return self._error(SessionError(f"the arguments of {action!r} must be an object."), now_ms)
+        allowed = ACTIONS[action]
+        unknown = sorted(set(args) - set(allowed))
+        if unknown:
+            return self._error(
+                SessionError(f"{action!r} does not take {', '.join(map(repr, unknown))}."), now_ms
+            )
+        if action == "new_game":
+            options = args["options"] if "options" in args else args
+            return self.new_game(options, now_ms=now_ms)
+        return getattr(self, action)(**args, now_ms=now_ms)
+
+    # ------------------------------------------------------------------ state
+
+    def state(self, *, now_ms: int) -> dict:
+        """The full state for the page (see the module docstring)."""
+        g = self.game
+        status = g.status.to_json()
+        status["message"] = message(status)
+        over = bool(status["over"])
+        legal = [] if over else g.legal_moves()
+        promotions: dict[str, list[str]] = {}
+        for uci in legal:
+            if len(uci) == 5:
+                promotions.setdefault(uci[:4], []).append(uci[4])
+        for roles in promotions.values():
+            roles.sort(key=lambda r: "qrbnk".find(r) % 10)
+        history = list(g.history)
+        last = history[-1].uci if history else None
+        return {
+            "variant": {"id": g.variant.id, "name": g.variant.name},
+            "fen": g.fen().split(" ")[0],
+            "orientation": self.orientation,
+            "autoFlip": self.auto_flip,
+            "turnColor": g.turn,
+            "movable": {"color": None if over else g.turn, "dests": {} if over else g.dests()},
+            "promotions": promotions,
+            "lastMove": [last[0:2], last[2:4]] if last else None,
+            "check": g.check_square(),
+            "royal": list(g.royal_squares()),
+            "moves": self._moves(history),
+            "clock": self._clock_state(now_ms),
+            "status": status,
+            "drawOffer": None if over else self.draw_offer,
+            "claim": self._claim_state(over),
+            "options": {k: v for k, v in self.options.items() if k != "fen"},
+            "gameId": self.created_ms,
+            "notice": self.notice,
+            "noticeDetail": self.notice_detail if self.notice else None,
+            "corrupt": {"key": self.corrupt_key} if (self.corrupt_key or self.corrupt_raw) else None,
+            "warning": self.warning,
+            "error": None,
+        }
+
+    def _moves(self, history) -> list:
+        start = getattr(self.game, "start_fen", None) or self.game.variant.start_fen
+        fields = start.split()
+        first_color = "black" if len(fields) > 1 and fields[1] == "b" else "white"
+        try:
+            number = int(fields[5]) if len(fields) > 5 else 1
+        except ValueError:
+            number = 1
+        color = first_color
+        out = []
+        for i, ply in enumerate(history):
+            out.append({"ply": i, "number": number, "color": color, "san": ply.san, "uci": ply.uci})
+            if color == "black":
+                number += 1
+            color = _other(color)
+        return out
+
+    def _clock_state(self, now_ms: int) -> dict | None:
+        if self.clock is None:
+            return None
+        view = self.clock.view(now_ms)
+        view["at"] = now_ms
+        return view
+
+    def _claim_state(self, over: bool) -> dict:
+        if over:
+            return {"now": None, "nowText": None, "moves": []}
+        now = self.game.claimable_draw()
+        moves = []
+        for uci, reason in sorted(self.game.claim_moves().items()):
+            moves.append(
+                {"uci": uci, "san": self._san(uci), "reason": reason, "reasonText": CLAIM_TEXT.get(reason, reason)}
+            )
+        return {"now": now, "nowText": CLAIM_TEXT.get(now, now) if now else None, "moves": moves}
+
+    def _san(self, uci: str) -> str:
+        """SAN of a legal move of the side to move, without playing it."""
+        return notation.san(self.game.position, self.game.parse_move(uci))
+
+    # ------------------------------------------------------------------ helpers
+
+    def _start(self, opts: dict, settings: ClockSettings | None, now_ms: int, *, game: Game | None = None):
+        self.game = game if game is not None else Game.new(opts["variant"])
+        self.clock = Clock(settings) if settings is not None else None
+        self.options = opts
+        if settings is not None:
+            self.options["clock"] = settings.label()
+        self.auto_flip = bool(opts.get("autoflip"))
+        self.orientation = self.game.turn if self.auto_flip else "white"
+        self.created_ms = now_ms
+        self._save(now_ms)
+
+    def _adopt(self, game: Game, clock: Clock | None, meta: dict) -> None:
+        meta = meta if isinstance(meta, dict) else {}
+        self.game, self.clock = game, clock
+        opts = dict(DEFAULT_OPTIONS)
+        opts["variant"] = game.variant.id
+        opts["clock"] = clock.settings.label() if clock is not None else None
+        mode = meta.get("mode")
+        opts["mode"] = mode if mode in MODES else "local"
+        self.auto_flip = meta.get("autoflip") is True
+        opts["autoflip"] = self.auto_flip
+        self.options = opts
+        orientation = meta.get("orientation")
+        self.orientation = orientation if orientation in _COLORS else "white"
+        created = meta.get("created_ms")
+        self.created_ms = created if isinstance(created, int) and not isinstance(created, bool) else 0
+
+    def _meta(self, now_ms: int) -> dict:
+        return {
+            "mode": self.options.get("mode", "local"),
+            "orientation": self.orientation,
+            "autoflip": self.auto_flip,
+            "created_ms": self.created_ms,
+            "updated_ms": now_ms,
+        }
+
+    def _save(self, now_ms: int) -> None:
+        try:
+            record = to_record(self.game, clock=self.clock, meta=self._meta(now_ms))
+            self.storage.save_current(record, now_ms)
+        except StorageFullError:
+            self.warning = (
+                "Your browser's storage is full: this game is not being saved and will be lost "
+                "if you close or reload the page."
+            )
+        else:
+            self.warning = None
+
+    def _take_notice(self, loaded) -> None:
+        """Turn what storage found into a sentence for the player (the details go to
+        ``noticeDetail``)."""
+        if not loaded.notice:
+            return
+        self.notice_detail = loaded.notice
+        self.corrupt_key = loaded.corrupt_key
+        self.corrupt_raw = loaded.raw
+        if loaded.corrupt_key:
+            self.notice = (
+                "Your saved game could not be read, so a new game was started. "
+                "Its data was kept aside: you can download it."
+            )
+        elif loaded.raw is not None:
+            self.notice = (
+                "Your saved game could not be read, and the browser's storage is too full to keep "
+                "it aside: download its data now if you want to keep it."
+            )
+        else:
+            self.notice = loaded.notice
+
+    def _error(self, e: Exception, now_ms: int) -> dict:
+        st = self.state(now_ms=now_ms)
+        text = str(e).strip()
+        if text and text[-1] not in ".!?":
+            text += "."
+        st["error"] = _title(text) if text else "That is not possible."
+        return st
+
+    def _check_flag(self, now_ms: int) -> bool:
+        """End the game if the running side's flag fell. True if the game is (now) over on time."""
+        if self.clock is None or self.game.status.over:
+            return False
+        flagged = self.clock.flagged(now_ms)
+        if flagged is None:
+            return False
+        self.game.flag(flagged)
+        self._finish(now_ms)
+        return True
+
+    def _finish(self, now_ms: int) -> None:
+        """After a game-ending action: freeze the clock, close any offer, save."""
+        if self.clock is not None:
+            self.clock.stop(now_ms)
+        self.draw_offer = None
+        self._save(now_ms)
+
+    def _require_play(self, now_ms: int) -> None:
+        """Raise unless the game is in progress; a fallen flag ends it first."""
+        if self.game.status.over:
+            raise SessionError(f"the game is over ({message(self.game.status.to_json())}).")
+        if self._check_flag(now_ms):
+            raise SessionError(f"the game is over ({message(self.game.status.to_json())}).")
+
+    def _require_offer_for(self, color: str | None, now_ms: int) -> None:
+        self._require_play(now_ms)
+        if self.draw_offer is None:
+            raise SessionError("no draw has been offered.")
+        if color is None:
+            color = _other(self.draw_offer)
+        color = self._color_arg(color)
+        if color == self.draw_offer:
+            raise SessionError(f"{_title(color)} offered the draw; only {_other(color)} can answer it.")
+
+    def _color_arg(self, color: str | None) -> str:
+        if color is None:
+            return self.game.turn
+        if color not in _COLORS:
+            raise SessionError(f"colour must be 'white' or 'black', got {color!r}")
+        return color
+
+    def _parse_options(self, options: dict | None) -> tuple[dict, ClockSettings | None]:
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise SessionError(f"game options must be an object, got {type(options).__name__}")
+        unknown = sorted(set(options) - OPTION_KEYS)
+        if unknown:
+            raise SessionError(f"unknown game option {', '.join(map(repr, unknown))}")
+        opts = dict(DEFAULT_OPTIONS)
+        opts.update(options)
+        if opts["variant"] not in VARIANTS:
+            known = ", ".join(repr(v) for v in VARIANTS)
+            raise SessionError(f"the page does not offer the variant {opts['variant']!r} (choose {known})")
+        if opts["mode"] not in MODES:
+            raise SessionError(f"unknown mode {opts['mode']!r}")
+        if opts["mode"] not in AVAILABLE_MODES:
+            raise SessionError(f"{MODES[opts['mode']]!r} is not available yet; play on this device")
+        if not isinstance(opts["autoflip"], bool):
+            raise SessionError(f"autoflip must be true or false, got {opts['autoflip']!r}")
+        if "fen" in opts and not isinstance(opts["fen"], str):
+            raise SessionError(f"fen must be text, got {opts['fen']!r}")
+        settings = ClockSettings.parse(opts["clock"])
+        opts["clock"] = settings.label() if settings else None
+        return opts, settings
+
+    def _move_uci(self, orig, dest, promotion) -> str:
+        if self.game.status.over:
+            raise SessionError(f"the game is over ({message(self.game.status.to_json())}); start a new game.")
+        for name, sq in (("from", orig), ("to", dest)):
+            if not isinstance(sq, str) or not _SQUARE.match(sq):
+                raise SessionError(f"the {name} square must be like 'e2', got {sq!r}")
+        if promotion is not None and promotion not in ("q", "r", "b", "n"):
+            raise SessionError(f"promotion must be one of q, r, b, n, got {promotion!r}")
+        uci = orig + dest + (promotion or "")
+        if promotion is None and self.game.promotion_roles(orig, dest):
+            raise SessionError(f"{orig}{dest} is a promotion: choose the piece (q, r, b or n)")
+        return uci  # Game.play decides (castling may come as king-takes-rook, e.g. e1h1)
+
+
+#: Actions the page may call through :meth:`Session.dispatch`, with the arguments each takes.
+ACTIONS = {
+    "restore": (),
+    "state": (),
+    "new_game": ("options", "variant", "mode", "clock", "autoflip", "fen"),
+    "move": ("orig", "dest", "promotion"),
+    "tick": (),
+    "resign": ("color",),
+    "offer_draw": ("color",),
+    "accept_draw": ("color",),
+    "decline_draw": ("color",),
+    "claim_draw": ("move",),
+    "flip": (),
+    "set_auto_flip": ("on",),
+    "export_corrupt": ("key",),
+    "dismiss_notice": (),
+}

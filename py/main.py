@@ -1,0 +1,80 @@
+"""PyScript entry of the page: the only Python that touches the browser.
+
+It is deliberately thin. It wraps ``window.localStorage`` in the backend interface that
+:mod:`hiddenchess.storage` expects, creates one :class:`hiddenchess.session.Session`, and gives
+the page a bridge::
+
+    window.hc.call(action: string, argsJson: string) -> stateJson: string
+
+where ``action`` is one of :data:`hiddenchess.session.ACTIONS` (``"restore"``, ``"move"``, ...)
+and the time of every action is the browser's ``Date.now()``. Then it sets ``window.hcReady =
+true`` and fires the ``hc:ready`` event, which makes the board playable (``assets/app.js``).
+"""
+
+import json
+import traceback
+
+from pyodide.ffi import create_proxy
+from pyscript import window
+
+from hiddenchess.session import Session
+
+
+class LocalStorageBackend:
+    """``window.localStorage`` with the four methods :class:`hiddenchess.storage.Storage` uses.
+
+    Errors (``QuotaExceededError``, ``SecurityError`` when storage is disabled) propagate as
+    exceptions; ``Storage`` turns them into a warning for the player.
+    """
+
+    def _ls(self):
+        return window.localStorage
+
+    def get_item(self, key):
+        value = self._ls().getItem(key)
+        # JS null arrives as None or as pyodide's ``jsnull``, depending on the Pyodide version.
+        return value if isinstance(value, str) else None
+
+    def set_item(self, key, value):
+        self._ls().setItem(key, value)
+
+    def remove_item(self, key):
+        self._ls().removeItem(key)
+
+    def keys(self):
+        ls = self._ls()
+        return [str(ls.key(i)) for i in range(int(ls.length))]
+
+
+session = Session(LocalStorageBackend())
+
+
+def call(action, args_json=None):
+    """Run one Session action; always answer a JSON state string."""
+    now_ms = int(window.Date.now())
+    try:
+        args = json.loads(args_json) if args_json else {}
+    except ValueError as e:
+        args = None
+        bad = f"the arguments are not JSON ({e})"
+    try:
+        if args is None:
+            state = session.state(now_ms=now_ms)
+            state["error"] = f"Cannot run {action!r}: {bad}."
+        else:
+            state = session.dispatch(str(action), args, now_ms=now_ms)
+    except Exception as e:  # a bug: keep the page alive and say what happened
+        window.console.error(traceback.format_exc())
+        if session.game is None:
+            raise
+        state = session.state(now_ms=now_ms)
+        state["error"] = f"Internal error ({type(e).__name__}: {e}). The game is unchanged."
+    return json.dumps(state)
+
+
+_call_proxy = create_proxy(call)
+hc = window.Object.new()
+hc.call = _call_proxy
+window.hc = hc
+window.hcReady = True
+window.dispatchEvent(window.CustomEvent.new("hc:ready"))
