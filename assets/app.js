@@ -590,6 +590,15 @@ window.hcApp = { call, state: () => state, boardFen: () => cg.getFen() };
 if (window.hcReady) onReady();
 else window.addEventListener('hc:ready', onReady, { once: true });
 
+// A few discrete steps a second: cheap for the main thread while Python starts (see app.css).
+let spinAngle = 0;
+const spinTimer = setInterval(() => {
+  if (ready) return clearInterval(spinTimer);
+  spinAngle += 90;
+  const sp = document.querySelector('.spinner');
+  if (sp) sp.style.transform = `rotate(${spinAngle}deg)`;
+}, 350);
+
 setTimeout(() => {
   if (!ready) $('loading-text').textContent = 'Still loading the rules engine… (the first visit can take a while)';
 }, 15000);
