@@ -217,7 +217,7 @@ class Game:
         if not self.rules.setup_pending(self):
             self._keys = [self.position.repetition_key()]
             self._counts = {self._keys[0]: 1}
-            self.play_start_fen = notation.fen(self.position)
+            self.play_start_fen = self._fen(self.position)
             self._evaluate()
         return events
 
@@ -227,7 +227,10 @@ class Game:
 
     def fen(self) -> str:
         """The full truth as an (extended) FEN."""
-        return notation.fen(self.position)
+        return self._fen(self.position)
+
+    def _fen(self, pos) -> str:
+        return notation.fen(pos, always=self.rules.fen_always(self))
 
     def _legal(self) -> list:
         if self._legal_cache is None:
@@ -300,8 +303,9 @@ class Game:
         if pending:
             raise SetupError(f"play starts once both sides have made their setup choices "
                              f"(waiting for {' and '.join(pending)})")
+        public = self.rules.known_position(self, SPECTATOR)
         try:
-            return notation.parse_move(self.position, text)
+            return notation.parse_move(self.position, text, None if public is self.position else public)
         except IllegalMoveError:
             known = self.rules.known_position(self, self.turn)
             if known is self.position:
@@ -358,7 +362,7 @@ class Game:
         key = pos.repetition_key()
         self._keys.append(key)
         self._counts[key] = self._counts.get(key, 0) + 1
-        self.history.append(Ply(uci, san, events, notation.fen(pos), color))
+        self.history.append(Ply(uci, san, events, self._fen(pos), color))
         self._legal_cache = None
         if self.draw_offer and self.draw_offer != color:
             self.draw_offer = None  # moving declines an offer
@@ -612,7 +616,7 @@ class Game:
             ply = self.history[i - 1] if i else None
             frames.append({
                 "ply": i,
-                "fen": notation.fen(known),
+                "fen": self._fen(known),
                 "board": notation.board_fen(known),
                 "san": ply.san if ply else None,
                 "uci": ply.uci if ply else None,

@@ -189,9 +189,10 @@ def board_fen(pos: Position) -> str:
     return "/".join(rows)
 
 
-def fen(pos: Position) -> str:
+def fen(pos: Position, always: tuple = ()) -> str:
     """The full truth as an (extended) FEN. The en passant square is written only when an en
-    passant capture is legal, so equal positions have equal FENs."""
+    passant capture is legal, so equal positions have equal FENs. Extension fields named in
+    ``always`` are written even when empty (``secret:-`` says "sealed, none left")."""
     castling = "".join(
         ch for ch, sq in (("K", 7), ("Q", 0), ("k", 63), ("q", 56)) if pos.castling >> sq & 1
     ) or "-"
@@ -209,7 +210,7 @@ def fen(pos: Position) -> str:
             parts.append("royal:" + _square_list(pos.royal))
     for name in ("secret", "revealed", "covered"):
         mask = getattr(pos, name)
-        if mask:
+        if mask or name in always:
             parts.append(f"{name}:{_square_list(mask)}")
     home = pos.pawns & ((pos.white & BB_RANKS[1]) | (pos.black & BB_RANKS[6]))
     if pos.dbl != home:
@@ -309,10 +310,14 @@ def _san_body(pos: Position, m: int) -> str:
 _SAN = re.compile(r"^([NBRQK])?([a-h])?([1-8])?[x:-]?([a-h][1-8])(?:=?([NBRQnbrq]))?$")
 
 
-def parse_san(pos: Position, text: str) -> int:
+def parse_san(pos: Position, text: str, public: "Position | None" = None) -> int:
     """The legal move named by SAN ``text`` (lenient about ``x``, ``+``, ``#``, ``!``, ``?``
     and ``=``; castling as ``O-O`` or ``0-0``). Raises InvalidMoveError, AmbiguousMoveError or
-    IllegalMoveError."""
+    IllegalMoveError.
+
+    A pawn move without a file letter (``e4``) is a move along the e-file. Where the truth
+    still allows several moves (a secret pawn's step), the one whose notation in the ``public``
+    position is exactly ``text`` is meant: notation written for everyone always reads back."""
     if not isinstance(text, str):
         raise InvalidMoveError("a move must be text")
     raw = text.strip()
@@ -340,9 +345,15 @@ def parse_san(pos: Position, text: str) -> int:
             continue
         if ffile and SQUARE_NAMES[frm][0] != ffile or frank and SQUARE_NAMES[frm][1] != frank:
             continue
+        if pt == PAWN and not ffile and frm % 8 != to % 8:
+            continue
         if move_promotion(m) != promo_t:
             continue
         found.append(m)
+    if len(found) > 1 and public is not None:
+        exact = [m for m in found if _san_body(public, m) == body]
+        if len(exact) == 1:
+            return exact[0]
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
@@ -358,11 +369,11 @@ def parse_san(pos: Position, text: str) -> int:
     raise IllegalMoveError(f"{raw} is not legal in this position")
 
 
-def parse_move(pos: Position, text: str) -> int:
-    """A move in UCI or SAN."""
+def parse_move(pos: Position, text: str, public: "Position | None" = None) -> int:
+    """A move in UCI or SAN (see :func:`parse_san` for ``public``)."""
     if isinstance(text, str) and _UCI.match(text.strip()):
         return parse_uci(pos, text)
-    return parse_san(pos, text)
+    return parse_san(pos, text, public)
 
 
 __all__ = [

@@ -99,7 +99,7 @@ class Position:
     __slots__ = (
         "pawns", "knights", "bishops", "rooks", "queens", "kings", "white", "black",
         "turn", "castling", "ep", "halfmove", "fullmove",
-        "royal", "secret", "revealed", "covered", "dbl", "variant", "_stack",
+        "royal", "secret", "revealed", "covered", "dbl", "variant", "_stack", "fen_fields",
     )
 
     def __init__(self, variant: Variant):
@@ -113,6 +113,8 @@ class Position:
         self.fullmove = 1
         self.royal = self.secret = self.revealed = self.covered = self.dbl = 0
         self._stack = []
+        #: Names of the extension fields the FEN gave (e.g. ``secret`` even when empty).
+        self.fen_fields = frozenset()
 
     # --- construction ----------------------------------------------------------------------------
     @classmethod
@@ -127,11 +129,16 @@ class Position:
         pos.halfmove = setup.halfmove
         pos.fullmove = setup.fullmove
         pos.secret, pos.revealed, pos.covered = setup.secret, setup.revealed, setup.covered
+        pos.fen_fields = frozenset(setup.extensions)
         pos._check_counts(setup)
         pos._set_royal(setup)
-        # A secret pawn may step back onto its first rank; a royal pawn on its last rank has won.
-        if pos.pawns & (BB_RANKS[0] | BB_RANKS[7]) & ~pos.secret & ~pos.royal:
-            raise InvalidFenError("pawns cannot stand on the first or last rank")
+        # A secret pawn may step back onto its own first rank; a royal pawn on its last rank has
+        # won; any other pawn there is impossible.
+        own_first = pos.pawns & ((pos.white & BB_RANKS[0]) | (pos.black & BB_RANKS[7]))
+        own_last = pos.pawns & ((pos.white & BB_RANKS[7]) | (pos.black & BB_RANKS[0]))
+        if own_first & ~pos.secret or own_last & ~pos.royal:
+            raise InvalidFenError("pawns cannot stand on the first or last rank (only a secret "
+                                  "pawn may step back onto its own first rank)")
         pos._set_double_step(setup)
         pos._set_castling(setup.castling)
         pos._set_ep(setup.ep)

@@ -415,7 +415,12 @@ def _movetext_tokens(game: Game) -> list[str]:
             tokens.append(f"{number}.")
         elif index == 0:
             tokens.append(f"{number}...")
-        tokens.append(ply.san)
+        # Reveal marks of Secret Pawn Chess ("Rd5 **c4") are not PGN movetext: keep them as a
+        # comment after the move ({**c4}).
+        move, _, reveal = ply.san.partition(" ")
+        tokens.append(move)
+        if reveal:
+            tokens.append("{" + reveal + "}")
         if not white_to_move:
             number += 1
     return tokens

@@ -51,7 +51,11 @@ class Rules:
 
     def view_fen(self, game, seat: str) -> str:
         """The extended FEN of what ``seat`` knows."""
-        return notation.fen(game.position)
+        return notation.fen(game.position, always=self.fen_always(game))
+
+    def fen_always(self, game) -> tuple:
+        """Extension fields the game's FENs always carry, even when empty."""
+        return ()
 
     def refusal(self, game, seat: str, m: int) -> str:
         """Message for a move the seat could try (legal in :meth:`known_position`) that the

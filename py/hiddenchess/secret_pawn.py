@@ -140,11 +140,22 @@ class SecretPawnRules(Rules):
         return [event]
 
     def adopt_fen_setup(self, game) -> None:
-        """A game started from an extended FEN that names the secret pawns needs no sealing."""
+        """A game started from an extended FEN with a ``secret:`` field (``secret:-`` when none
+        is left) needs no sealing. A hidden pawn already giving check with its extra power
+        reveals at once, so a view never shows a check nobody can see the cause of. (The
+        empty-square rule applies after moves, as the text says.)"""
         pos = game.position
-        if pos.secret:
-            for seat, occ in (("white", pos.white), ("black", pos.black)):
-                game.setup_data[seat] = _sorted_squares(_names(pos.secret & occ))
+        if "secret" not in pos.fen_fields:
+            return
+        for seat, occ in (("white", pos.white), ("black", pos.black)):
+            game.setup_data[seat] = _sorted_squares(_names(pos.secret & occ))
+        hidden = pos.secret & ~pos.revealed
+        for color in (WHITE, BLACK):
+            kings = pos.kings & (pos.white if color == WHITE else pos.black)
+            if kings:
+                k = kings.bit_length() - 1
+                enemy = pos.black if color == WHITE else pos.white
+                pos.revealed |= KING_ATTACKS[k] & hidden & enemy & ~PAWN_ATTACKS[color][k]
 
     # --- reveals ---------------------------------------------------------------------------------
     def before_move(self, game, m: int) -> dict:
@@ -155,8 +166,8 @@ class SecretPawnRules(Rules):
         if hidden & BB_SQUARES[frm]:
             info["extra"] = not is_ordinary_pawn_move(pos, m)
         cap = (to - 8 if pos.turn == WHITE else to + 8) if flag == EN_PASSANT else to
-        if pos.secret & BB_SQUARES[cap] and (pos.white | pos.black) & BB_SQUARES[cap]:
-            info["captured"] = SQUARE_NAMES[cap]
+        if hidden & BB_SQUARES[cap] and (pos.white | pos.black) & BB_SQUARES[cap]:
+            info["captured"] = SQUARE_NAMES[cap]  # a hidden secret pawn: the capture reveals it
         return info
 
     def after_move(self, game, m: int, before: dict) -> tuple:
@@ -224,7 +235,11 @@ class SecretPawnRules(Rules):
         return pos
 
     def view_fen(self, game, seat: str) -> str:
-        return notation.fen(self.known_position(game, seat))
+        return notation.fen(self.known_position(game, seat), always=self.fen_always(game))
+
+    def fen_always(self, game) -> tuple:
+        # Once sealed, "secret:-" distinguishes "no secret pawn left" from "not sealed yet".
+        return () if self.setup_pending(game) else ("secret",)
 
     def refusal(self, game, seat: str, m: int) -> str:
         pos = game.position
