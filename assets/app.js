@@ -20,6 +20,28 @@ const CROWN_SVG =
   '<circle cx="3" cy="8.4" r="1.4" fill="#fff3c4" stroke="#5a3d00"/>' +
   '<circle cx="21" cy="8.4" r="1.4" fill="#fff3c4" stroke="#5a3d00"/></g>';
 
+// Necktie drawn on a secret pawn (a 100x100 square; the tie hangs from the pawn's collar).
+// kind: "hidden" (known to its owner only: translucent, dashed gold outline), "revealed" (solid, striped,
+// white outline), "pick" (being chosen while sealing).
+function tieSvg(kind) {
+  const fill = kind === 'hidden' ? 'rgba(224, 49, 43, 0.6)' : '#e0312b';
+  const knot = kind === 'hidden' ? 'rgba(168, 27, 22, 0.75)' : '#a81b16';
+  const dash = kind === 'hidden' ? ' stroke-dasharray="4 2.6"' : '';
+  const stroke = kind === 'hidden' ? '#ffe27a' : kind === 'pick' ? '#d7ffc4' : '#fff';
+  return (
+    `<g class="necktie necktie-${kind}">` +
+    `<path d="M37 47.5h26l-5.6 10h-14.8z" fill="${knot}" stroke="${stroke}" stroke-width="2.6" stroke-linejoin="round"${dash}/>` +
+    `<path d="M42.6 57.5h14.8l7.4 25.5L50 96 35.2 83z" fill="${fill}" stroke="${stroke}" stroke-width="2.6" stroke-linejoin="round"${dash}/>` +
+    (kind === 'hidden'
+      ? ''
+      : '<path d="M44 65.5l11.5 7.5M40.5 76l18.5 12M42.5 86.5l8 5.2" stroke="#ffd24a" stroke-width="3.2" stroke-linecap="round"/>') +
+    '</g>'
+  );
+}
+const TIE_SVG = { hidden: tieSvg('hidden'), revealed: tieSvg('revealed'), pick: tieSvg('pick') };
+// The same tie for HTML (the end-of-game summary heading): a standalone 24x24 icon.
+const TIE_ICON = '<img class="tie-icon" src="assets/img/necktie.svg" alt="" width="16" height="16">';
+
 const $ = id => document.getElementById(id);
 
 let cg = null;
@@ -30,6 +52,9 @@ let bannerDismissedFor = null; // key of the game-over the player closed
 let lastTickCall = 0;
 let toastTimer = 0;
 let noticeDismissed = null;
+let sealChoice = []; // squares the player at the device has picked while sealing (not yet sent)
+let sealFor = null; // gameId|seat the picks belong to
+let boardToastTimer = 0;
 
 // ------------------------------------------------------------------ board
 
@@ -43,6 +68,7 @@ function startBoard() {
     highlight: { lastMove: true, check: false },
     animation: { enabled: true, duration: 180 },
     movable: { free: false, color: undefined, showDests: true, events: { after: onUserMove } },
+    events: { select: onSelectSquare },
     premovable: { enabled: false },
     draggable: { enabled: true, showGhost: true },
     selectable: { enabled: true },
@@ -57,6 +83,10 @@ function toDests(obj) {
   return m;
 }
 
+function addClass(map, sq, cls) {
+  map.set(sq, (map.get(sq) ? map.get(sq) + ' ' : '') + cls);
+}
+
 function renderBoard(st) {
   const custom = new Map();
   const shapes = [];
@@ -64,7 +94,21 @@ function renderBoard(st) {
     custom.set(sq, 'royal');
     shapes.push({ orig: sq, customSvg: { html: CROWN_SVG } });
   }
-  if (st.check) custom.set(st.check, (custom.get(st.check) ? custom.get(st.check) + ' ' : '') + 'check');
+  const sec = st.secrets;
+  if (sec && !st.handover) {
+    const revealed = new Set(sec.revealed || []);
+    for (const sq of sec.visible || []) {
+      const kind = revealed.has(sq) ? 'revealed' : 'hidden';
+      addClass(custom, sq, `secret-${kind}`);
+      shapes.push({ orig: sq, customSvg: { html: TIE_SVG[kind] } });
+    }
+    for (const r of sec.last || []) addClass(custom, r.square, 'reveal');
+  }
+  if (st.sealing) {
+    for (const sq of st.sealing.candidates) addClass(custom, sq, sealChoice.includes(sq) ? 'seal-chosen' : 'seal-candidate');
+    for (const sq of sealChoice) shapes.push({ orig: sq, customSvg: { html: TIE_SVG.pick } });
+  }
+  if (st.check) addClass(custom, st.check, 'check');
   const movable = st.movable || {};
   cg.set({
     fen: st.fen,
@@ -85,7 +129,30 @@ function onUserMove(orig, dest) {
     showPromotion(orig, dest, roles);
     return;
   }
-  call('move', { orig, dest });
+  call('move', { orig, dest }, { boardError: true });
+}
+
+// While sealing, a click on one of the player's original pawns picks or unpicks it.
+function onSelectSquare(key) {
+  if (!state || !state.sealing) return;
+  if (!state.sealing.candidates.includes(key)) {
+    showSealError('Pick one of your own pawns on its starting square.');
+    return;
+  }
+  if (sealChoice.includes(key)) sealChoice = sealChoice.filter(s => s !== key);
+  else if (sealChoice.length < state.sealing.count) sealChoice = [...sealChoice, key];
+  else {
+    showSealError(`You have already picked ${state.sealing.count} pawns: click one of them to unpick it.`);
+    return;
+  }
+  $('seal-error').hidden = true;
+  renderSeal(state);
+  renderBoard(state);
+}
+
+function showSealError(text) {
+  $('seal-error').textContent = text;
+  $('seal-error').hidden = false;
 }
 
 // ------------------------------------------------------------------ promotion picker
@@ -123,7 +190,7 @@ function showPromotion(orig, dest, roles) {
 function choosePromotion(role) {
   const p = pendingPromotion;
   hidePromotion();
-  if (p) call('move', { orig: p.orig, dest: p.dest, promotion: role });
+  if (p) call('move', { orig: p.orig, dest: p.dest, promotion: role }, { boardError: true });
 }
 
 function cancelPromotion() {
@@ -158,7 +225,7 @@ $('promo').addEventListener('keydown', e => {
 
 // ------------------------------------------------------------------ calling the Session
 
-function call(action, args = {}, { quiet = false } = {}) {
+function call(action, args = {}, { quiet = false, boardError = false } = {}) {
   if (!ready) return null;
   let st;
   try {
@@ -169,7 +236,8 @@ function call(action, args = {}, { quiet = false } = {}) {
     if (state) renderBoard(state);
     return null;
   }
-  render(st, { quiet });
+  render(st, { quiet: quiet || (boardError && !!st.error) });
+  if (boardError && st.error) showBoardToast(st.error);
   return st;
 }
 
@@ -178,6 +246,12 @@ function call(action, args = {}, { quiet = false } = {}) {
 function render(st, { quiet = false } = {}) {
   state = st;
   hidePromotion();
+  const sealKey = st.sealing ? `${st.gameId}|${st.sealing.seat}` : null;
+  if (sealKey !== sealFor) {
+    sealFor = sealKey;
+    sealChoice = [];
+    $('seal-error').hidden = true;
+  }
   renderBoard(st);
   renderPlayers(st);
   renderMoves(st);
@@ -185,6 +259,11 @@ function render(st, { quiet = false } = {}) {
   renderBanner(st);
   renderNotice(st);
   renderClaim(st);
+  renderHandover(st);
+  renderSeal(st);
+  renderTrays(st);
+  renderSummary(st);
+  renderReplay(st);
   $('chk-autoflip').checked = !!st.autoFlip;
   $('layout').dataset.orientation = st.orientation;
   $('game-title').textContent = [st.variant && st.variant.name, st.clock ? st.clock.label : 'no clock']
@@ -192,6 +271,9 @@ function render(st, { quiet = false } = {}) {
     .join(' · ');
   document.body.dataset.variant = st.variant ? st.variant.id : '';
   document.body.dataset.over = st.status && st.status.over ? 'true' : 'false';
+  document.body.dataset.viewer = st.viewer || '';
+  $('board').classList.toggle('is-sealing', !!st.sealing);
+  document.body.dataset.replay = st.replay ? st.replay.perspective : '';
   if (st.error && !quiet) showToast(st.error);
   updateClocks();
 }
@@ -271,16 +353,27 @@ function renderMoves(st) {
     san.textContent = m.san;
     san.dataset.uci = m.uci;
     san.dataset.ply = String(m.ply);
-    if (i === moves.length - 1) {
+    if (m.san.includes('**')) san.classList.add('has-reveal');
+    if (st.status && st.status.over) {
+      san.classList.add('is-link');
+      san.setAttribute('role', 'button');
+      san.tabIndex = 0;
+    }
+    if (i === (st.replay ? st.replay.ply - 1 : moves.length - 1)) {
       san.classList.add('is-current');
       san.setAttribute('aria-current', 'step');
     }
     li.appendChild(san);
     if (m.color === 'black') li = null;
   });
-  // keep the latest move in view: vertically on desktop, horizontally on phones
-  ol.scrollTop = ol.scrollHeight;
-  ol.scrollLeft = ol.scrollWidth;
+  // keep the current move in view: vertically on desktop, horizontally on phones
+  const cur = ol.querySelector('.is-current');
+  if (st.replay) {
+    if (cur) cur.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  } else {
+    ol.scrollTop = ol.scrollHeight;
+    ol.scrollLeft = ol.scrollWidth;
+  }
 }
 
 function renderStatus(st) {
@@ -290,7 +383,13 @@ function renderStatus(st) {
   line.classList.toggle('is-check', !s.over && !!st.check);
   line.hidden = !!s.over; // the result line under the moves says it then
   if (!s.over) {
-    line.textContent = `${COLOR_NAMES[st.turnColor]} to move${st.check ? ' · check!' : ''}`;
+    if (st.handover) {
+      line.textContent = `Pass the device to ${COLOR_NAMES[st.handover.to]}`;
+    } else if (st.phase === 'setup') {
+      line.textContent = st.sealing ? `${COLOR_NAMES[st.sealing.seat]} chooses secret pawns` : 'Choosing secret pawns';
+    } else {
+      line.textContent = `${COLOR_NAMES[st.turnColor]} to move${st.check ? ' · check!' : ''}`;
+    }
   }
   const res = $('result-line');
   res.hidden = !s.over;
@@ -407,6 +506,173 @@ function showToast(text) {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (t.hidden = true), 4500);
 }
+
+function showBoardToast(text) {
+  const t = $('board-toast');
+  t.textContent = text;
+  t.hidden = false;
+  t.classList.remove('is-shown'); // restart the one-off fade-in
+  void t.offsetWidth;
+  t.classList.add('is-shown');
+  clearTimeout(boardToastTimer);
+  boardToastTimer = setTimeout(() => (t.hidden = true), 3500);
+}
+
+// ------------------------------------------------------------------ hidden information
+
+function renderHandover(st) {
+  const h = st.handover;
+  $('handover').hidden = !h;
+  if (!h) return;
+  const who = COLOR_NAMES[h.to];
+  $('handover-title').textContent = `Pass the device to ${who}`;
+  let text;
+  if (h.for === 'seal') {
+    text = `${who} chooses two secret pawns in private.`;
+  } else {
+    const last = (st.moves || [])[st.moves.length - 1];
+    text = last ? `${COLOR_NAMES[last.color]} played ${last.san}. ${who} to move.` : `${who} moves first.`;
+  }
+  $('handover-text').textContent = text;
+  $('handover-show').textContent = `I am ${who} — show my board`;
+  $('handover-show').dataset.seat = h.to;
+}
+
+function renderSeal(st) {
+  const s = st.sealing;
+  $('seal-panel').hidden = !s;
+  if (!s) return;
+  $('seal-title').textContent = `${COLOR_NAMES[s.seat]}: choose your ${s.count} secret pawns`;
+  const chosen = [...sealChoice].sort();
+  $('seal-chosen').textContent = chosen.length
+    ? `Chosen: ${chosen.join(', ')} (${chosen.length} of ${s.count})`
+    : `Chosen: none (0 of ${s.count})`;
+  $('seal-submit').disabled = chosen.length !== s.count;
+  $('seal-clear').disabled = !chosen.length;
+}
+
+function trayItem(color, title) {
+  const item = document.createElement('span');
+  item.className = 'tray-item cg-wrap';
+  item.title = title;
+  const p = document.createElement('piece');
+  p.className = `pawn ${color}`;
+  item.appendChild(p);
+  item.insertAdjacentHTML('beforeend', `<svg viewBox="0 0 100 100" class="tray-tie" aria-hidden="true">${TIE_SVG.revealed}</svg>`);
+  return item;
+}
+
+function renderTrays(st) {
+  const captured = (st.secrets && st.secrets.captured) || [];
+  for (const color of ['white', 'black']) {
+    const tray = playerEl(color).querySelector('.tray');
+    tray.replaceChildren();
+    // Beside each player: the opponent's secret pawns that player captured (as lichess shows material).
+    const mine = captured.filter(c => c.color !== color);
+    tray.hidden = !mine.length;
+    for (const c of mine) tray.appendChild(trayItem(c.color, `${COLOR_NAMES[c.color]}'s secret pawn, captured on ${c.square}`));
+    tray.setAttribute('aria-label', `Secret pawns captured by ${COLOR_NAMES[color]}: ${mine.map(c => c.square).join(', ') || 'none'}`);
+  }
+}
+
+const FATE_TEXT = {
+  hidden: at => `never revealed (on ${at})`,
+  revealed: at => `revealed (on ${at})`,
+  captured: at => `captured on ${at}`,
+  promoted: at => `promoted on ${at}`,
+};
+
+function renderSummary(st) {
+  const box = $('secret-summary');
+  const fates = st.secrets && st.secrets.fates;
+  box.hidden = !fates;
+  if (!fates) return;
+  box.replaceChildren();
+  const h = document.createElement('h3');
+  h.innerHTML = `${TIE_ICON} Secret pawns`;
+  box.appendChild(h);
+  for (const color of ['white', 'black']) {
+    const row = document.createElement('div');
+    row.className = 'summary-row';
+    row.dataset.color = color;
+    const who = document.createElement('strong');
+    who.textContent = `${COLOR_NAMES[color]} chose`;
+    row.appendChild(who);
+    const list = document.createElement('ul');
+    for (const f of fates[color] || []) {
+      const li = document.createElement('li');
+      li.dataset.square = f.square;
+      li.dataset.fate = f.fate;
+      li.appendChild(trayItem(color, `${COLOR_NAMES[color]}'s secret pawn from ${f.square}`));
+      const txt = document.createElement('span');
+      const b = document.createElement('b');
+      b.textContent = f.square;
+      txt.append(b, ' ', FATE_TEXT[f.fate] ? FATE_TEXT[f.fate](f.at) : f.fate);
+      li.appendChild(txt);
+      list.appendChild(li);
+    }
+    row.appendChild(list);
+    box.appendChild(row);
+  }
+}
+
+function renderReplay(st) {
+  const over = !!(st.status && st.status.over);
+  const plies = (st.moves || []).length;
+  $('replay-bar').hidden = !over;
+  if (!over) return;
+  const r = st.replay;
+  const ply = r ? r.ply : plies;
+  $('rp-pos').textContent = `${ply} / ${plies}`;
+  $('rp-first').disabled = $('rp-prev').disabled = ply === 0;
+  $('rp-next').disabled = $('rp-last').disabled = ply === plies;
+  $('rp-persp').hidden = !st.secrets;
+  const persp = r ? r.perspective : 'all';
+  for (const b of $('rp-persp').querySelectorAll('button')) b.setAttribute('aria-checked', String(b.dataset.persp === persp));
+  $('replay-bar').classList.toggle('is-replaying', !!r);
+}
+
+function replayPly() {
+  return state.replay ? state.replay.ply : (state.moves || []).length;
+}
+
+function replayTo(ply, perspective) {
+  if (!state || !(state.status && state.status.over)) return;
+  const args = {};
+  if (ply !== undefined) args.ply = Math.max(0, Math.min((state.moves || []).length, ply));
+  if (perspective !== undefined) args.perspective = perspective;
+  call('replay', args);
+}
+
+$('handover-show').addEventListener('click', e => call('show_board', { seat: e.currentTarget.dataset.seat }));
+$('seal-clear').addEventListener('click', () => {
+  sealChoice = [];
+  $('seal-error').hidden = true;
+  renderSeal(state);
+  renderBoard(state);
+});
+$('seal-submit').addEventListener('click', () => {
+  const st = call('seal', { squares: [...sealChoice] }, { quiet: true });
+  if (st && st.error) showSealError(st.error);
+});
+$('rp-first').addEventListener('click', () => replayTo(0));
+$('rp-prev').addEventListener('click', () => replayTo(replayPly() - 1));
+$('rp-next').addEventListener('click', () => replayTo(replayPly() + 1));
+$('rp-last').addEventListener('click', () => replayTo((state.moves || []).length));
+for (const b of $('rp-persp').querySelectorAll('button')) {
+  b.addEventListener('click', () => replayTo(undefined, b.dataset.persp));
+}
+$('moves').addEventListener('click', e => {
+  const san = e.target.closest('.san.is-link');
+  if (san) replayTo(Number(san.dataset.ply) + 1);
+});
+$('moves').addEventListener('keydown', e => {
+  const san = e.target.closest('.san.is-link');
+  if (san && (e.key === 'Enter' || e.key === ' ')) {
+    e.preventDefault();
+    replayTo(Number(san.dataset.ply) + 1);
+  }
+});
 
 $('notice-close').addEventListener('click', () => {
   noticeDismissed = $('notice-text').textContent;
@@ -544,6 +810,11 @@ $('claim-cancel').addEventListener('click', () => $('dlg-claim').close());
 
 $('btn-new').addEventListener('click', openNewGame);
 $('banner-new').addEventListener('click', openNewGame);
+$('banner-replay').addEventListener('click', () => {
+  bannerDismissedFor = state ? gameOverKey(state) : null;
+  $('banner').hidden = true;
+  replayTo(0);
+});
 $('banner-close').addEventListener('click', () => {
   bannerDismissedFor = state ? gameOverKey(state) : null;
   $('banner').hidden = true;
@@ -567,7 +838,23 @@ for (const el of document.querySelectorAll('.act-draw')) {
 
 document.addEventListener('keydown', e => {
   if (e.target instanceof HTMLInputElement || document.querySelector('dialog[open]') || !$('promo').hidden) return;
-  if (e.key === 'f' && !e.ctrlKey && !e.metaKey && !e.altKey) call('flip');
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === 'f') call('flip');
+  if (state && state.status && state.status.over) {
+    const plies = (state.moves || []).length;
+    const keys = {
+      ArrowLeft: () => replayPly() - 1,
+      ArrowRight: () => replayPly() + 1,
+      ArrowUp: () => 0,
+      Home: () => 0,
+      ArrowDown: () => plies,
+      End: () => plies,
+    };
+    if (keys[e.key]) {
+      e.preventDefault();
+      replayTo(keys[e.key]());
+    }
+  }
 });
 
 // ------------------------------------------------------------------ start-up

@@ -53,6 +53,39 @@ The state dict (all keys always present):
 ``warning``       set while saving fails (full storage): the game goes on in memory only
 ``error``         the reason the last action was refused, or ``None``
 ``download``      only in the answer to ``export_corrupt``: ``{"name", "text"}``
+
+Hidden information (Secret Pawn Chess) adds these keys, present for every variant:
+
+``phase``         ``"setup"`` (secret pawns still to be sealed) | ``"play"`` | ``"over"``
+``viewer``        whose knowledge this state shows: ``"white"`` | ``"black"`` (that player confirmed
+                  they hold the device), ``"spectator"`` (the hand-over screen is up: public
+                  information only) or ``"all"`` (a variant without secrets, or a finished game)
+``handover``      ``None`` or ``{"to": side, "for": "seal" | "move"}``: hide the board and ask for
+                  the device to be passed to ``to``; the answer is the action ``show_board``
+``sealing``       ``None`` or ``{"seat", "candidates": [squares of its original pawns], "count": 2}``
+                  while the viewer must seal (action ``seal`` with the chosen ``squares``)
+``secrets``       ``None`` (no secrets in this variant) or, as the viewer knows them:
+                  ``{"own", "visible", "revealed", "sealed", "captured"}`` (see
+                  :meth:`hiddenchess.game.Game.view`), ``"last"``: the reveal events of the last ply
+                  (``{"square", "cause", "captured", "color"}``), and ``"fates"`` once the game is
+                  over: ``{"white": [{"square", "fate", "at"}, ...], ...}`` where ``fate`` is
+                  ``"hidden" | "revealed" | "captured" | "promoted"`` and ``at`` its last square
+``replay``        ``None``, or while a finished game is replayed ``{"ply", "plies", "perspective",
+                  "perspectives"}``: then ``fen``, ``lastMove``, ``check``, ``royal`` and
+                  ``secrets`` describe that frame (after ``ply`` half-moves) as ``perspective``
+                  (``"white"`` | ``"black"`` | ``"all"``) knew it
+
+While the hand-over screen is up, no field holds a secret that has not been revealed: the board,
+moves and secrets come from the spectator's view and nothing is movable.
+
+>>> s = Session(MemoryBackend()); st = s.new_game({"variant": "secret-pawn"}, now_ms=0)
+>>> st["phase"], st["viewer"], st["handover"]
+('setup', 'spectator', {'to': 'white', 'for': 'seal'})
+>>> st = s.show_board("white", now_ms=1)
+>>> st["sealing"]["candidates"][:3], st["handover"]
+(['a2', 'b2', 'c2'], None)
+>>> s.seal(["d2", "e2"], now_ms=2)["handover"]
+{'to': 'black', 'for': 'seal'}
 """
 
 from __future__ import annotations
@@ -61,15 +94,20 @@ import re
 
 from . import notation
 from .clock import Clock, ClockSettings
+from .core import BLACK, SQUARE_NAMES, WHITE
 from .errors import HiddenChessError, StorageFullError
 from .game import Game
 from .record import from_record, to_record
-from .storage import Storage
+from .rules import Rules
+from .storage import MemoryBackend, Storage
 
 __all__ = ["Session", "SessionError", "VARIANTS", "MODES", "REASON_TEXT", "ACTIONS"]
 
 #: Variants the page offers (id -> name shown in the new-game dialog).
-VARIANTS = {"standard": "Standard", "royal-pawn": "Royal Pawn"}
+VARIANTS = {"standard": "Standard", "royal-pawn": "Royal Pawn", "secret-pawn": "Secret Pawn"}
+
+#: Replay perspectives: what one side knew at each move, or everything from the start.
+PERSPECTIVES = ("white", "black", "all")
 
 #: Play modes. Only ``"local"`` (two players on one device) exists so far; the others are known
 #: so that the page and saved games can already name them.
@@ -104,6 +142,83 @@ OPTION_KEYS = frozenset(DEFAULT_OPTIONS) | {"fen"}
 
 _SQUARE = re.compile(r"^[a-h][1-8]$")
 _COLORS = ("white", "black")
+
+
+def fen_extensions(fen: str) -> dict:
+    """The extension fields of an extended FEN as lists of squares.
+
+    >>> fen_extensions("8/8/8/8/8/8/8/K6k w - - 0 1 secret:c4,f7 revealed:c4")
+    {'secret': ['c4', 'f7'], 'revealed': ['c4']}
+    >>> fen_extensions("8/8/8/8/8/8/8/K6k w - - 0 1 secret:-")
+    {'secret': []}
+    """
+    out = {}
+    for field in fen.split()[6:]:
+        name, sep, value = field.partition(":")
+        if sep:
+            out[name] = [] if value in ("", "-") else value.split(",")
+    return out
+
+
+def board_colors(board: str) -> dict:
+    """``{square: "white" | "black"}`` for every piece of a FEN piece placement.
+
+    >>> board_colors("8/8/8/8/8/8/8/K6k")
+    {'a1': 'white', 'h1': 'black'}
+    """
+    out = {}
+    for row, text in enumerate(board.split("/")):
+        file = 0
+        for ch in text:
+            if ch.isdigit():
+                file += int(ch)
+                continue
+            out["abcdefgh"[file] + str(8 - row)] = "white" if ch.isupper() else "black"
+            file += 1
+    return out
+
+
+def secret_pawn_fates(game: Game) -> dict:
+    """What became of each sealed secret pawn: followed move by move through the history.
+
+    ``{"white": [{"square": "d2", "fate": "captured", "at": "c4"}, ...], "black": [...]}`` with
+    ``fate`` one of ``"hidden"`` (never revealed), ``"revealed"``, ``"captured"``, ``"promoted"``.
+
+    >>> g = Game.new("secret-pawn"); _ = g.seal("white", ["d2", "e2"]); _ = g.seal("black", ["c7", "h7"])
+    >>> for uci in ["d2d4", "c7c5", "d4c5"]:
+    ...     _ = g.play(uci)
+    >>> secret_pawn_fates(g)["black"]
+    [{'square': 'c7', 'fate': 'captured', 'at': 'c5'}, {'square': 'h7', 'fate': 'hidden', 'at': 'h7'}]
+    """
+    revealed = set()
+    pos = game.position
+    for s in range(64):
+        if pos.revealed >> s & 1:
+            revealed.add(SQUARE_NAMES[s])
+    out = {}
+    for seat in ("white", "black"):
+        squares = game.setup_data.get(seat)
+        if squares is None:
+            continue
+        fates = []
+        for start in squares:
+            cur, fate = start, None
+            for ply in game.history:
+                kinds = {e.kind: e.public for e in ply.events}
+                mv, cap = kinds.get("move", {}), kinds.get("capture")
+                if cap and cap.get("square") == cur and mv.get("color") != seat:
+                    fate = "captured"
+                    break
+                if mv.get("from") == cur and mv.get("color") == seat and not mv.get("castle"):
+                    cur = mv["to"]
+                    if "promotion" in kinds:
+                        fate = "promoted"
+                        break
+            if fate is None:
+                fate = "revealed" if cur in revealed else "hidden"
+            fates.append({"square": start, "fate": fate, "at": cur})
+        out[seat] = fates
+    return out
 
 
 class SessionError(HiddenChessError):
@@ -163,6 +278,34 @@ class Session:
         self.corrupt_key: str | None = None
         self.corrupt_raw: str | None = None
         self.warning: str | None = None
+        #: The seat that confirmed it holds the device (hidden variants), else ``None``.
+        self.viewer: str | None = None
+        #: ``{"ply": n, "perspective": p}`` while a finished game is replayed, else ``None``.
+        self.replay_at: dict | None = None
+        self._frames_cache: tuple | None = None
+
+    # ------------------------------------------------------------------ hidden information
+
+    @property
+    def hidden(self) -> bool:
+        """Whether this variant keeps secrets from a player (the hand-over screen is needed)."""
+        return self.game is not None and type(self.game.rules).known_position is not Rules.known_position
+
+    def expected_seat(self) -> str | None:
+        """The seat that must hold the device now: the next one to seal, or the side to move
+        (``None`` once the game is over)."""
+        g = self.game
+        if g.status.over:
+            return None
+        pending = g.setup_pending()
+        return pending[0] if pending else g.turn
+
+    def seat(self) -> str:
+        """Whose knowledge the page may show: ``"all"``, ``"spectator"``, ``"white"``, ``"black"``."""
+        if not self.hidden or self.game.status.over:
+            return "all"
+        expected = self.expected_seat()
+        return expected if self.viewer == expected else "spectator"
 
     @property
     def draw_offer(self) -> str | None:
@@ -199,7 +342,7 @@ class Session:
     def new_game(self, options: dict | None = None, *, now_ms: int) -> dict:
         """Start a new game, replacing the current one (only one game is kept).
 
-        ``options``: ``variant`` (``"standard"`` | ``"royal-pawn"``), ``mode`` (``"local"``),
+        ``options``: ``variant`` (``"standard"`` | ``"royal-pawn"`` | ``"secret-pawn"``), ``mode`` (``"local"``),
         ``clock`` (``None``/``"none"``, ``"5+3"``, ``{"minutes": m, "increment": s}``),
         ``autoflip`` (bool) and, for tests and set-ups, ``fen`` (a start position, validated by
         the engine).
@@ -228,6 +371,8 @@ class Session:
             return self.state(now_ms=now_ms)
         mover = self.game.turn
         try:
+            if self.hidden and self.seat() != mover and self.game.phase == "play":
+                raise SessionError(f"pass the device to {_title(mover)} first")
             self.game.play(uci)
         except HiddenChessError as e:
             return self._error(e, now_ms)
@@ -307,6 +452,69 @@ class Session:
         self._finish(now_ms)
         return self.state(now_ms=now_ms)
 
+    def show_board(self, seat: str | None = None, *, now_ms: int) -> dict:
+        """The player at the device confirms being ``seat`` (default: the one expected): the
+        hand-over screen goes and the board is shown with what ``seat`` knows, turned towards it.
+
+        >>> s = Session(MemoryBackend()); _ = s.new_game({"variant": "secret-pawn"}, now_ms=0)
+        >>> s.show_board("black", now_ms=1)["error"]
+        'The device goes to White now, not to Black.'
+        """
+        try:
+            if not self.hidden:
+                raise SessionError(f"{self.game.variant.name} has no secrets: the board is always shown")
+            expected = self.expected_seat()
+            if expected is None:
+                raise SessionError("the game is over: everything is shown")
+            seat = expected if seat is None else seat
+            if seat not in _COLORS:
+                raise SessionError(f"seat must be 'white' or 'black', got {seat!r}")
+            if seat != expected:
+                raise SessionError(f"the device goes to {_title(expected)} now, not to {_title(seat)}")
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        self.viewer = seat
+        self.orientation = seat
+        return self.state(now_ms=now_ms)
+
+    def seal(self, squares=None, *, now_ms: int) -> dict:
+        """The player at the device seals its secret pawns (Secret Pawn Chess): ``squares`` are
+        two of its original pawns, e.g. ``["d2", "e2"]``. A bad choice changes nothing."""
+        try:
+            if self.game.phase != "setup":
+                raise SessionError("there is nothing to seal now")
+            seat = self.seat()
+            if seat not in _COLORS:
+                raise SessionError(f"pass the device to {_title(self.expected_seat())} first")
+            self.game.seal(seat, squares)
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        self._save(now_ms)
+        return self.state(now_ms=now_ms)
+
+    def replay(self, ply=None, perspective: str | None = None, *, now_ms: int) -> dict:
+        """Show a finished game after ``ply`` half-moves (default: where the replay is, or the
+        end) as ``perspective`` knew it: ``"white"``, ``"black"`` or ``"all"`` (default)."""
+        try:
+            if not self.game.status.over:
+                raise SessionError("the replay is available once the game is over")
+            current = self.replay_at or {"ply": self.game.ply, "perspective": "all"}
+            perspective = current["perspective"] if perspective is None else perspective
+            if perspective not in PERSPECTIVES:
+                raise SessionError(f"perspective must be 'white', 'black' or 'all', got {perspective!r}")
+            ply = current["ply"] if ply is None else ply
+            if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= self.game.ply:
+                raise SessionError(f"ply must be a whole number from 0 to {self.game.ply}, got {ply!r}")
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        self.replay_at = {"ply": ply, "perspective": perspective}
+        return self.state(now_ms=now_ms)
+
+    def replay_exit(self, *, now_ms: int) -> dict:
+        """Leave the replay: the final position again."""
+        self.replay_at = None
+        return self.state(now_ms=now_ms)
+
     def flip(self, *, now_ms: int) -> dict:
         """Turn the board around (switches auto-flip off, so the choice sticks)."""
         self.orientation = _other(self.orientation)
@@ -384,22 +592,28 @@ class Session:
         status = g.status.to_json()
         status["message"] = message(status)
         over = bool(status["over"])
-        legal = [] if over else g.legal_moves()
-        promotions: dict[str, list[str]] = {}
-        for uci in legal:
-            if len(uci) == 5:
-                promotions.setdefault(uci[:4], []).append(uci[4])
-        for roles in promotions.values():
-            roles.sort(key=lambda r: "qrbnk".find(r) % 10)
+        seat = self.seat()
+        if not self.hidden:
+            dests = {} if over else g.dests()
+            promotions: dict[str, list[str]] = {}
+            for uci in [] if over else g.legal_moves():
+                if len(uci) == 5:
+                    promotions.setdefault(uci[:4], []).append(uci[4])
+            for roles in promotions.values():
+                roles.sort(key=lambda r: "qrbnk".find(r) % 10)
+        else:  # only what the player at the device may try; nothing while handing over
+            dests = g.dests(seat) if seat in _COLORS and g.phase == "play" else {}
+            promotions = self._hidden_promotions(dests)
         history = list(g.history)
         last = history[-1].uci if history else None
-        return {
+        movable = dests and not over
+        st = {
             "variant": {"id": g.variant.id, "name": g.variant.name},
             "fen": g.fen().split(" ")[0],
             "orientation": self.orientation,
             "autoFlip": self.auto_flip,
             "turnColor": g.turn,
-            "movable": {"color": None if over else g.turn, "dests": {} if over else g.dests()},
+            "movable": {"color": g.turn if movable else None, "dests": dests if movable else {}},
             "promotions": promotions,
             "lastMove": [last[0:2], last[2:4]] if last else None,
             "check": g.check_square(),
@@ -408,7 +622,7 @@ class Session:
             "clock": self._clock_state(now_ms),
             "status": status,
             "drawOffer": None if over else self.draw_offer,
-            "claim": self._claim_state(over),
+            "claim": self._claim_state(over or seat == "spectator"),
             "options": {k: v for k, v in self.options.items() if k != "fen"},
             "gameId": self.created_ms,
             "notice": self.notice,
@@ -416,7 +630,116 @@ class Session:
             "corrupt": {"key": self.corrupt_key} if (self.corrupt_key or self.corrupt_raw) else None,
             "warning": self.warning,
             "error": None,
+            "phase": g.phase,
+            "viewer": seat,
+            "handover": self._handover(seat),
+            "sealing": self._sealing(seat),
+            "secrets": self._secrets(seat),
+            "replay": None,
         }
+        if self.replay_at is not None and over:
+            self._apply_replay(st)
+        return st
+
+    def _handover(self, seat: str) -> dict | None:
+        if seat != "spectator":
+            return None
+        return {"to": self.expected_seat(), "for": "seal" if self.game.phase == "setup" else "move"}
+
+    def _sealing(self, seat: str) -> dict | None:
+        g = self.game
+        if seat not in _COLORS or g.phase != "setup" or seat not in g.setup_pending():
+            return None
+        pos = g.position
+        own = pos.white if seat == "white" else pos.black
+        mask = pos.pawns & own & pos.dbl
+        return {"seat": seat, "candidates": [SQUARE_NAMES[s] for s in range(64) if mask >> s & 1], "count": 2}
+
+    def _hidden_promotions(self, dests: dict) -> dict:
+        """Promotion choices among ``dests`` (the moves the viewer may try): pawns to a last rank."""
+        out = {}
+        colors = board_colors(self.game.fen().split(" ")[0])
+        pos = self.game.position
+        for orig, tos in dests.items():
+            s = (int(orig[1]) - 1) * 8 + "abcdefgh".index(orig[0])
+            if not pos.pawns >> s & 1:
+                continue
+            last_rank = "8" if colors.get(orig) == "white" else "1"
+            for dest in tos:
+                if dest[1] == last_rank:
+                    roles = self.game.promotion_roles(orig, dest)
+                    if roles:
+                        out[orig + dest] = roles
+        return out
+
+    def _secrets(self, seat: str) -> dict | None:
+        if not self.hidden:
+            return None
+        g = self.game
+        view_seat = seat if seat in _COLORS else "spectator"
+        sec = dict(g.rules.secrets(g, view_seat))
+        last = g.history[-1] if g.history else None
+        sec["last"] = [self._reveal(e.for_seat(view_seat)) for e in (last.events if last else [])
+                       if e.kind == "reveal"]
+        sec["fates"] = secret_pawn_fates(g) if g.status.over else None
+        return sec
+
+    @staticmethod
+    def _reveal(event: dict) -> dict:
+        return {k: event.get(k) for k in ("square", "cause", "captured", "color")}
+
+    def _frames(self, perspective: str) -> list:
+        key = (id(self.game), perspective, self.game.ply, self.game.status)
+        if self._frames_cache is None or self._frames_cache[0] != key:
+            self._frames_cache = (key, self.game.frames(perspective))
+        return self._frames_cache[1]
+
+    def _apply_replay(self, st: dict) -> None:
+        """Replace the board fields of ``st`` by the replayed frame."""
+        ply, perspective = self.replay_at["ply"], self.replay_at["perspective"]
+        frames = self._frames(perspective)
+        frame = frames[ply]
+        ext = fen_extensions(frame["fen"])
+        st["fen"] = frame["board"]
+        st["movable"] = {"color": None, "dests": {}}
+        st["turnColor"] = "white" if frame["fen"].split()[1] == "w" else "black"
+        st["lastMove"] = frame["last_move"]
+        st["check"] = frame["check"]
+        st["royal"] = self._frame_royal(frame)
+        st["replay"] = {
+            "ply": ply,
+            "plies": self.game.ply,
+            "perspective": perspective,
+            "perspectives": list(PERSPECTIVES) if self.hidden else ["all"],
+        }
+        if self.hidden:
+            colors = board_colors(frame["board"])
+            visible = ext.get("secret", [])
+            captured = []
+            for f in frames[1:ply + 1]:
+                for e in f["events"]:
+                    if e.get("kind") == "reveal" and e.get("captured"):
+                        captured.append({"square": e["square"], "color": e["color"]})
+            st["secrets"] = {
+                "own": [sq for sq in visible if colors.get(sq) == perspective],
+                "visible": visible,
+                "revealed": ext.get("revealed", []),
+                "sealed": st["secrets"]["sealed"] if perspective == "all" else
+                {perspective: st["secrets"]["sealed"].get(perspective, [])},
+                "captured": captured,
+                "last": [self._reveal(e) for e in frame["events"] if e.get("kind") == "reveal"],
+                "fates": None,
+            }
+
+    def _frame_royal(self, frame: dict) -> list:
+        """Royal pawns of a frame (Royal Pawn Chess): from the frame's truth FEN."""
+        if self.game.variant.royal != "pawn":
+            return []
+        from . import notation
+
+        pos = notation.position_from_fen(frame["fen"], self.game.variant)
+        mask = pos.royal & ~pos.kings
+        return [SQUARE_NAMES[s] for s in range(64) if mask >> s & 1]
 
     def _moves(self, history) -> list:
         start = getattr(self.game, "start_fen", None) or self.game.variant.start_fen
@@ -455,7 +778,9 @@ class Session:
 
     def _san(self, uci: str) -> str:
         """SAN of a legal move of the side to move, without playing it."""
-        return notation.san(self.game.position, self.game.parse_move(uci))
+        g = self.game
+        public = g.rules.known_position(g, "spectator") if self.hidden else None
+        return notation.san(g.position, g.parse_move(uci), public=public)
 
     # ------------------------------------------------------------------ helpers
 
@@ -468,11 +793,15 @@ class Session:
         self.auto_flip = bool(opts.get("autoflip"))
         self.orientation = self.game.turn if self.auto_flip else "white"
         self.created_ms = now_ms
+        self.viewer = None
+        self.replay_at = None
         self._save(now_ms)
 
     def _adopt(self, game: Game, clock: Clock | None, meta: dict) -> None:
         meta = meta if isinstance(meta, dict) else {}
         self.game, self.clock = game, clock
+        self.viewer = None  # after a reload, whoever holds the device confirms again
+        self.replay_at = None
         opts = dict(DEFAULT_OPTIONS)
         opts["variant"] = game.variant.id
         opts["clock"] = clock.settings.label() if clock is not None else None
@@ -633,4 +962,8 @@ ACTIONS = {
     "set_auto_flip": ("on",),
     "export_corrupt": ("key",),
     "dismiss_notice": (),
+    "show_board": ("seat",),
+    "seal": ("squares",),
+    "replay": ("ply", "perspective"),
+    "replay_exit": (),
 }

@@ -1,0 +1,283 @@
+"""Secret Pawn Chess on one device, as two people would play it: the hand-over screen, sealing
+by clicking pawns, neckties, reveals, a refused king move, the end-of-game reveal and the replay.
+
+Like tests/browser/test_play.py, the tests share one page per module (Pyodide boots once) that
+blocks every request to another host. ``window.hcApp.call('new_game', {...})`` is used only to
+start a game (with a ``fen`` where a test needs a specific position; the session validates it).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+BOOT_TIMEOUT_MS = 60_000
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+
+
+class Shared:
+    def __init__(self, page):
+        self.page = page
+        self.blocked: list[str] = []
+        self.page_errors: list[str] = []
+
+
+def _is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("data", "blob", "about") or parts.hostname in ("127.0.0.1", "localhost", "::1")
+
+
+def wait_ready(page) -> None:
+    page.wait_for_function("window.hcReady === true && window.hcApp && window.hcApp.state() !== null",
+                           timeout=BOOT_TIMEOUT_MS)
+
+
+@pytest.fixture(scope="module")
+def shared(browser, site):
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
+    tab = context.new_page()
+    box = Shared(tab)
+
+    def guard(route):
+        if _is_local(route.request.url):
+            route.fallback()
+        else:
+            box.blocked.append(route.request.url)
+            route.abort("blockedbyclient")
+
+    context.route("**/*", guard)
+    tab.on("pageerror", lambda e: box.page_errors.append(str(e)))
+    tab.goto(site.url("/index.html"))
+    wait_ready(tab)
+    try:
+        yield box
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def app(shared):
+    """The page with nothing open (each test starts its own game)."""
+    page = shared.page
+    for _ in range(3):
+        page.keyboard.press("Escape")
+    expect(page.locator("#loading")).to_be_hidden()
+    yield page
+    assert shared.blocked == [], shared.blocked
+    assert shared.page_errors == [], shared.page_errors
+
+
+def state(page) -> dict:
+    return page.evaluate("window.hcApp.state()")
+
+
+def square_center(page, square: str) -> tuple[float, float]:
+    box = page.locator("#board cg-board").bounding_box()
+    white = state(page)["orientation"] == "white"
+    file, rank = ord(square[0]) - ord("a"), int(square[1]) - 1
+    col = file if white else 7 - file
+    row = 7 - rank if white else rank
+    size = box["width"] / 8
+    return box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size
+
+
+def click(page, square: str) -> None:
+    page.mouse.click(*square_center(page, square))
+
+
+def ties(page, kind: str):
+    """Necktie overlays of ``kind`` ("hidden", "revealed", "pick") drawn on the board."""
+    return page.locator(f"#board .cg-custom-svgs .necktie-{kind}")
+
+
+def take_device(page, color: str) -> None:
+    """The hand-over screen asks for ``color``; that player confirms."""
+    handover = page.locator("#handover")
+    expect(handover).to_be_visible()
+    expect(page.locator("#handover-title")).to_have_text(f"Pass the device to {color.title()}")
+    # Nothing secret is drawn or sent while the screen is up.
+    expect(page.locator("#board .cg-custom-svgs .necktie")).to_have_count(0)
+    st = state(page)
+    assert st["viewer"] == "spectator" and st["movable"]["dests"] == {}
+    assert st["secrets"]["own"] == [] and st["secrets"]["sealed"] == {}
+    assert set(st["secrets"]["visible"]) == set(st["secrets"]["revealed"])
+    button = page.locator("#handover-show")
+    expect(button).to_have_text(f"I am {color.title()} — show my board")
+    button.click()
+    expect(handover).to_be_hidden()
+    assert state(page)["viewer"] == color
+
+
+def click_move(page, orig: str, dest: str) -> None:
+    before = len(state(page)["moves"])
+    click(page, orig)
+    click(page, dest)
+    page.wait_for_function(f"window.hcApp.state().moves.length > {before}")
+
+
+def seal(page, color: str, squares: list[str]) -> None:
+    take_device(page, color)
+    panel = page.locator("#seal-panel")
+    expect(panel).to_be_visible()
+    expect(page.locator("#seal-title")).to_have_text(f"{color.title()}: choose your 2 secret pawns")
+    submit = page.locator("#seal-submit")
+    expect(submit).to_be_disabled()
+    click(page, "e4")  # not a pawn of the player: explained, nothing picked
+    expect(page.locator("#seal-error")).to_be_visible()
+    expect(ties(page, "pick")).to_have_count(0)
+    click(page, squares[0])
+    expect(ties(page, "pick")).to_have_count(1)
+    expect(submit).to_be_disabled()
+    click(page, squares[1])
+    expect(ties(page, "pick")).to_have_count(2)
+    expect(page.locator("#seal-chosen")).to_contain_text(", ".join(sorted(squares)))
+    expect(submit).to_be_enabled()
+    submit.click()
+    expect(panel).to_be_hidden()
+
+
+def move_texts(page) -> list[str]:
+    return page.locator("#moves .san").all_inner_texts()
+
+
+def test_new_game_dialog_offers_secret_pawn(app):
+    app.locator("#btn-new").click()
+    dialog = app.locator("#dlg-new")
+    expect(dialog.locator("label.choice:has-text('Secret Pawn')")).to_contain_text("step or capture one square")
+    dialog.locator("label.choice:has-text('Secret Pawn')").click()
+    app.locator("#new-start").click()
+    expect(dialog).to_be_hidden()
+    expect(app.locator("#game-title")).to_contain_text("Secret Pawn")
+    expect(app.locator("#handover-text")).to_have_text("White chooses two secret pawns in private.")
+    st = state(app)
+    assert st["variant"]["id"] == "secret-pawn" and st["phase"] == "setup"
+    assert st["handover"] == {"to": "white", "for": "seal"}
+
+
+def test_a_whole_game_on_one_device(app):
+    app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
+    seal(app, "white", ["d2", "e2"])
+    seal(app, "black", ["c7", "f7"])
+    assert state(app)["phase"] == "play"
+
+    take_device(app, "white")
+    expect(ties(app, "hidden")).to_have_count(2)  # White sees its own two neckties
+    assert state(app)["secrets"]["visible"] == ["d2", "e2"]
+    for orig, dest, mover in [("e2", "e4", "black"), ("c7", "c5", "white"), ("d2", "d4", "black"),
+                              ("c5", "c4", "white")]:
+        click_move(app, orig, dest)
+        take_device(app, mover)
+        expect(ties(app, "hidden")).to_have_count(2)
+        expect(ties(app, "revealed")).to_have_count(0)
+    expect(app.locator("#board")).to_have_class(re.compile(r"orientation-white"))
+
+    # 3.dxc4: a sideways capture (reveals the white pawn) of a secret pawn (revealed by capture).
+    click_move(app, "d4", "c4")
+    take_device(app, "black")
+    assert move_texts(app)[-1] == "dxc4 ** **c4"
+    expect(app.locator("#moves .san.has-reveal")).to_have_count(1)
+    expect(ties(app, "revealed")).to_have_count(1)  # the white pawn on c4, now known to Black
+    expect(ties(app, "hidden")).to_have_count(1)  # Black's own f7
+    expect(app.locator("cg-board square.reveal")).not_to_have_count(0)
+    expect(app.locator("#player-bottom .tray, #player-top .tray").locator(".tray-item")).to_have_count(1)
+    expect(app.locator(".player[data-color=white] .tray .tray-item")).to_have_count(1)
+
+    click_move(app, "f7", "f6")
+    take_device(app, "white")
+    # 4.ef4: a quiet sideways step reveals White's other secret pawn.
+    click_move(app, "e4", "f4")
+    take_device(app, "black")
+    assert move_texts(app)[-2:] == ["f6", "ef4 **f4"]
+    expect(ties(app, "revealed")).to_have_count(2)
+    expect(ties(app, "hidden")).to_have_count(1)
+
+    # Black resigns: everything is shown.
+    app.locator(".player[data-color=black] .act-resign").click()
+    app.locator("#confirm-yes").click()
+    expect(app.locator("#banner-title")).to_have_text("Black resigns — White wins")
+    app.locator("#banner-close").click()
+    summary = app.locator("#secret-summary")
+    expect(summary).to_be_visible()
+    expect(summary.locator("li")).to_have_count(4)
+    expect(summary.locator("li[data-square=c7]")).to_contain_text("captured on c4")
+    expect(summary.locator("li[data-square=f7]")).to_contain_text("never revealed")
+    expect(summary.locator("li[data-square=d2]")).to_contain_text("revealed (on c4)")
+    expect(ties(app, "revealed")).to_have_count(2)
+    expect(ties(app, "hidden")).to_have_count(1)  # f6: never revealed, shown now
+
+    # Replay: what White knew after 2...c4 -- its own two pawns, nothing of Black's.
+    bar = app.locator("#replay-bar")
+    expect(bar).to_be_visible()
+    bar.locator("button[data-persp=white]").click()
+    app.keyboard.press("Home")
+    expect(app.locator("#rp-pos")).to_have_text("0 / 7")
+    assert state(app)["fen"] == START
+    for _ in range(4):
+        app.keyboard.press("ArrowRight")
+    expect(app.locator("#rp-pos")).to_have_text("4 / 7")
+    expect(ties(app, "hidden")).to_have_count(2)
+    assert state(app)["secrets"]["visible"] == ["d4", "e4"]
+    # The same moment as Black knew it.
+    bar.locator("button[data-persp=black]").click()
+    expect(bar.locator("button[data-persp=black]")).to_have_attribute("aria-checked", "true")
+    app.wait_for_function("window.hcApp.state().replay.perspective === 'black'")
+    assert state(app)["secrets"]["visible"] == ["c4", "f7"]
+    expect(ties(app, "hidden")).to_have_count(2)
+    # One more move: the reveal is highlighted in Black's replay too.
+    app.locator("#rp-next").click()
+    expect(app.locator("#rp-pos")).to_have_text("5 / 7")
+    expect(ties(app, "revealed")).to_have_count(1)
+    expect(ties(app, "hidden")).to_have_count(1)
+    expect(app.locator("#moves .san.is-current")).to_have_text("dxc4 ** **c4")
+    # Everything from the start: all four neckties at move 0.
+    bar.locator("button[data-persp=all]").click()
+    app.locator("#rp-first").click()
+    expect(ties(app, "hidden")).to_have_count(4)
+    app.keyboard.press("End")
+    expect(app.locator("#rp-pos")).to_have_text("7 / 7")
+    expect(ties(app, "revealed")).to_have_count(2)
+    expect(ties(app, "hidden")).to_have_count(1)
+    # A move in the list jumps there.
+    app.locator("#moves .san", has_text="c5").click()
+    expect(app.locator("#rp-pos")).to_have_text("2 / 7")
+
+
+def test_refused_king_move_is_explained_on_the_board(app):
+    fen = "7k/8/8/8/8/3p4/3n4/4K3 w - - 0 1 secret:d3"
+    app.evaluate(f"window.hcApp.call('new_game', {{variant: 'secret-pawn', fen: '{fen}'}})")
+    take_device(app, "white")
+    before = state(app)
+    click(app, "e1")
+    click(app, "d2")
+    toast = app.locator("#board-toast")
+    expect(toast).to_be_visible()
+    expect(toast).to_have_text("Illegal move: a secret pawn attacks that square.")
+    after = state(app)
+    assert after["moves"] == [] and after["fen"] == before["fen"] and after["turnColor"] == "white"
+    assert after["secrets"]["revealed"] == [] and after["handover"] is None
+    assert app.evaluate("window.hcApp.boardFen()") == "7k/8/8/8/8/3p4/3n4/4K3"  # snapped back
+    expect(ties(app, "hidden")).to_have_count(0)
+    expect(ties(app, "revealed")).to_have_count(0)
+    click_move(app, "e1", "d1")  # a legal king move is still played
+    assert move_texts(app) == ["Kd1"]
+
+
+def test_reload_during_play_asks_for_the_device_again(app):
+    app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
+    seal(app, "white", ["a2", "h2"])
+    seal(app, "black", ["a7", "h7"])
+    take_device(app, "white")
+    click_move(app, "e2", "e4")
+    take_device(app, "black")
+    expect(ties(app, "hidden")).to_have_count(2)
+    app.reload()
+    wait_ready(app)
+    take_device(app, "black")  # (checks that nothing secret shows before the confirmation)
+    expect(ties(app, "hidden")).to_have_count(2)
+    assert state(app)["secrets"]["own"] == ["a7", "h7"]
+    assert move_texts(app) == ["e4"]
