@@ -247,3 +247,47 @@ def wait_for_app(page, timeout_ms: int = APP_TIMEOUT_MS, recorder: Recorder = No
 def wait_for_app_fixture(recorder) -> Callable:
     """``wait_for_app(page)``, reporting the page's recorded problems on timeout."""
     return lambda page, timeout_ms=APP_TIMEOUT_MS: wait_for_app(page, timeout_ms, recorder)
+
+
+# --- one page per test module ---------------------------------------------------------------------
+SHARED_BOOT_TIMEOUT_MS = 60_000  # Pyodide's start on a slow, shared CI machine
+
+
+class SharedPage:
+    """One page for a whole test module (Pyodide boots once, not once per test), sealed like
+    :func:`page`: requests to other hosts are aborted and recorded, page errors collected."""
+
+    def __init__(self, page):
+        self.page = page
+        self.blocked: List[str] = []
+        self.page_errors: List[str] = []
+
+
+def wait_ready(page) -> None:
+    """Until the page is playable and the session has rendered a state."""
+    page.wait_for_function("window.hcReady === true && window.hcApp && window.hcApp.state() !== null",
+                           timeout=SHARED_BOOT_TIMEOUT_MS)
+
+
+@pytest.fixture(scope="module")
+def shared(browser, site):
+    """The app page at 1280x800, booted once per module; see :class:`SharedPage`."""
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
+    tab = context.new_page()
+    box = SharedPage(tab)
+
+    def guard(route):
+        if is_local(route.request.url):
+            route.fallback()
+        else:
+            box.blocked.append(route.request.url)
+            route.abort("blockedbyclient")
+
+    context.route("**/*", guard)
+    tab.on("pageerror", lambda e: box.page_errors.append(str(e)))
+    tab.goto(site.url("/index.html"))
+    wait_ready(tab)
+    try:
+        yield box
+    finally:
+        context.close()

@@ -12,60 +12,16 @@ up positions through ``new_game``'s ``fen`` option, which the engine validates.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
+
+from .conftest import wait_ready
 
 pytestmark = pytest.mark.browser
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
-
-BOOT_TIMEOUT_MS = 60_000  # Pyodide's start on a slow, shared CI machine
-
-
-class Shared:
-    """One page for the whole module (Pyodide boots once, not once per test), sealed like
-    conftest's ``page``: requests to other hosts are aborted and recorded."""
-
-    def __init__(self, page):
-        self.page = page
-        self.blocked: list[str] = []
-        self.page_errors: list[str] = []
-
-
-def _is_local(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.scheme in ("data", "blob", "about") or parts.hostname in ("127.0.0.1", "localhost", "::1")
-
-
-def wait_ready(page) -> None:
-    page.wait_for_function("window.hcReady === true && window.hcApp && window.hcApp.state() !== null",
-                           timeout=BOOT_TIMEOUT_MS)
-
-
-@pytest.fixture(scope="module")
-def shared(browser, site):
-    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
-    tab = context.new_page()
-    box = Shared(tab)
-
-    def guard(route):
-        if _is_local(route.request.url):
-            route.fallback()
-        else:
-            box.blocked.append(route.request.url)
-            route.abort("blockedbyclient")
-
-    context.route("**/*", guard)
-    tab.on("pageerror", lambda e: box.page_errors.append(str(e)))
-    tab.goto(site.url("/index.html"))
-    wait_ready(tab)
-    try:
-        yield box
-    finally:
-        context.close()
 
 
 @pytest.fixture
