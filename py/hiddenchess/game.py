@@ -176,15 +176,23 @@ class Game:
         self._keys: list = [position.repetition_key()]
         self._counts: dict = {self._keys[0]: 1}
         self._legal_cache = None
+        #: Reveal Chess: where roles come from, ``draw(pool: dict, color: str) -> role``;
+        #: ``None`` for the variant's default (cryptographically random).
+        self.draw_source = None
+        #: The draw forced for the move being played (``Game.play(move, draw=...)``).
+        self.pending_draw = None
         self._evaluate()
 
     @classmethod
-    def new(cls, variant="standard", fen: "str | None" = None) -> "Game":
+    def new(cls, variant="standard", fen: "str | None" = None, draw_source=None) -> "Game":
         """A new game of ``variant`` from its start, or from ``fen``. Raises InvalidFenError or
-        UnknownVariantError."""
+        UnknownVariantError. ``draw_source`` (Reveal Chess) draws the revealed roles, see
+        :mod:`hiddenchess.reveal`."""
         v = get_variant(variant)
         pos = notation.position_from_fen(fen if fen is not None else v.start_fen, v)
-        return cls(v, pos, notation.fen(pos))
+        game = cls(v, pos, notation.fen(pos))
+        game.draw_source = draw_source
+        return game
 
     # --- basic facts -----------------------------------------------------------------------------
     @property
@@ -316,11 +324,16 @@ class Game:
                 raise IllegalMoveError(f"{text} is not legal in this position") from None
             raise IllegalMoveError(self.rules.refusal(self, self.turn, tried)) from None
 
-    def play(self, move: str) -> MoveResult:
+    def play(self, move: str, draw=None) -> MoveResult:
         """Play a move given in UCI or SAN. Raises InvalidMoveError, AmbiguousMoveError,
-        IllegalMoveError or GameOverError; the game is unchanged after any error."""
+        IllegalMoveError or GameOverError; the game is unchanged after any error. ``draw``
+        (Reveal Chess) forces the role this move reveals: a role letter or a draw source."""
         m = self.parse_move(move)
-        return self._play_int(m)
+        self.pending_draw = draw
+        try:
+            return self._play_int(m)
+        finally:
+            self.pending_draw = None
 
     def _play_int(self, m: int) -> MoveResult:
         pos = self.position
@@ -341,7 +354,7 @@ class Game:
         before = self.rules.before_move(self, m)
         pos.push(m)
         reveal_events, suffix = self.rules.after_move(self, m, before)
-        san += suffix
+        san = self.rules.move_text(self, m, san, suffix)
         events = [Event("move", {
             "color": color, "uci": uci, "san": san, "from": SQUARE_NAMES[frm],
             "to": SQUARE_NAMES[to], "piece": PIECE_NAMES[moved[1]],
@@ -353,7 +366,7 @@ class Game:
                 "piece": PIECE_NAMES[captured[1]],
             }))
         events.extend(reveal_events)
-        if move_promotion(m):
+        if move_promotion(m) and not before.get("promotion_void"):  # (a cover's choice may not apply)
             events.append(Event("promotion", {
                 "square": SQUARE_NAMES[to], "piece": PIECE_NAMES[move_promotion(m)],
             }))
@@ -424,8 +437,8 @@ class Game:
         """The automatic draws of secret-pawn-chess.txt: king against king; kings with just one
         bishop or knight between them; or kings and only bishops, all on one square colour."""
         pos = self.position
-        if pos.pawns or pos.rooks or pos.queens:
-            return False
+        if pos.pawns or pos.rooks or pos.queens or pos.covered:
+            return False  # (a cover's role is unknown until it reveals)
         if self.variant.royal != "king":
             return False
         minors = pos.knights | pos.bishops
@@ -442,8 +455,8 @@ class Game:
         pos = self.position
         c = WHITE if _seat_name(color) == "white" else BLACK
         own = pos.color_mask(c) & ~pos.kings
-        if own & (pos.pawns | pos.rooks | pos.queens):
-            return True
+        if own & (pos.pawns | pos.rooks | pos.queens | pos.covered):
+            return True  # (a cover may still reveal a pawn or a queen)
         knights, bishops = own & pos.knights, own & pos.bishops
         if not knights and not bishops:
             return False
@@ -522,6 +535,8 @@ class Game:
         return None
 
     def _claim_after(self, m: int) -> "str | None":
+        if not self.rules.outcome_known(self, m):
+            return None  # a reveal's outcome is unknown until it is played
         pos = self.position
         before = self.rules.before_move(self, m)
         pos.push(m)

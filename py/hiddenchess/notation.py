@@ -12,6 +12,10 @@ error, so a typo never silently changes a position. The fields defined so far:
 ``secret:``     secret pawns (Secret Pawn Chess, the full truth).
 ``revealed:``   secret pawns whose power is known to both sides.
 ``covered:``    covered pieces (Reveal Chess).
+``pools:``      Reveal Chess: the roles each side may still reveal, White's then Black's, as
+                counts of queen, rook, bishop, knight and pawn: ``pools:q1r2b2n2p8/q1r2b2n2p8``
+                (the start). Always written in Reveal Chess; the only field that is not a list
+                of squares.
 ``dbl:``        pawns that keep a double-step right, when that differs from "every pawn on its
                 home rank" (a pawn that stepped away and back has lost it).
 ==============  ======================================================================
@@ -40,17 +44,18 @@ Moves
 import re
 
 from .core import (
-    BB_RANKS, BB_SQUARES, BLACK, KING, PAWN, PIECE_SYMBOLS, SQUARE_INDEX, SQUARE_NAMES, WHITE,
+    BB_RANKS, BB_SQUARES, BLACK, KING, PAWN, PIECE_SYMBOLS, QUEEN, SQUARE_INDEX, SQUARE_NAMES, WHITE,
 )
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError
 from .position import (
-    CASTLE, ROYAL_PROMOTION, Position, Setup, move_flag, move_from, move_promotion, move_rook,
-    move_to,
+    CASTLE, ROYAL_PROMOTION, Position, Setup, encode_pools, move_flag, move_from, move_promotion,
+    move_rook, move_to, pool_counts,
 )
 from .variants import get_variant
 
 _SYMBOL_TYPES = {"p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6}
-EXTENSIONS = ("royal", "secret", "revealed", "covered", "dbl")
+EXTENSIONS = ("royal", "secret", "revealed", "covered", "dbl", "pools")
+_POOLS = re.compile(r"^q(\d)r(\d)b(\d)n(\d)p(\d)$")
 
 
 # --- FEN -----------------------------------------------------------------------------------------
@@ -115,6 +120,9 @@ def parse_setup(text: str) -> Setup:
             raise InvalidFenError(f"extension {name!r} given twice")
         seen.add(name)
         setup.extensions.add(name)
+        if name == "pools":
+            setup.pools = _parse_pools(value)
+            continue
         mask = _parse_square_list(name, value)
         if name == "royal":
             setup.royal = mask
@@ -135,6 +143,22 @@ def _parse_castling(text: str) -> int:
             raise InvalidFenError(f"castling field must be '-' or letters of KQkq, not {text!r}")
         mask |= BB_SQUARES[rooks[ch]]
     return mask
+
+
+def _parse_pools(value: str) -> int:
+    halves = value.split("/")
+    counts = [_POOLS.match(h) for h in halves]
+    if len(halves) != 2 or not all(counts):
+        raise InvalidFenError(f"pools:{value} is not of the form pools:q1r2b2n2p8/q1r2b2n2p8 "
+                              "(White's counts of q r b n p, then Black's)")
+    return encode_pools(*(tuple(int(n) for n in c.groups()) for c in counts))
+
+
+def _format_pools(pools: int) -> str:
+    return "/".join(
+        "".join(f"{r}{n}" for r, n in zip("qrbnp", pool_counts(pools, color)))
+        for color in (WHITE, BLACK)
+    )
 
 
 def _parse_square_list(name: str, value: str) -> int:
@@ -212,6 +236,8 @@ def fen(pos: Position, always: tuple = ()) -> str:
         mask = getattr(pos, name)
         if mask or name in always:
             parts.append(f"{name}:{_square_list(mask)}")
+    if v.covers:
+        parts.append("pools:" + _format_pools(pos.pools))
     home = pos.pawns & ((pos.white & BB_RANKS[1]) | (pos.black & BB_RANKS[6]))
     if pos.dbl != home:
         parts.append("dbl:" + _square_list(pos.dbl))
@@ -241,6 +267,11 @@ def parse_uci(pos: Position, text: str) -> int:
             continue
         if move_to(m) == to or (move_flag(m) == CASTLE and move_rook(m) == to):
             return m
+    if promo == 0 and pos.covered & BB_SQUARES[frm] and not pos.pawns & BB_SQUARES[frm]:
+        # Reveal Chess: a cover's conditional promotion defaults to a queen.
+        for m in pos.legal_moves():
+            if move_from(m) == frm and move_to(m) == to and move_promotion(m) == QUEEN:
+                return m
     if promo == 0 and any(
         move_from(m) == frm and move_to(m) == to and move_promotion(m) for m in pos.legal_moves()
     ):
@@ -307,6 +338,7 @@ def _san_body(pos: Position, m: int) -> str:
     return letter + dis + ("x" if capture else "") + dest
 
 
+_REVEAL_MARK = re.compile(r"\?([PNBRQ])(?:=([NBRQ]))?$")
 _SAN = re.compile(r"^([NBRQK])?([a-h])?([1-8])?[x:-]?([a-h][1-8])(?:=?([NBRQnbrq]))?$")
 
 
@@ -321,9 +353,14 @@ def parse_san(pos: Position, text: str, public: "Position | None" = None) -> int
     if not isinstance(text, str):
         raise InvalidMoveError("a move must be text")
     raw = text.strip()
-    # Reveal markers of Secret Pawn Chess ("Rd5 **c4", "cxd5 **") describe the move's
-    # consequences, not the move: ignore them.
-    body = raw.split("**", 1)[0].strip().rstrip("+#!?")
+    # Reveal markers of Secret Pawn Chess ("Rd5 **c4", "cxd5 **") and Reveal Chess ("Ra3?N",
+    # "O-O?B") describe the move's consequences, not the move: ignore them -- except the
+    # promotion of a cover that revealed a Pawn ("Ra8?P=N" is the move Ra8=N).
+    body = raw.split("**", 1)[0].strip().rstrip("+#!")
+    reveal = _REVEAL_MARK.search(body)
+    if reveal:
+        body = body[:reveal.start()] + ("=" + reveal.group(2) if reveal.group(2) else "")
+    body = body.rstrip("+#!?")
     legal = pos.legal_moves()
     if body in ("O-O", "0-0", "O-O-O", "0-0-0"):
         long = body.count("-") == 2
@@ -347,7 +384,10 @@ def parse_san(pos: Position, text: str, public: "Position | None" = None) -> int
             continue
         if pt == PAWN and not ffile and frm % 8 != to % 8:
             continue
-        if move_promotion(m) != promo_t:
+        if move_promotion(m) != promo_t and not (
+            # Reveal Chess: a cover's conditional promotion defaults to a queen.
+            not promo_t and pt != PAWN and move_promotion(m) == QUEEN
+        ):
             continue
         found.append(m)
     if len(found) > 1 and public is not None:

@@ -69,6 +69,39 @@ _KING_START = (4, 60)
 #: (king destination, rook destination) by rook side: 0 = queen side, 1 = king side.
 _CASTLE_TARGETS = (((2, 3), (6, 5)), ((58, 59), (62, 61)))
 
+# --- Reveal Chess pools ----------------------------------------------------------------------------
+#: Roles of a reveal pool, in the order of their 4-bit counts in :attr:`Position.pools`.
+POOL_ROLES = (QUEEN, ROOK, BISHOP, KNIGHT, PAWN)
+#: Each side's pool at the start: Q1 R2 B2 N2 P8.
+FULL_POOL = (1, 2, 2, 2, 8)
+
+
+def encode_pools(white: tuple, black: tuple) -> int:
+    """Pack two pools (counts in :data:`POOL_ROLES` order) into an int: 4 bits per count,
+    White's five counts first.
+
+    >>> pool_counts(encode_pools(FULL_POOL, (0, 1, 2, 2, 7)), BLACK)
+    (0, 1, 2, 2, 7)
+    """
+    value = 0
+    for i, n in enumerate(tuple(white) + tuple(black)):
+        value |= n << (4 * i)
+    return value
+
+
+def pool_counts(pools: int, color: int) -> tuple:
+    """``color``'s pool as counts in :data:`POOL_ROLES` order."""
+    base = 20 * color
+    return tuple(pools >> (base + 4 * i) & 15 for i in range(5))
+
+
+FULL_POOLS = encode_pools(FULL_POOL, FULL_POOL)
+#: Standard start squares of each piece type, per colour (where covers may stand).
+_COVER_HOMES = (
+    {PAWN: 0xFF00, KNIGHT: 0x42, BISHOP: 0x24, ROOK: 0x81, QUEEN: 0x08},
+    {PAWN: 0xFF << 48, KNIGHT: 0x42 << 56, BISHOP: 0x24 << 56, ROOK: 0x81 << 56, QUEEN: 0x08 << 56},
+)
+
 
 @dataclass
 class Setup:
@@ -87,6 +120,7 @@ class Setup:
     secret: int = 0
     revealed: int = 0
     covered: int = 0
+    pools: "int | None" = None     # Reveal Chess pools (see encode_pools); None = full pools
     double_step: "int | None" = None  # bitboard of pawns with a double-step right; None = derive
     extensions: set = field(default_factory=set)  # names of the extension fields given
 
@@ -99,7 +133,7 @@ class Position:
     __slots__ = (
         "pawns", "knights", "bishops", "rooks", "queens", "kings", "white", "black",
         "turn", "castling", "ep", "halfmove", "fullmove",
-        "royal", "secret", "revealed", "covered", "dbl", "variant", "_stack", "fen_fields",
+        "royal", "secret", "revealed", "covered", "dbl", "pools", "variant", "_stack", "fen_fields",
     )
 
     def __init__(self, variant: Variant):
@@ -112,6 +146,8 @@ class Position:
         self.halfmove = 0
         self.fullmove = 1
         self.royal = self.secret = self.revealed = self.covered = self.dbl = 0
+        #: Reveal Chess: both sides' remaining reveal pools (:func:`encode_pools`), else 0.
+        self.pools = 0
         self._stack = []
         #: Names of the extension fields the FEN gave (e.g. ``secret`` even when empty).
         self.fen_fields = frozenset()
@@ -131,11 +167,15 @@ class Position:
         pos.secret, pos.revealed, pos.covered = setup.secret, setup.revealed, setup.covered
         pos.fen_fields = frozenset(setup.extensions)
         pos._check_counts(setup)
+        if variant.covers:
+            pos._set_pools(setup)
         pos._set_royal(setup)
         # A secret pawn may step back onto its own first rank; a royal pawn on its last rank has
         # won; any other pawn there is impossible.
         own_first = pos.pawns & ((pos.white & BB_RANKS[0]) | (pos.black & BB_RANKS[7]))
         own_last = pos.pawns & ((pos.white & BB_RANKS[7]) | (pos.black & BB_RANKS[0]))
+        if variant.covers:  # a revealed pawn may stand on its own first rank
+            own_first = 0
         if own_first & ~pos.secret or own_last & ~pos.royal:
             raise InvalidFenError("pawns cannot stand on the first or last rank (only a secret "
                                   "pawn may step back onto its own first rank)")
@@ -174,7 +214,7 @@ class Position:
             name = "white" if color == WHITE else "black"
             if bin(occ).count("1") > 16:
                 raise InvalidFenError(f"{name} has more than 16 pieces")
-            if bin(occ & self.pawns).count("1") > 8:
+            if bin(occ & self.pawns & ~self.covered).count("1") > 8:  # (covers may be anything)
                 raise InvalidFenError(f"{name} has more than 8 pawns")
             kings = bin(occ & self.kings).count("1")
             if self.variant.royal == "king" and kings != 1:
@@ -188,6 +228,24 @@ class Position:
             raise InvalidFenError("revealed squares must be secret pawns")
         if self.covered & ~(self.white | self.black) or self.covered & self.kings:
             raise InvalidFenError("covered squares must hold pieces other than kings")
+
+    def _set_pools(self, setup: Setup) -> None:
+        """Reveal Chess: covers stand on their start squares as that square's piece, and each
+        pool holds no more than the full pool and at least one role per cover on the board."""
+        self.pools = FULL_POOLS if setup.pools is None else setup.pools
+        for color, occ in ((WHITE, self.white), (BLACK, self.black)):
+            name = "white" if color == WHITE else "black"
+            covers = self.covered & occ
+            for pt, home in _COVER_HOMES[color].items():
+                bb_pt = (self.pawns, self.knights, self.bishops, self.rooks, self.queens)[pt - 1]
+                if covers & bb_pt & ~home:
+                    raise InvalidFenError(f"{name} has a covered piece off its start square "
+                                          "(a cover reveals on its first move)")
+            counts = pool_counts(self.pools, color)
+            if any(n > full for n, full in zip(counts, FULL_POOL)):
+                raise InvalidFenError(f"{name}'s pool holds more than Q1 R2 B2 N2 P8")
+            if sum(counts) < bin(covers).count("1"):
+                raise InvalidFenError(f"{name}'s pool has fewer roles than {name} has covers")
 
     def _set_royal(self, setup: Setup) -> None:
         royal_kind = self.variant.royal
@@ -341,6 +399,7 @@ class Position:
             self.pawns, self.knights, self.bishops, self.rooks, self.queens, self.kings,
             self.white, self.black, self.turn, self.castling, self.ep, self.halfmove,
             self.fullmove, self.royal, self.secret, self.revealed, self.covered, self.dbl,
+            self.pools,
         ))
         frm = m & 63
         to = m >> 6 & 63
@@ -419,7 +478,7 @@ class Position:
                 self.covered ^= rbit | rto
             self.castling &= BB_ALL ^ BB_RANKS[0 if turn == WHITE else 7]
         promo = m >> 12 & 7
-        if promo:
+        if promo and not self.covered & tbit:  # a cover's promotion is conditional (reveal.py)
             self.pawns ^= tbit
             self.secret &= BB_ALL ^ tbit
             self.revealed &= BB_ALL ^ tbit
@@ -442,6 +501,7 @@ class Position:
             self.pawns, self.knights, self.bishops, self.rooks, self.queens, self.kings,
             self.white, self.black, self.turn, self.castling, self.ep, self.halfmove,
             self.fullmove, self.royal, self.secret, self.revealed, self.covered, self.dbl,
+            self.pools,
         ) = self._stack.pop()
 
     def state_key(self) -> tuple:
@@ -450,7 +510,7 @@ class Position:
         return (
             self.pawns, self.knights, self.bishops, self.rooks, self.queens, self.kings,
             self.white, self.black, self.turn, self.castling, self.royal, self.secret,
-            self.revealed, self.covered, self.dbl,
+            self.revealed, self.covered, self.dbl, self.pools,
         )
 
     def repetition_key(self) -> tuple:
@@ -589,7 +649,22 @@ class Position:
             self._en_passant(moves, us, royal)
         if self.castling & us:
             self._castling(moves, us, occ, checkers, royal)
+        covers = self.covered & us & (BB_ALL ^ self.pawns)
+        if covers and self.variant.covers:
+            moves = self._conditional_promotions(moves, covers)
         return moves
+
+    def _conditional_promotions(self, moves, covers):
+        """Reveal Chess: a non-pawn cover arriving on the last rank might reveal a Pawn, so its
+        move carries the promotion choice (four moves, one per piece, applied only on a Pawn)."""
+        last = _PROMO_RANK[self.turn]
+        out = []
+        for m in moves:
+            if BB_SQUARES[m & 63] & covers and BB_SQUARES[m >> 6 & 63] & last:
+                out.extend(m | pt << 12 for pt in PROMOTION_TYPES)
+            else:
+                out.append(m)
+        return out
 
     def _pawn_moves(self, moves, pawns, occ, them, target):
         """Ordinary pawn moves (steps, double steps, diagonal captures) of the ``pawns`` set."""

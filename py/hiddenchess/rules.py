@@ -40,6 +40,16 @@ class Rules:
         extra events (reveals ...) and text appended to the move's SAN."""
         return [], ""
 
+    def move_text(self, game, m: int, san: str, suffix: str) -> str:
+        """The move's notation from its SAN (with ``+``/``#`` computed before any reveal) and the
+        ``suffix`` returned by :meth:`after_move`, with the move played on ``game.position``."""
+        return san + suffix
+
+    def outcome_known(self, game, m: int) -> bool:
+        """Whether what ``m`` leads to is known before it is played (no random draw). Only such
+        moves may be declared to claim a draw."""
+        return True
+
     def known_position(self, game, seat: str):
         """The position as ``seat`` knows it (secrets it cannot see removed). Moves legal in this
         position are what the seat may try; :meth:`refusal` explains those the truth refuses."""

@@ -52,6 +52,11 @@ class Variant:
     pgn_name: "str | None" = None
     #: Names of extended-FEN fields this variant writes (documented in notation.py).
     fen_extensions: tuple = ()
+    #: Reveal Chess covers: pieces on the ``covered`` bitboard stand on their own side's standard
+    #: start squares as that square's piece; a non-pawn cover arriving on the last rank carries a
+    #: conditional promotion choice (applied only if it reveals a Pawn); a revealed pawn may stand
+    #: on its own first rank; the position carries each side's reveal pool (FEN ``pools:``).
+    covers: bool = False
     #: ``"module:Class"`` naming the :class:`hiddenchess.rules.Rules` subclass with this
     #: variant's hooks (setup phase, reveals, views); ``None``: the hooks of ordinary chess.
     rules: "str | None" = None
@@ -94,7 +99,27 @@ SECRET_PAWN = derive(
     rules="hiddenchess.secret_pawn:SecretPawnRules",
 )
 
-VARIANTS = {v.id: v for v in (STANDARD, ROYAL_PAWN, SECRET_PAWN)}
+#: Reveal Chess: every piece but the king starts covered on its usual square.
+REVEAL_START = (
+    STANDARD_START + " covered:" + ",".join(
+        f + r for r in "1278" for f in "abcdefgh" if not (f == "e" and r in "18")
+    ) + " pools:q1r2b2n2p8/q1r2b2n2p8"
+)
+
+REVEAL = derive(
+    STANDARD,
+    id="reveal",
+    name="Reveal",
+    summary="All but the kings start covered: a cover moves as its square's piece once, then "
+            "reveals a role drawn from its side's pool.",
+    start_fen=REVEAL_START,
+    covers=True,
+    pgn_name="Reveal",
+    fen_extensions=("covered", "pools"),
+    rules="hiddenchess.reveal:RevealRules",
+)
+
+VARIANTS = {v.id: v for v in (STANDARD, ROYAL_PAWN, SECRET_PAWN, REVEAL)}
 
 
 def get_variant(variant_id) -> Variant:
