@@ -135,6 +135,7 @@ class View:
     phase: str = "play"
     setup_pending: list = field(default_factory=list)
     secrets: dict = field(default_factory=dict)
+    start_fen: str = ""
 
     def to_json(self) -> dict:
         return {
@@ -143,7 +144,7 @@ class View:
             "last_move": self.last_move, "check": self.check, "royal": list(self.royal),
             "status": self.status.to_json(), "events": list(self.events),
             "phase": self.phase, "setup_pending": list(self.setup_pending),
-            "secrets": dict(self.secrets),
+            "secrets": dict(self.secrets), "start_fen": self.start_fen,
         }
 
 
@@ -610,7 +611,15 @@ class Game:
             phase=self.phase,
             setup_pending=self.setup_pending(),
             secrets=self.rules.secrets(self, seat),
+            start_fen=self._known_fen(self.play_start_fen, seat),
         )
+
+    def _known_fen(self, truth_fen: str, seat: str) -> str:
+        """A truth from this game's history (FEN) as ``seat`` knows it now."""
+        if self.status.over:
+            return truth_fen
+        pos = notation.position_from_fen(truth_fen, self.variant)
+        return self._fen(self.rules.known_at(pos, seat))
 
     def frames(self, perspective: str = "all") -> list:
         """The game ply by ply for a replay: frame 0 is the position when play began, frame ``n``

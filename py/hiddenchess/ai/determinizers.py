@@ -1,0 +1,138 @@
+"""From what a seat knows (a view) to full positions the search can work on.
+
+This is the extension point for the hidden-information variants. The search
+(:mod:`hiddenchess.ai.search`) only ever sees complete positions; a *determinizer* turns a
+view -- ``Game.view(seat).to_json()``, the same dictionary the screen shows -- into one or more
+:class:`Sample` objects, each a full position consistent with the view plus the repetition keys
+of the positions before it, and a weight.
+
+:data:`DETERMINIZERS` maps a variant id to its determinizer:
+
+``standard``, ``royal-pawn``
+    :func:`full_information`: the view's FEN is the whole truth, so there is exactly one
+    sample. The move list is replayed from the variant's start (or the view's ``start_fen`` when
+    it carries one) to know which positions already occurred, for the repetition rules.
+
+Adding a hidden variant (Secret Pawn, Hidden Identity, Reveal) means writing one function and
+registering it, without touching the search::
+
+    @register_determinizer("secret-pawn")
+    def secret_pawn(view, rng):
+        # Sample the opponent's two sealed pawns among those consistent with the view (pawns
+        # that have made an extra move are revealed; the others are equally likely), build the
+        # extended FEN with "secret:..." and return several weighted samples.
+        return [Sample(position, history, weight) for ...]
+
+:func:`hiddenchess.ai.choose_move` searches every sample (the node budget is shared among them)
+and plays the move with the best weighted mean score, i.e. an expectation over the samples at
+the root. Reveal Chess's pool draws are chance events of the *mover's own* move; its
+determinizer can return one sample per likely draw sequence with the draw probability as the
+weight (the root expectation then is the expectimax over the first draw).
+
+>>> import random
+>>> fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+>>> view = {"variant": "standard", "fen": fen,
+...         "turn": "black", "moves": [{"uci": "e2e4", "san": "e4"}], "status": {"over": False}}
+>>> [s.position.turn for s in determinize(view, random.Random(1))]
+[1]
+"""
+
+from dataclasses import dataclass, field
+
+from ..errors import HiddenChessError, UnknownVariantError
+from ..notation import parse_uci, position_from_fen
+from ..variants import get_variant
+from .search import repetition_key
+
+
+class InvalidViewError(HiddenChessError):
+    """A view dictionary that is not what ``Game.view(seat).to_json()`` produces."""
+
+    prefix = "invalid view: "
+
+
+@dataclass
+class Sample:
+    """One full position consistent with a view: ``position`` (a
+    :class:`~hiddenchess.position.Position`), ``history`` (repetition keys of the positions
+    before it, oldest first) and ``weight`` (its relative probability)."""
+
+    position: object
+    history: list = field(default_factory=list)
+    weight: float = 1.0
+
+
+#: variant id -> function ``(view: dict, rng: random.Random) -> list[Sample]``.
+DETERMINIZERS = {}
+
+
+def register_determinizer(variant_id: str):
+    """Decorator: make ``fn(view, rng) -> list[Sample]`` the determinizer of ``variant_id``."""
+    def deco(fn):
+        DETERMINIZERS[variant_id] = fn
+        return fn
+    return deco
+
+
+def view_field(view, name):
+    """``view[name]`` or InvalidViewError naming the missing field."""
+    try:
+        return view[name]
+    except (KeyError, TypeError):
+        raise InvalidViewError(f"the view has no {name!r} field") from None
+
+
+def determinize(view: dict, rng) -> list:
+    """The samples to search for ``view``. Raises UnknownVariantError for a variant without a
+    determinizer, InvalidViewError / InvalidFenError for a malformed view."""
+    if not isinstance(view, dict):
+        raise InvalidViewError(
+            f"expected a dict (Game.view(seat).to_json()), got {type(view).__name__}")
+    variant_id = view_field(view, "variant")
+    fn = DETERMINIZERS.get(variant_id)
+    if fn is None:
+        get_variant(variant_id)  # an unknown id raises UnknownVariantError with the known ones
+        raise UnknownVariantError(f"{variant_id!r} has no computer opponent yet")
+    samples = fn(view, rng)
+    if not samples:
+        raise InvalidViewError("no position is consistent with this view")
+    return samples
+
+
+def replay_history(view, variant, position) -> list:
+    """Repetition keys of the positions before ``position``, rebuilt by replaying the view's
+    move list from ``view["start_fen"]`` (when present) or the variant's start. Returns ``[]``
+    when the moves do not lead to ``position`` (a game set up from another FEN): the search
+    then simply knows no earlier positions."""
+    moves = view_field(view, "moves")
+    if not moves:
+        return []
+    start = view.get("start_fen") or variant.start_fen
+    try:
+        pos = position_from_fen(start, variant)
+        keys = []
+        for entry in moves:
+            text = entry["uci"] if isinstance(entry, dict) else entry
+            keys.append(repetition_key(pos))
+            pos.push(parse_uci(pos, text))
+    except (HiddenChessError, KeyError, TypeError):
+        return []
+    if pos.state_key() != position.state_key():
+        return []
+    return keys
+
+
+@register_determinizer("standard")
+@register_determinizer("royal-pawn")
+def full_information(view, rng) -> list:
+    """Standard and Royal Pawn Chess: the view's FEN is the full truth (one sample)."""
+    variant = get_variant(view_field(view, "variant"))
+    position = position_from_fen(view_field(view, "fen"), variant)
+    turn = view.get("turn")
+    if turn is not None and turn != ("white", "black")[position.turn]:
+        raise InvalidViewError(f"the view says {turn} to move but its FEN disagrees")
+    return [Sample(position, replay_history(view, variant, position))]
+
+
+__all__ = ["DETERMINIZERS", "InvalidViewError", "Sample", "determinize", "full_information",
+           "register_determinizer", "replay_history"]

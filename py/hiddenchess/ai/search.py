@@ -1,0 +1,533 @@
+"""Alpha-beta search over a full :class:`~hiddenchess.position.Position`.
+
+The :class:`Searcher` knows nothing about views or seats: it is handed one concrete position
+(a *determinization*, see :mod:`hiddenchess.ai.determinizers`) and the repetition keys of the
+positions that came before it. Techniques:
+
+* iterative deepening; the budget (nodes and a clock deadline) is checked every
+  :attr:`Searcher.check_every` nodes *inside* the search, and an interrupted iteration is thrown
+  away: the answer is the best move of the last completed one;
+* principal variation search (null windows after the first move) with aspiration windows from
+  depth 4, a transposition table keyed by the position's state, check extension, null-move
+  pruning (not in check, not without pieces), late move reductions for quiet moves, and near
+  the leaves reverse futility, futility and late move pruning;
+* move ordering: transposition-table move, royal-pawn wins, captures by MVV-LVA, promotions,
+  two killer moves per ply, then quiet moves by the history heuristic;
+* quiescence search over captures and queen promotions (all evasions when in check, for its
+  first two plies), with stand pat, delta pruning and no pawn-guarded captures by a bigger
+  piece; captures come from :mod:`hiddenchess.ai.movegen`, not from the full move generator;
+* the material + piece-square part of the evaluation is updated move by move
+  (:func:`~hiddenchess.ai.evaluation.pst_delta`);
+* draws: a position repeated since the last irreversible move (in the game or in the search),
+  the fifty-move count, and in Standard the automatic bare-material draw all score 0, so the
+  search steers into a repetition only when it stands worse and avoids one when it stands better;
+* game ends: checkmate and a royal pawn reaching its last rank score
+  ``-(MATE - ply)`` for the side that suffers them (the fastest win is preferred), stalemate 0.
+
+Recursion is bounded: one Python frame per ply, at most :data:`MAX_PLY` plies (search,
+extensions and quiescence together), so the search stays far below Pyodide's small stack.
+
+>>> from hiddenchess.notation import position_from_fen
+>>> pos = position_from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")   # back-rank mate
+>>> s = Searcher(pos, max_nodes=20_000)
+>>> result = s.think(max_depth=3)
+>>> uci(result.move), result.score > MATE - 10
+('a1a8', True)
+"""
+
+import math
+from operator import itemgetter
+
+from ..core import BB_RANKS, PAWN_ATTACKS, QUEEN, WHITE
+from ..notation import uci
+from ..position import EN_PASSANT, ROYAL_PROMOTION
+from .evaluation import MATE, PIECE_VALUES, evaluate, material_pst, pst_delta, tables_for
+from .movegen import is_legal_after_push, tactical_moves
+
+#: Hard cap on the ply reached by search + quiescence (= Python frames used by the search).
+MAX_PLY = 32
+#: Scores beyond this are game ends found by the search.
+MATE_BOUND = MATE - 1000
+INF = MATE + 1
+#: Quiescence depth after which checks are no longer answered with every evasion.
+QCHECK_PLIES = 2
+#: Half-width of the aspiration window (centipawns) from depth 4 on.
+ASPIRATION = 40
+#: Frontier futility margins by remaining depth: quiet moves that cannot lift the static score
+#: above alpha by this much are skipped (unless they give check).
+FUTILITY = (0, 200, 450)
+#: Late move pruning: at remaining depth d (1..3) outside the principal variation, quiet moves
+#: after the first LATE_MOVES[d] are not searched (unless they give check).
+LATE_MOVES = (0, 8, 12, 20)
+#: Late move reductions by remaining depth and move number: about ln(depth) * ln(number) / 2.
+_LMR = [[0] * 64 for _ in range(MAX_PLY + 8)]
+for _d in range(1, MAX_PLY + 8):
+    for _i in range(1, 64):
+        _LMR[_d][_i] = max(0, min(_d - 2, int(0.5 + math.log(_d) * math.log(_i) / 2.0)))
+_LMR_DEPTHS = len(_LMR) - 1
+EXACT, LOWER, UPPER = 0, 1, 2
+_PROMO_RANK = (BB_RANKS[7], BB_RANKS[0])
+_FLAG_SHIFT = 15
+_VICTIM = (0, 100, 300, 320, 500, 900, 250)  # ordering values (king captured in royal-pawn)
+_TT_LIMIT = 300_000
+_FIRST = itemgetter(0)
+
+
+class SearchTimeout(Exception):
+    """Raised inside the search when the node or time budget is spent (caught by :meth:`think`)."""
+
+
+class Result:
+    """What one search produced: the move (engine int), its score (centipawns for the side to
+    move), the depth of the last completed iteration, nodes searched, the principal variation
+    (engine ints) and the scores of the root moves of the last completed iteration (``{move:
+    score}``; exact for the best move, an upper bound for moves that fell below the window)."""
+
+    __slots__ = ("move", "score", "depth", "nodes", "pv", "root_scores")
+
+    def __init__(self, move, score, depth, nodes, pv, root_scores):
+        self.move, self.score, self.depth, self.nodes = move, score, depth, nodes
+        self.pv, self.root_scores = pv, root_scores
+
+    def __repr__(self):
+        return (f"Result(move={uci(self.move) if self.move else None}, score={self.score}, "
+                f"depth={self.depth}, nodes={self.nodes})")
+
+
+def repetition_key(pos) -> tuple:
+    """The key under which the search compares positions (state plus en passant square)."""
+    return pos.state_key() + (pos.ep,)
+
+
+class Searcher:
+    """Searches one position. ``history`` lists the repetition keys (:func:`repetition_key`) of
+    the positions before it in the game, oldest first. Budget: ``max_nodes`` and/or
+    ``deadline`` (a time on ``clock``, consulted every ``check_every`` nodes). ``quiescence``
+    off makes depth-1 searches see only the static value after each move (level 1).
+    ``root_order`` (optional) is the order root moves are tried in before anything is known;
+    the caller shuffles it for variety.
+    """
+
+    def __init__(self, pos, *, history=(), max_nodes=None, deadline=None, clock=None,
+                 check_every=256, quiescence=True, root_order=None):
+        self.pos = pos.copy()  # the caller's position is never touched
+        self.tables = tables_for(pos.variant)
+        self.royal_wins = pos.variant.royal_promotion_wins
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.clock = clock
+        self.check_every = check_every
+        self.quiescence = quiescence
+        self.root_order = root_order
+        self.nodes = 0
+        self.next_check = self._next_check()
+        self.tt = {}
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.history = ([0] * 4096, [0] * 4096)
+        self.keys = list(history)
+        self.psq = material_pst(self.pos, self.tables)
+
+    # --- budget -----------------------------------------------------------------------------------
+    def _next_check(self) -> int:
+        step = self.nodes + self.check_every
+        if self.max_nodes is not None and self.max_nodes < step:
+            return self.max_nodes
+        return step
+
+    def _check_budget(self) -> None:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise SearchTimeout
+        if self.deadline is not None and self.clock() >= self.deadline:
+            raise SearchTimeout
+        self.next_check = self._next_check()
+
+    # --- root -------------------------------------------------------------------------------------
+    def think(self, max_depth=MAX_PLY - 8, margin=0) -> Result:
+        """Iterative deepening up to ``max_depth`` plies (or until the budget is spent).
+
+        ``margin`` > 0 asks for the score of every root move within ``margin`` of the best (the
+        weaker levels pick among them with noise); 0 is plain principal variation search.
+        Raises ``ValueError`` if the side to move has no legal move.
+        """
+        pos = self.pos
+        pos._stack = []
+        moves = pos.legal_moves()
+        if not moves:
+            raise ValueError("no legal move to search")
+        if self.root_order:
+            rank = {m: i for i, m in enumerate(self.root_order)}
+            moves.sort(key=lambda m: rank.get(m, len(rank)))
+        moves = self._order(moves, 0, 0)
+        best = Result(moves[0], 0, 0, 0, [moves[0]], {})
+        root_psq = self.psq
+        max_depth = max(1, min(max_depth, MAX_PLY - 8))
+        for depth in range(1, max_depth + 1):
+            try:
+                if margin == 0 and depth >= 4 and abs(best.score) < MATE_BOUND:
+                    # Aspiration: a narrow window around the last score, widened on failure.
+                    low, high = best.score - ASPIRATION, best.score + ASPIRATION
+                    score, move, scores = self._root(moves, depth, 0, low, high)
+                    if score <= low or score >= high:
+                        score, move, scores = self._root(moves, depth, 0)
+                else:
+                    score, move, scores = self._root(moves, depth, margin)
+            except SearchTimeout:
+                while pos._stack:  # unwind the interrupted line (pop restores the full state)
+                    pos.pop()
+                self.psq = root_psq
+                break
+            best = Result(move, score, depth, self.nodes, self._pv(move), scores)
+            # Next iteration: best move first, the rest by this iteration's scores.
+            moves.sort(key=lambda m: -scores.get(m, -INF))
+            if abs(score) > MATE_BOUND and MATE - abs(score) <= depth:
+                break  # a forced game end within the horizon: deeper search cannot change it
+        best.nodes = self.nodes
+        return best
+
+    def _root(self, moves, depth, margin, alpha=-INF, beta=INF):
+        pos = self.pos
+        key = repetition_key(pos)
+        self.keys.append(key)
+        best_score, best_move = -INF, moves[0]
+        scores = {}
+        push, pop = pos.push, pos.pop
+        tables = self.tables
+        try:
+            for i, m in enumerate(moves):
+                delta = pst_delta(pos, m, tables)
+                push(m)
+                self.psq += delta
+                if i == 0:
+                    score = -self._search(depth - 1, -beta, -alpha, 1, True)
+                else:
+                    floor = max(alpha - margin, -INF + 1) if margin else alpha
+                    score = -self._search(depth - 1, -floor - 1, -floor, 1, True)
+                    if score > floor:
+                        score = -self._search(depth - 1, -beta, -floor, 1, True)
+                pop()
+                self.psq -= delta
+                scores[m] = score
+                if score > best_score:
+                    best_score, best_move = score, m
+                    if score > alpha:
+                        alpha = score
+                        if score >= beta:
+                            break
+        finally:
+            self.keys.pop()
+        if -INF < best_score < INF and not margin:
+            flag = LOWER if best_score >= beta else EXACT
+            self._store(key, depth, best_score, flag, best_move, 0)
+        return best_score, best_move, scores
+
+    def _pv(self, first) -> list:
+        pos = self.pos
+        line = [first]
+        pos.push(first)
+        seen = {repetition_key(pos)}
+        try:
+            while len(line) < 16:
+                entry = self.tt.get(repetition_key(pos))
+                if entry is None or not entry[4] or entry[4] not in pos.legal_moves():
+                    break
+                pos.push(entry[4])
+                line.append(entry[4])
+                key = repetition_key(pos)
+                if key in seen:
+                    break
+                seen.add(key)
+        finally:
+            for _ in line:
+                pos.pop()
+        return line
+
+    # --- helpers ----------------------------------------------------------------------------------
+    def _store(self, key, depth, score, flag, move, ply):
+        if score > MATE_BOUND:
+            score += ply
+        elif score < -MATE_BOUND:
+            score -= ply
+        tt = self.tt
+        if len(tt) >= _TT_LIMIT:
+            tt.clear()
+        old = tt.get(key)
+        if old is not None and old[0] > depth and flag != EXACT:
+            return
+        tt[key] = (depth, flag, score, ply, move)
+
+    def _order(self, moves, tt_move, ply) -> list:
+        """Moves sorted best-first: TT move, royal wins, captures (MVV-LVA), promotions, killers,
+        then quiet moves by history."""
+        pos = self.pos
+        them = pos.black if pos.turn == WHITE else pos.white
+        k1, k2 = self.killers[ply]
+        hist = self.history[pos.turn]
+        type_at = pos.piece_type_at
+        scored = []
+        for m in moves:
+            if m == tt_move:
+                s = 1 << 40
+            else:
+                to = m >> 6 & 63
+                flag = m >> _FLAG_SHIFT & 7
+                if flag == ROYAL_PROMOTION:
+                    s = 1 << 39
+                elif them >> to & 1:
+                    s = (1 << 30) + _VICTIM[type_at(to)] * 16 - _VICTIM[type_at(m & 63)] // 16
+                    promo = m >> 12 & 7
+                    if promo:
+                        s += _VICTIM[promo] * 16
+                elif flag == EN_PASSANT:
+                    s = (1 << 30) + 100 * 16 - 6
+                elif m >> 12 & 7:
+                    s = (1 << 29) + (m >> 12 & 7)
+                elif m == k1:
+                    s = 1 << 28
+                elif m == k2:
+                    s = (1 << 28) - 1
+                else:
+                    s = hist[m & 4095]
+            scored.append((s, m))
+        scored.sort(key=_FIRST, reverse=True)  # stable: equal moves keep the given order
+        return [m for _, m in scored]
+
+    def _royal_lost(self, pos) -> bool:
+        """The opponent's royal pawn reached its last rank (the previous move won)."""
+        if not self.royal_wins:
+            return False
+        them = pos.black if pos.turn == WHITE else pos.white
+        return bool(pos.royal & them & _PROMO_RANK[pos.turn ^ 1])
+
+    def _repeated(self, pos, key) -> bool:
+        keys = self.keys
+        n = len(keys)
+        stop = n - pos.halfmove
+        i = n - 2
+        while i >= stop and i >= 0:
+            if keys[i] == key:
+                return True
+            i -= 2
+        return False
+
+    def _draw_by_material(self, pos) -> bool:
+        if pos.pawns or pos.rooks or pos.queens or not self.tables.draw_by_material:
+            return False
+        return bin(pos.knights | pos.bishops).count("1") <= 1
+
+    # --- the search -------------------------------------------------------------------------------
+    def _search(self, depth, alpha, beta, ply, null_ok) -> int:
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check_budget()
+        pos = self.pos
+        if self._royal_lost(pos):
+            return -(MATE - ply)
+        if pos.halfmove >= 100:
+            return 0
+        key = repetition_key(pos)
+        if self._repeated(pos, key) or self._draw_by_material(pos):
+            return 0
+        # Mate distance pruning.
+        if alpha < -(MATE - ply):
+            alpha = -(MATE - ply)
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+        in_check = pos.is_check()
+        if in_check and ply < MAX_PLY - 8:
+            depth += 1
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            if self.quiescence:
+                return self._qsearch(alpha, beta, ply, 0)
+            return evaluate(pos, self.tables, self.psq)
+        entry = self.tt.get(key)
+        tt_move = 0
+        if entry is not None:
+            tt_move = entry[4]
+            if entry[0] >= depth:
+                score = entry[2]
+                if score > MATE_BOUND:
+                    score -= ply
+                elif score < -MATE_BOUND:
+                    score += ply
+                flag = entry[1]
+                if (flag == EXACT or (flag == LOWER and score >= beta)
+                        or (flag == UPPER and score <= alpha)):
+                    return score
+        pv_node = beta - alpha > 1
+        turn = pos.turn
+        us = pos.white if turn == WHITE else pos.black
+        futile = False
+        late = 64
+        if not in_check and not pv_node:
+            if depth <= 3:
+                late = LATE_MOVES[depth]
+            static = evaluate(pos, self.tables, self.psq)
+            if depth <= 2 and static + FUTILITY[depth] <= alpha and abs(alpha) < MATE_BOUND:
+                futile = True
+            if depth <= 2 and static - 150 * depth >= beta and abs(beta) < MATE_BOUND:
+                return static
+            if (null_ok and depth >= 3 and static >= beta and abs(beta) < MATE_BOUND
+                    and us & (pos.knights | pos.bishops | pos.rooks | pos.queens)):
+                r = 2 + (depth >= 5) + depth // 8
+                saved = (pos.ep, pos.halfmove)
+                pos.turn ^= 1
+                pos.ep = -1
+                pos.halfmove = 0
+                self.keys.append(key)
+                try:
+                    score = -self._search(depth - 1 - r, -beta, -beta + 1, ply + 1, False)
+                finally:
+                    self.keys.pop()
+                    pos.turn ^= 1
+                    pos.ep, pos.halfmove = saved
+                if score >= beta:
+                    return beta if score < MATE_BOUND else score
+        moves = pos.legal_moves()
+        if not moves:
+            return -(MATE - ply) if in_check else 0
+        moves = self._order(moves, tt_move, ply)
+        them = pos.black if turn == WHITE else pos.white
+        best, best_move = -INF, 0
+        orig_alpha = alpha
+        keys = self.keys
+        keys.append(key)
+        push, pop = pos.push, pos.pop
+        tables = self.tables
+        try:
+            for i, m in enumerate(moves):
+                quiet = not (them >> (m >> 6 & 63) & 1) and not (m >> 12 & 7) and (
+                    m >> _FLAG_SHIFT & 7) not in (EN_PASSANT, ROYAL_PROMOTION)
+                delta = pst_delta(pos, m, tables)
+                push(m)
+                if (futile or i >= late) and quiet and i and not pos.is_check():
+                    pop()
+                    if futile and best < static + FUTILITY[depth]:
+                        best = static + FUTILITY[depth]
+                    continue
+                self.psq += delta
+                if i == 0:
+                    score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
+                else:
+                    reduction = 0
+                    if (quiet and depth >= 3 and i >= 3 and not in_check
+                            and m != self.killers[ply][0] and m != self.killers[ply][1]
+                            and not pos.is_check()):
+                        reduction = _LMR[min(depth, _LMR_DEPTHS)][min(i, 63)] - pv_node
+                        if reduction < 0:
+                            reduction = 0
+                    score = -self._search(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
+                    if score > alpha and reduction:
+                        score = -self._search(depth - 1, -alpha - 1, -alpha, ply + 1, True)
+                    if alpha < score < beta:
+                        score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
+                pop()
+                self.psq -= delta
+                if score > best:
+                    best, best_move = score, m
+                    if score > alpha:
+                        alpha = score
+                        if score >= beta:
+                            if quiet:
+                                killers = self.killers[ply]
+                                if killers[0] != m:
+                                    killers[1] = killers[0]
+                                    killers[0] = m
+                                self.history[turn][m & 4095] += depth * depth
+                            break
+        finally:
+            keys.pop()
+        if best >= beta:
+            flag = LOWER
+        elif best > orig_alpha:
+            flag = EXACT
+        else:
+            flag = UPPER
+        self._store(key, depth, best, flag, best_move, ply)
+        return best
+
+    def _qsearch(self, alpha, beta, ply, qply) -> int:
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check_budget()
+        pos = self.pos
+        if self._royal_lost(pos):
+            return -(MATE - ply)
+        if ply >= MAX_PLY - 1:
+            return evaluate(pos, self.tables, self.psq)
+        turn = pos.turn
+        them = pos.black if turn == WHITE else pos.white
+        tables = self.tables
+        if qply < QCHECK_PLIES and pos.is_check():
+            # In check: every evasion, and no legal move is mate.
+            moves = pos.legal_moves()
+            if not moves:
+                return -(MATE - ply)
+            best = -INF
+            candidates = self._order(moves, 0, min(ply, MAX_PLY))
+            checked = True
+        else:
+            stand = evaluate(pos, tables, self.psq)
+            if stand >= beta:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            best = stand
+            if pos.secret:
+                raw, checked = [m for m in pos.legal_moves() if them >> (m >> 6 & 63) & 1
+                                or m >> 12 & 7 == QUEEN or m >> _FLAG_SHIFT & 7 >= EN_PASSANT], True
+            else:
+                raw, checked = tactical_moves(pos), False
+            scored = []
+            type_at = pos.piece_type_at
+            their_pawns = pos.pawns & them
+            guards = PAWN_ATTACKS[turn]
+            for m in raw:
+                to = m >> 6 & 63
+                if them >> to & 1:
+                    gain = PIECE_VALUES[type_at(to)] or tables.king_value
+                    if m >> 12 & 7:
+                        gain += PIECE_VALUES[QUEEN] - 100
+                    if stand + gain + 200 <= alpha:
+                        continue  # delta pruning: even winning it cannot lift the score
+                    attacker = _VICTIM[type_at(m & 63)]
+                    if attacker > gain + 50 and guards[to] & their_pawns:
+                        continue  # a bigger piece takes something a pawn guards: a losing trade
+                    scored.append((gain * 16 - attacker // 16, m))
+                else:
+                    flag = m >> _FLAG_SHIFT & 7
+                    if flag == ROYAL_PROMOTION:
+                        scored.append((1 << 30, m))
+                    elif flag == EN_PASSANT:
+                        scored.append((100 * 16, m))
+                    elif m >> 12 & 7 == QUEEN:
+                        scored.append((800 * 16, m))
+            if not scored:
+                return best
+            scored.sort(key=_FIRST, reverse=True)
+            candidates = [m for _, m in scored]
+        push, pop = pos.push, pos.pop
+        for m in candidates:
+            delta = pst_delta(pos, m, tables)
+            push(m)
+            if not checked and not is_legal_after_push(pos):
+                pop()
+                continue
+            if m >> _FLAG_SHIFT & 7 == ROYAL_PROMOTION:
+                pop()
+                return MATE - ply - 1
+            self.psq += delta
+            score = -self._qsearch(-beta, -alpha, ply + 1, qply + 1)
+            pop()
+            self.psq -= delta
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best
+
+
+__all__ = ["MATE", "MATE_BOUND", "MAX_PLY", "Result", "SearchTimeout", "Searcher", "repetition_key"]
