@@ -437,3 +437,10 @@ def test_failed_migration_keeps_data_aside(migrations, words):
 
 def test_docstring_examples():
     assert doctest.testmod(hiddenchess.storage).failed == 0
+
+
+def test_an_envelope_without_a_save_time_still_loads():
+    backend = MemoryBackend()
+    backend.set_item("hiddenchess.current", json.dumps({"schema": 1, "record": {"x": 1}}))
+    result = Storage(backend).load_current()
+    assert result.record == {"x": 1} and result.saved_at is None and result.notice is None

@@ -328,7 +328,7 @@ class Storage:
             return self._set_aside(raw, problem)
         return LoadResult(
             doc["record"],
-            saved_at=doc["saved_at"],
+            saved_at=doc.get("saved_at"),  # optional: a missing time is no reason to refuse
             migrated_from=original if original != self.schema_version else None,
         )
 
