@@ -42,6 +42,24 @@ const TIE_SVG = { hidden: tieSvg('hidden'), revealed: tieSvg('revealed'), pick: 
 // The same tie for HTML (the end-of-game summary heading): a standalone 24x24 icon.
 const TIE_ICON = '<img class="tie-icon" src="assets/img/necktie.svg" alt="" width="16" height="16">';
 
+// Reveal Chess: the "?" badge on a covered piece (top-right corner of its square, above the piece),
+// and the gold tag naming the role the last move drew (bottom-left corner).
+const COVER_SVG =
+  '<g class="cover-badge">' +
+  '<circle cx="79" cy="21" r="17" fill="#2f6fb0" stroke="#fff" stroke-width="4"/>' +
+  '<path d="M73 16.5a6.2 6.2 0 1 1 8.8 5.6c-1.8.9-2.8 2-2.8 4v1.2" fill="none" stroke="#fff" stroke-width="4.6" stroke-linecap="round" stroke-linejoin="round"/>' +
+  '<circle cx="79" cy="33.2" r="2.9" fill="#fff"/></g>';
+const ROLE_LETTERS = ['q', 'r', 'b', 'n', 'p'];
+const ROLE_LETTER_OF = { queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
+const POOL_NAMES = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', p: 'Pawn' };
+function drawnTagSvg(role) {
+  return (
+    '<g class="drawn-tag">' +
+    '<rect x="3" y="66" width="31" height="31" rx="7" fill="#ffc400" stroke="#5a3d00" stroke-width="3"/>' +
+    `<text x="18.5" y="90" text-anchor="middle" font-family="system-ui, sans-serif" font-weight="800" font-size="24" fill="#3a2600">${role}</text></g>`
+  );
+}
+
 const $ = id => document.getElementById(id);
 
 let cg = null;
@@ -104,6 +122,17 @@ function renderBoard(st) {
     }
     for (const r of sec.last || []) addClass(custom, r.square, 'reveal');
   }
+  const rv = st.reveal;
+  if (rv) {
+    for (const sq of rv.covered || []) {
+      addClass(custom, sq, 'covered');
+      shapes.push({ orig: sq, customSvg: { html: COVER_SVG } });
+    }
+    for (const r of rv.last || []) {
+      addClass(custom, r.square, 'reveal');
+      shapes.push({ orig: r.square, customSvg: { html: drawnTagSvg(ROLE_LETTER_OF[r.role] || '?') } });
+    }
+  }
   if (st.sealing) {
     for (const sq of st.sealing.candidates) addClass(custom, sq, sealChoice.includes(sq) ? 'seal-chosen' : 'seal-candidate');
     for (const sq of sealChoice) shapes.push({ orig: sq, customSvg: { html: TIE_SVG.pick } });
@@ -126,7 +155,8 @@ function onUserMove(orig, dest) {
   if (!state) return;
   const roles = (state.promotions || {})[orig + dest];
   if (roles && roles.length) {
-    showPromotion(orig, dest, roles);
+    const conditional = !!(state.reveal && (state.reveal.conditional || []).includes(orig + dest));
+    showPromotion(orig, dest, roles, conditional);
     return;
   }
   call('move', { orig, dest }, { boardError: true });
@@ -157,7 +187,9 @@ function showSealError(text) {
 
 // ------------------------------------------------------------------ promotion picker
 
-function showPromotion(orig, dest, roles) {
+// conditional: a covered piece goes to the last rank (Reveal Chess): the choice is made before the
+// move and applies only if the piece reveals a Pawn.
+function showPromotion(orig, dest, roles, conditional = false) {
   pendingPromotion = { orig, dest, roles };
   const color = state.turnColor;
   const picker = $('promo-picker');
@@ -172,11 +204,17 @@ function showPromotion(orig, dest, roles) {
   picker.classList.toggle('from-bottom', !fromTop);
   picker.style.top = fromTop ? `${row * 12.5}%` : '';
   picker.style.bottom = fromTop ? '' : `${(7 - row) * 12.5}%`;
+  const note = $('promo-note');
+  note.hidden = !conditional;
+  note.classList.toggle('at-top', !fromTop); // on the half of the board the picker leaves free
+  $('promo').classList.toggle('is-conditional', conditional);
   for (const r of roles) {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.role = r;
-    b.setAttribute('aria-label', `Promote to ${ROLE_NAMES[r] || r}`);
+    b.setAttribute('aria-label', conditional
+      ? `Promote to ${ROLE_NAMES[r] || r} if it reveals a Pawn`
+      : `Promote to ${ROLE_NAMES[r] || r}`);
     const p = document.createElement('piece');
     p.className = `${ROLE_NAMES[r] || r} ${color}`;
     b.appendChild(p);
@@ -262,6 +300,7 @@ function render(st, { quiet = false } = {}) {
   renderHandover(st);
   renderSeal(st);
   renderTrays(st);
+  renderPools(st);
   renderSummary(st);
   renderReplay(st);
   $('chk-autoflip').checked = !!st.autoFlip;
@@ -353,7 +392,7 @@ function renderMoves(st) {
     san.textContent = m.san;
     san.dataset.uci = m.uci;
     san.dataset.ply = String(m.ply);
-    if (m.san.includes('**')) san.classList.add('has-reveal');
+    if (m.san.includes('**') || m.san.includes('?')) san.classList.add('has-reveal');
     if (st.status && st.status.over) {
       san.classList.add('is-link');
       san.setAttribute('role', 'button');
@@ -573,6 +612,84 @@ function renderTrays(st) {
     for (const c of mine) tray.appendChild(trayItem(c.color, `${COLOR_NAMES[c.color]}'s secret pawn, captured on ${c.square}`));
     tray.setAttribute('aria-label', `Secret pawns captured by ${COLOR_NAMES[color]}: ${mine.map(c => c.square).join(', ') || 'none'}`);
   }
+}
+
+// Reveal Chess: each side's pool, with the odds of its next reveal; the role just drawn flashes once.
+function renderPools(st) {
+  const rv = st.reveal;
+  const box = $('pools');
+  box.hidden = !rv;
+  if (!rv) return;
+  const table = $('pools-table');
+  const head = table.tHead.rows[0];
+  while (head.cells.length > 1) head.deleteCell(1);
+  for (const r of ROLE_LETTERS) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = r.toUpperCase();
+    th.title = POOL_NAMES[r];
+    head.appendChild(th);
+  }
+  const covers = { white: 0, black: 0 };
+  const colors = boardColors(st.fen);
+  for (const sq of rv.covered || []) if (colors[sq]) covers[colors[sq]] += 1;
+  const drawn = new Set((rv.last || []).map(r => `${r.color}|${(ROLE_LETTER_OF[r.role] || '').toLowerCase()}`));
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  for (const color of ['white', 'black']) {
+    const pool = rv.pools[color] || {};
+    const odds = rv.odds[color] || {};
+    const tr = document.createElement('tr');
+    tr.dataset.color = color;
+    const th = document.createElement('th');
+    th.scope = 'row';
+    th.textContent = COLOR_NAMES[color];
+    const small = document.createElement('small');
+    small.textContent = `${covers[color]} covered`;
+    th.append(small);
+    tr.appendChild(th);
+    for (const r of ROLE_LETTERS) {
+      const td = document.createElement('td');
+      td.dataset.role = r;
+      const n = pool[r] || 0;
+      const pct = Math.round((odds[r] || 0) * 100);
+      td.title = `${COLOR_NAMES[color]}: ${n} ${POOL_NAMES[r].toLowerCase()}${n === 1 ? '' : 's'} left, ${pct}% for the next reveal`;
+      td.classList.toggle('is-empty', !n);
+      if (drawn.has(`${color}|${r}`)) td.classList.add('just-drawn');
+      const icon = document.createElement('span');
+      icon.className = 'pool-icon cg-wrap';
+      icon.setAttribute('aria-hidden', 'true');
+      const p = document.createElement('piece');
+      p.className = `${POOL_NAMES[r].toLowerCase()} ${color}`;
+      icon.appendChild(p);
+      const count = document.createElement('span');
+      count.className = 'pool-count';
+      count.textContent = String(n);
+      const odd = document.createElement('span');
+      odd.className = 'pool-odds';
+      odd.textContent = `${pct}%`;
+      td.append(icon, count, odd);
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+  $('pools-covers').textContent = st.replay ? `(replay ${st.replay.ply} / ${st.replay.plies})` : '';
+}
+
+function boardColors(fen) {
+  const out = {};
+  (fen || '').split('/').forEach((row, i) => {
+    let file = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) {
+        file += Number(ch);
+        continue;
+      }
+      out[String.fromCharCode(97 + file) + (8 - i)] = ch === ch.toUpperCase() ? 'white' : 'black';
+      file += 1;
+    }
+  });
+  return out;
 }
 
 const FATE_TEXT = {

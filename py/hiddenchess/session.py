@@ -78,6 +78,27 @@ Hidden information (Secret Pawn Chess) adds these keys, present for every varian
 While the hand-over screen is up, no field holds a secret that has not been revealed: the board,
 moves and secrets come from the spectator's view and nothing is movable.
 
+Reveal Chess (covered pieces) adds one more key, present for every variant:
+
+``reveal``        ``None`` (a variant without covers) or ``{"pools", "odds", "covered", "last",
+                  "conditional"}``: both sides' remaining pools (``{"white": {"q": 1, "r": 2, "b": 2,
+                  "n": 2, "p": 8}, "black": ...}``), the probability of each role for each side's
+                  next reveal (``{"white": {"q": 0.0667, ...}, ...}``, ``{}`` for an empty pool), the
+                  squares of the covers still on the board, ``"last"``: the reveals of the last ply
+                  (``{"square", "color", "cover", "role", "promoted"}``, piece names), and
+                  ``"conditional"``: the moves of ``promotions`` made by a cover (``["a1a8"]``),
+                  whose choice applies only if the cover reveals a Pawn. Nobody knows a cover's
+                  role, its owner included, so both seats see the same and no hand-over is needed.
+                  In a replay it describes the replayed frame.
+
+>>> s = Session(MemoryBackend())
+>>> st = s.new_game({"variant": "reveal", "draws": ["n"]}, now_ms=0)
+>>> st["reveal"]["pools"]["white"], len(st["reveal"]["covered"])
+({'q': 1, 'r': 2, 'b': 2, 'n': 2, 'p': 8}, 30)
+>>> st = s.move("b1", "c3", now_ms=1)
+>>> st["moves"][-1]["san"], st["reveal"]["last"][0]["role"], st["reveal"]["pools"]["white"]["n"]
+('Nc3?N', 'knight', 1)
+
 >>> s = Session(MemoryBackend()); st = s.new_game({"variant": "secret-pawn"}, now_ms=0)
 >>> st["phase"], st["viewer"], st["handover"]
 ('setup', 'spectator', {'to': 'white', 'for': 'seal'})
@@ -98,13 +119,17 @@ from .core import BLACK, SQUARE_NAMES, WHITE
 from .errors import HiddenChessError, StorageFullError
 from .game import Game
 from .record import from_record, to_record
+from .reveal import DrawError, SeededDraw, odds, pool_of
 from .rules import Rules
 from .storage import MemoryBackend, Storage
 
 __all__ = ["Session", "SessionError", "VARIANTS", "MODES", "REASON_TEXT", "ACTIONS"]
 
 #: Variants the page offers (id -> name shown in the new-game dialog).
-VARIANTS = {"standard": "Standard", "royal-pawn": "Royal Pawn", "secret-pawn": "Secret Pawn"}
+VARIANTS = {
+    "standard": "Standard", "royal-pawn": "Royal Pawn", "secret-pawn": "Secret Pawn",
+    "reveal": "Reveal",
+}
 
 #: Replay perspectives: what one side knew at each move, or everything from the start.
 PERSPECTIVES = ("white", "black", "all")
@@ -138,7 +163,12 @@ CLAIM_TEXT = {
 }
 
 DEFAULT_OPTIONS = {"variant": "standard", "mode": "local", "clock": None, "autoflip": False}
-OPTION_KEYS = frozenset(DEFAULT_OPTIONS) | {"fen"}
+#: Options for tests and set-ups, kept out of the saved game: ``fen`` (a start position),
+#: ``seed`` and ``draws`` (Reveal Chess: reproducible or forced reveals, see :class:`ScriptedDraw`).
+SETUP_KEYS = ("fen", "seed", "draws")
+OPTION_KEYS = frozenset(DEFAULT_OPTIONS) | frozenset(SETUP_KEYS)
+#: Most roles a ``draws`` option may script (each side has 15 covers).
+MAX_DRAWS = 30
 
 _SQUARE = re.compile(r"^[a-h][1-8]$")
 _COLORS = ("white", "black")
@@ -223,6 +253,49 @@ def secret_pawn_fates(game: Game) -> dict:
 
 class SessionError(HiddenChessError):
     """An action or option the page sent that makes no sense (unknown option, bad colour, ...)."""
+
+
+class ScriptedDraw:
+    """A Reveal Chess draw source for tests and demonstrations: the roles of ``roles`` in order
+    (one per reveal, whichever side reveals), then ``fallback`` (a draw source, or ``None`` for
+    the game's default, cryptographically random draw).
+
+    A scripted role the revealing side's pool no longer holds raises
+    :class:`~hiddenchess.reveal.DrawError` (the move is refused, nothing is used up).
+
+    >>> d = ScriptedDraw(["p", "q"], SeededDraw(1))
+    >>> pool = {"q": 1, "r": 2, "b": 2, "n": 2, "p": 8}
+    >>> d(pool, "white"), d(pool, "black"), d.left
+    ('p', 'q', 0)
+    >>> d({"q": 0, "r": 0, "b": 0, "n": 0, "p": 1}, "white")   # the script is used up
+    'p'
+    >>> ScriptedDraw(["q"])({"q": 0, "r": 0, "b": 0, "n": 0, "p": 3}, "white")
+    Traceback (most recent call last):
+    ...
+    hiddenchess.reveal.DrawError: the scripted reveal 'q' is not in white's pool any more
+    """
+
+    def __init__(self, roles, fallback=None):
+        self.roles = list(roles)
+        self.fallback = fallback
+        self._default = None
+
+    @property
+    def left(self) -> int:
+        """How many scripted roles are still unused."""
+        return len(self.roles)
+
+    def __call__(self, pool: dict, color: str) -> str:
+        if self.roles:
+            role = self.roles[0]
+            if pool.get(role, 0) <= 0:
+                raise DrawError(f"the scripted reveal {role!r} is not in {color}'s pool any more")
+            return self.roles.pop(0)
+        if self.fallback is None:
+            from .reveal import SystemRandomDraw
+
+            self.fallback = SystemRandomDraw()
+        return self.fallback(pool, color)
 
 
 def _other(color: str) -> str:
@@ -345,12 +418,22 @@ class Session:
         ``options``: ``variant`` (``"standard"`` | ``"royal-pawn"`` | ``"secret-pawn"``), ``mode`` (``"local"``),
         ``clock`` (``None``/``"none"``, ``"5+3"``, ``{"minutes": m, "increment": s}``),
         ``autoflip`` (bool) and, for tests and set-ups, ``fen`` (a start position, validated by
-        the engine).
+        the engine) and, in Reveal Chess, ``seed`` (an integer: reproducible reveals) and
+        ``draws`` (a list of role letters ``"q" "r" "b" "n" "p"`` used by the next reveals in
+        order, then the seed or true randomness). ``seed`` and ``draws`` are not saved: a game
+        restored from storage keeps its past reveals and draws afresh.
+
+        >>> s = Session(MemoryBackend())
+        >>> s.new_game({"variant": "standard", "seed": 3}, now_ms=0)["error"]
+        "Seed and draws are options of Reveal Chess, not of 'standard'."
+        >>> s.new_game({"variant": "reveal", "draws": ["k"]}, now_ms=0)["error"]
+        "Draws must be a list of role letters q, r, b, n, p (got ['k'])."
         """
         try:
             opts, settings = self._parse_options(options)
             fen = opts.pop("fen", None)
-            game = Game.new(opts["variant"], fen=fen) if fen is not None else Game.new(opts["variant"])
+            source = self._draw_source(opts.pop("seed", None), opts.pop("draws", None), opts["variant"])
+            game = Game.new(opts["variant"], fen=fen, draw_source=source)
         except HiddenChessError as e:
             return self._error(e, now_ms)
         if fen is not None:
@@ -623,7 +706,7 @@ class Session:
             "status": status,
             "drawOffer": None if over else self.draw_offer,
             "claim": self._claim_state(over or seat == "spectator"),
-            "options": {k: v for k, v in self.options.items() if k != "fen"},
+            "options": {k: v for k, v in self.options.items() if k not in SETUP_KEYS},
             "gameId": self.created_ms,
             "notice": self.notice,
             "noticeDetail": self.notice_detail if self.notice else None,
@@ -635,6 +718,8 @@ class Session:
             "handover": self._handover(seat),
             "sealing": self._sealing(seat),
             "secrets": self._secrets(seat),
+            "reveal": self._reveal_state(g.position, g.history[-1].events if g.history else [],
+                                         promotions),
             "replay": None,
         }
         if self.replay_at is not None and over:
@@ -684,6 +769,46 @@ class Session:
         sec["fates"] = secret_pawn_fates(g) if g.status.over else None
         return sec
 
+    def _reveal_state(self, pos, last_events, promotions: dict) -> dict | None:
+        """The ``reveal`` key (Reveal Chess) for position ``pos`` after a ply with ``last_events``
+        (:class:`~hiddenchess.game.Event` objects or event dicts)."""
+        if not self.game.variant.covers:
+            return None
+        pools = {name: pool_of(pos, c) for c, name in ((WHITE, "white"), (BLACK, "black"))}
+        covered = [SQUARE_NAMES[s] for s in range(64) if pos.covered >> s & 1]
+        last = []
+        for e in last_events:
+            data = e if isinstance(e, dict) else {"kind": e.kind, **e.public}
+            if data.get("kind") == "reveal":
+                last.append({k: data.get(k) for k in ("square", "color", "cover", "role", "promoted")})
+        return {
+            "pools": pools,
+            "odds": {name: odds(pool) for name, pool in pools.items()},
+            "covered": covered,
+            "last": last,
+            "conditional": sorted(uci for uci in promotions if uci[:2] in covered),
+        }
+
+    @staticmethod
+    def _draw_source(seed, draws, variant: str):
+        """The Reveal Chess draw source named by the ``seed`` / ``draws`` options (validated)."""
+        if seed is None and draws is None:
+            return None
+        if variant != "reveal":
+            raise SessionError(f"seed and draws are options of Reveal Chess, not of {variant!r}")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed < 2 ** 63):
+            raise SessionError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
+        fallback = SeededDraw(seed) if seed is not None else None
+        if draws is None:
+            return fallback
+        if (not isinstance(draws, list) or len(draws) > MAX_DRAWS
+                or not all(isinstance(r, str) and r in ("q", "r", "b", "n", "p") for r in draws)):
+            raise SessionError(f"draws must be a list of role letters q, r, b, n, p (got {draws!r})"
+                               if not isinstance(draws, list) or len(draws) <= MAX_DRAWS else
+                               f"draws may script at most {MAX_DRAWS} reveals")
+        return ScriptedDraw(draws, fallback)
+
     @staticmethod
     def _reveal(event: dict) -> dict:
         return {k: event.get(k) for k in ("square", "cause", "captured", "color")}
@@ -706,6 +831,9 @@ class Session:
         st["lastMove"] = frame["last_move"]
         st["check"] = frame["check"]
         st["royal"] = self._frame_royal(frame)
+        if st["reveal"] is not None:
+            pos = notation.position_from_fen(frame["fen"], self.game.variant)
+            st["reveal"] = self._reveal_state(pos, frame["events"], {})
         st["replay"] = {
             "ply": ply,
             "plies": self.game.ply,
@@ -858,6 +986,8 @@ class Session:
             self.notice = loaded.notice
 
     def _error(self, e: Exception, now_ms: int) -> dict:
+        if self.game is None:  # refused before anything was loaded: show the saved game
+            self.restore(now_ms=now_ms)
         st = self.state(now_ms=now_ms)
         text = str(e).strip()
         if text and text[-1] not in ".!?":
@@ -950,7 +1080,7 @@ class Session:
 ACTIONS = {
     "restore": (),
     "state": (),
-    "new_game": ("options", "variant", "mode", "clock", "autoflip", "fen"),
+    "new_game": ("options", "variant", "mode", "clock", "autoflip", "fen", "seed", "draws"),
     "move": ("orig", "dest", "promotion"),
     "tick": (),
     "resign": ("color",),
