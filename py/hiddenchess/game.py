@@ -46,6 +46,7 @@ REASON_TEXT = {
     "resignation": "Resignation",
     "agreement": "Draw by agreement",
     "royal-pawn-promoted": "Royal pawn promoted",
+    "king-captured": "King captured",
 }
 
 
@@ -312,6 +313,9 @@ class Game:
         if pending:
             raise SetupError(f"play starts once both sides have made their setup choices "
                              f"(waiting for {' and '.join(pending)})")
+        own = self.rules.parse_text(self, text)
+        if own is not None:
+            return own
         public = self.rules.known_position(self, SPECTATOR)
         try:
             return notation.parse_move(self.position, text, None if public is self.position else public)
@@ -371,6 +375,7 @@ class Game:
             events.append(Event("promotion", {
                 "square": SQUARE_NAMES[to], "piece": PIECE_NAMES[move_promotion(m)],
             }))
+        events = self.rules.move_events(self, m, before, events)
         if pos.is_check():
             events.append(Event("check", {"square": SQUARE_NAMES[pos.royal_square(pos.turn)]}))
         key = pos.repetition_key()
@@ -411,6 +416,11 @@ class Game:
         v = self.variant
         mover = COLOR_NAMES[pos.turn ^ 1]
         if self.rules.setup_pending(self):
+            return
+        decided = self.rules.outcome(self)
+        if decided is not None:
+            self.status = decided
+            self._legal_cache = []
             return
         promoted = pos.royal_promotion_winner()
         if promoted >= 0:
@@ -599,10 +609,10 @@ class Game:
             seat=seat,
             variant=self.variant.id,
             fen=self.rules.view_fen(self, seat),
-            board=notation.board_fen(self.position),
+            board=self.rules.view_board(self, seat),
             turn=self.turn,
             ply=self.ply,
-            moves=[{"uci": p.uci, "san": p.san} for p in self.history],
+            moves=[self.rules.view_move(self, i, seat) for i in range(len(self.history))],
             last_move=[last.uci[:2], last.uci[2:4]] if last else None,
             check=self.check_square(),
             royal=self.royal_squares(),
@@ -618,6 +628,9 @@ class Game:
         """A truth from this game's history (FEN) as ``seat`` knows it now."""
         if self.status.over:
             return truth_fen
+        own = self.rules.known_fen(self, truth_fen, seat)
+        if own is not None:
+            return own
         pos = notation.position_from_fen(truth_fen, self.variant)
         return self._fen(self.rules.known_at(pos, seat))
 
@@ -638,12 +651,14 @@ class Game:
             pos = notation.position_from_fen(truth, self.variant)
             known = pos if perspective == "all" else self.rules.known_at(pos, perspective)
             ply = self.history[i - 1] if i else None
+            shown = None if perspective == "all" else self.rules.frame_texts(self, i, perspective)
             frames.append({
                 "ply": i,
-                "fen": self._fen(known),
-                "board": notation.board_fen(known),
+                "fen": shown[0] if shown else self._fen(known),
+                "board": shown[1] if shown else notation.board_fen(known),
                 "san": ply.san if ply else None,
-                "uci": ply.uci if ply else None,
+                "uci": (self.rules.view_move(self, i - 1, seat)["uci"] if perspective != "all"
+                        else ply.uci) if ply else None,
                 "last_move": [ply.uci[:2], ply.uci[2:4]] if ply else None,
                 "check": SQUARE_NAMES[pos.royal_square(pos.turn)] if pos.is_check() else None,
                 "events": [e.for_seat(seat) if seat != SPECTATOR else {"kind": e.kind, **e.public}

@@ -18,6 +18,9 @@ error, so a typo never silently changes a position. The fields defined so far:
                 of squares.
 ``dbl:``        pawns that keep a double-step right, when that differs from "every pawn on its
                 home rank" (a pawn that stepped away and back has lost it).
+``unmoved:``    Hidden Identity Chess: the pieces that have not moved yet (castling needs an
+                unmoved king and rook); the castling field is then always ``-``. Always written
+                in that variant.
 ==============  ======================================================================
 
 A variant writes only the fields it needs, and only when they differ from what a plain FEN
@@ -54,7 +57,7 @@ from .position import (
 from .variants import get_variant
 
 _SYMBOL_TYPES = {"p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6}
-EXTENSIONS = ("royal", "secret", "revealed", "covered", "dbl", "pools")
+EXTENSIONS = ("royal", "secret", "revealed", "covered", "dbl", "pools", "unmoved")
 _POOLS = re.compile(r"^q(\d)r(\d)b(\d)n(\d)p(\d)$")
 
 
@@ -126,6 +129,8 @@ def parse_setup(text: str) -> Setup:
         mask = _parse_square_list(name, value)
         if name == "royal":
             setup.royal = mask
+        elif name == "unmoved":
+            setup.castling = mask  # (Hidden Identity: the castling bitboard holds unmoved pieces)
         elif name == "dbl":
             setup.double_step = mask
         else:
@@ -186,6 +191,11 @@ def position_from_fen(text: str, variant="standard") -> Position:
     setup = parse_setup(text)
     for name in sorted(setup.extensions - set(v.fen_extensions) - {"dbl"}):
         raise InvalidFenError(f"{v.name} does not use the extension field {name}:")
+    if v.position_class:
+        import importlib
+
+        module, _, name = v.position_class.partition(":")
+        return getattr(importlib.import_module(module), name).from_setup(setup, v)
     return Position.from_setup(setup, v)
 
 
@@ -217,7 +227,8 @@ def fen(pos: Position, always: tuple = ()) -> str:
     """The full truth as an (extended) FEN. The en passant square is written only when an en
     passant capture is legal, so equal positions have equal FENs. Extension fields named in
     ``always`` are written even when empty (``secret:-`` says "sealed, none left")."""
-    castling = "".join(
+    v = pos.variant
+    castling = "-" if v.hidden_identity else "".join(
         ch for ch, sq in (("K", 7), ("Q", 0), ("k", 63), ("q", 56)) if pos.castling >> sq & 1
     ) or "-"
     ep = SQUARE_NAMES[pos.ep] if pos.has_legal_en_passant() else "-"
@@ -225,7 +236,6 @@ def fen(pos: Position, always: tuple = ()) -> str:
         board_fen(pos), "w" if pos.turn == WHITE else "b", castling, ep,
         str(pos.halfmove), str(pos.fullmove),
     ]
-    v = pos.variant
     if v.royal == "pawn":
         default = 0
         for name in v.royal_start_squares:
@@ -238,8 +248,10 @@ def fen(pos: Position, always: tuple = ()) -> str:
             parts.append(f"{name}:{_square_list(mask)}")
     if v.covers:
         parts.append("pools:" + _format_pools(pos.pools))
+    if v.hidden_identity:
+        parts.append("unmoved:" + _square_list(pos.castling))
     home = pos.pawns & ((pos.white & BB_RANKS[1]) | (pos.black & BB_RANKS[6]))
-    if pos.dbl != home:
+    if pos.dbl != home and not v.hidden_identity:  # (there: every pawn on its two home rows)
         parts.append("dbl:" + _square_list(pos.dbl))
     return " ".join(parts)
 

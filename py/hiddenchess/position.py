@@ -174,7 +174,7 @@ class Position:
         # won; any other pawn there is impossible.
         own_first = pos.pawns & ((pos.white & BB_RANKS[0]) | (pos.black & BB_RANKS[7]))
         own_last = pos.pawns & ((pos.white & BB_RANKS[7]) | (pos.black & BB_RANKS[0]))
-        if variant.covers:  # a revealed pawn may stand on its own first rank
+        if variant.covers or variant.hidden_identity:  # (a revealed pawn / a pawn set up there)
             own_first = 0
         if own_first & ~pos.secret or own_last & ~pos.royal:
             raise InvalidFenError("pawns cannot stand on the first or last rank (only a secret "
@@ -317,7 +317,7 @@ class Position:
 
     def copy(self) -> "Position":
         """A copy without the move stack."""
-        new = Position(self.variant)
+        new = type(self)(self.variant)
         for name in Position.__slots__:
             if name != "_stack":
                 setattr(new, name, getattr(self, name))

@@ -88,6 +88,41 @@ class Rules:
             raise SetupError(f"{game.variant.name} has no setup choices to replay")
 
 
+    # --- hooks of Hidden Identity Chess (identities hidden, moves written by squares) ----------
+    def outcome(self, game):
+        """A :class:`~hiddenchess.game.Status` when the position decides the game before the
+        usual checks (e.g. a captured king), else ``None``."""
+        return None
+
+    def move_events(self, game, m: int, before: dict, events: list) -> list:
+        """The events of move ``m`` (played on ``game.position``), rewritten if the default
+        ones would tell a secret."""
+        return events
+
+    def parse_text(self, game, text: str) -> "int | None":
+        """The legal move named by the variant's own move notation, or ``None`` to use UCI/SAN."""
+        return None
+
+    def view_board(self, game, seat: str) -> str:
+        """The board (FEN placement field) as ``seat`` may see it."""
+        return notation.board_fen(game.position)
+
+    def view_move(self, game, index: int, seat: str) -> dict:
+        """Ply ``index`` (0-based) of the history as ``seat`` may see it: ``{"uci", "san"}``."""
+        p = game.history[index]
+        return {"uci": p.uci, "san": p.san}
+
+    def known_fen(self, game, truth_fen: str, seat: str) -> "str | None":
+        """A FEN from the game's history (truth) as ``seat`` knows it now, or ``None`` to derive
+        it with :meth:`known_at`."""
+        return None
+
+    def frame_texts(self, game, index: int, seat: str) -> "tuple | None":
+        """``(fen, board)`` of frame ``index`` (position after ``index`` plies) as ``seat`` knew
+        it, or ``None`` to derive them with :meth:`known_at`."""
+        return None
+
+
 def rules_for(variant) -> Rules:
     """A fresh hooks object for ``variant`` (its :attr:`~hiddenchess.variants.Variant.rules`)."""
     if not variant.rules:

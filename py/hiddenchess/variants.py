@@ -60,6 +60,16 @@ class Variant:
     #: ``"module:Class"`` naming the :class:`hiddenchess.rules.Rules` subclass with this
     #: variant's hooks (setup phase, reveals, views); ``None``: the hooks of ordinary chess.
     rules: "str | None" = None
+    #: Hidden Identity Chess: each side places its pieces freely on its two home rows; pawns may
+    #: stand on (and double-step from) their first or second row; any two-square straight advance
+    #: from those rows may be taken en passant; castling is free-form and the position's
+    #: ``castling`` bitboard holds the pieces that have never moved (FEN ``unmoved:``).
+    hidden_identity: bool = False
+    #: Hidden Identity Chess option: both kings are visible to both sides from the start.
+    revealed_kings: bool = False
+    #: ``"module:Class"`` naming the :class:`hiddenchess.position.Position` subclass this variant
+    #: plays on; ``None``: :class:`~hiddenchess.position.Position` itself.
+    position_class: "str | None" = None
 
 
 def derive(parent: Variant, **changes) -> Variant:
@@ -119,7 +129,35 @@ REVEAL = derive(
     rules="hiddenchess.reveal:RevealRules",
 )
 
-VARIANTS = {v.id: v for v in (STANDARD, ROYAL_PAWN, SECRET_PAWN, REVEAL)}
+HIDDEN_IDENTITY = derive(
+    STANDARD,
+    id="hidden-identity",
+    name="Hidden Identity",
+    summary="Place your pieces freely on your two home rows; the opponent sees where they are, "
+            "never what they are. No check: capture the king.",
+    start_fen="8/8/8/8/8/8/8/8 w - - 0 1",
+    royal="none",
+    automatic_insufficient_material=False,
+    pgn_name="Hidden Identity",
+    fen_extensions=("unmoved",),
+    rules="hiddenchess.hidden_identity:HiddenIdentityRules",
+    hidden_identity=True,
+    position_class="hiddenchess.hidden_identity:HiddenIdentityPosition",
+)
+
+#: The "revealed kings" option of Hidden Identity Chess, as a variant of its own so that records,
+#: links and menus keep it: both kings are visible to both sides from the first move.
+HIDDEN_IDENTITY_RK = derive(
+    HIDDEN_IDENTITY,
+    id="hidden-identity-rk",
+    name="Hidden Identity (revealed kings)",
+    summary="Hidden Identity Chess where both kings are visible to both sides.",
+    pgn_name="Hidden Identity (revealed kings)",
+    revealed_kings=True,
+)
+
+VARIANTS = {v.id: v for v in (STANDARD, ROYAL_PAWN, SECRET_PAWN, REVEAL, HIDDEN_IDENTITY,
+                              HIDDEN_IDENTITY_RK)}
 
 
 def get_variant(variant_id) -> Variant:
