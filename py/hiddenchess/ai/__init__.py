@@ -36,6 +36,11 @@ stalemate is a draw, and a repeated position, the fifty-move count and Standard'
 material draws score 0 -- so it avoids a repetition when it stands better and steers into one
 when it stands worse. The game's earlier positions come from replaying the view's move list.
 
+Hidden information (:mod:`hiddenchess.ai.hidden`): in Secret Pawn Chess the computer searches
+up to four samples of the opponent's secret pawns, each consistent with every reveal it has seen,
+and plays the best mean; in Reveal Chess a cover's first move is scored by expectimax over the
+roles left in the pool. :func:`choose_seal` picks the computer's two secret pawns.
+
 Randomness comes only from ``random.Random(seed)``: the same view, level and seed give the same
 move (unless the time cap cuts a search short); without a seed every game differs.
 
@@ -60,6 +65,7 @@ from .determinizers import (
 )
 from .evaluation import MATE, evaluate, tables_for
 from .search import MATE_BOUND, MAX_PLY, Searcher
+from .hidden import choose_seal  # (the import registers the Secret Pawn and Reveal determinizers)
 
 
 class InvalidLevelError(HiddenChessError):
@@ -146,6 +152,9 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
     legal = pos.legal_moves()
     if not legal:
         raise GameOverError("the side to move has no legal move")
+    allowed = samples[0].root_moves
+    if allowed is not None:
+        legal = [m for m in legal if _uci(m) in allowed] or legal
     if len(legal) == 1:
         m = legal[0]
         return _answer(pos, m, 0, 0, evaluate(pos, tables_for(pos.variant)), [m], lvl)
@@ -162,7 +171,7 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
         searcher = Searcher(
             sample.position, history=sample.history, max_nodes=share, deadline=deadline,
             clock=clock, quiescence=lvl.quiescence,
-            root_order=_translate(order, pos, sample.position),
+            root_order=_translate(order, pos, sample.position), chance=sample.chance,
         )
         margin = lvl.margin if len(samples) == 1 else max(lvl.margin, 300)
         result = searcher.think(max_depth=lvl.max_depth, margin=margin)
@@ -171,11 +180,13 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
         if first is None:
             first = result
         scores = result.root_scores or {result.move: result.score}
+        if allowed is not None:
+            scores = {m: s for m, s in scores.items() if _uci(m) in allowed} or scores
         for m, s in scores.items():
             key = _uci(m)
             combined[key] = combined.get(key, 0.0) + s * sample.weight / total
 
-    if len(samples) == 1:
+    if len(samples) == 1 and _uci(first.move) in combined:
         best_uci = _uci(first.move)
         best_score = first.score
     else:
@@ -236,5 +247,5 @@ def _answer(pos, move, depth, nodes, score, pv, lvl) -> dict:
 
 __all__ = [
     "DETERMINIZERS", "InvalidLevelError", "InvalidViewError", "LEVELS", "Level", "Sample",
-    "choose_move", "determinize", "get_level", "register_determinizer",
+    "choose_move", "choose_seal", "determinize", "get_level", "register_determinizer",
 ]

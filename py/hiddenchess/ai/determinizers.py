@@ -13,8 +13,13 @@ of the positions before it, and a weight.
     sample. The move list is replayed from the variant's start (or the view's ``start_fen`` when
     it carries one) to know which positions already occurred, for the repetition rules.
 
-Adding a hidden variant (Secret Pawn, Hidden Identity, Reveal) means writing one function and
-registering it, without touching the search::
+``secret-pawn``, ``reveal``
+    :mod:`hiddenchess.ai.hidden`: sampled secret pawns consistent with every reveal observed
+    (with ``root_moves``), and the Reveal Chess position with its draws as root chance nodes
+    (``chance``).
+
+Adding a hidden variant means writing one function and registering it, without touching the
+search::
 
     @register_determinizer("secret-pawn")
     def secret_pawn(view, rng):
@@ -55,11 +60,16 @@ class InvalidViewError(HiddenChessError):
 class Sample:
     """One full position consistent with a view: ``position`` (a
     :class:`~hiddenchess.position.Position`), ``history`` (repetition keys of the positions
-    before it, oldest first) and ``weight`` (its relative probability)."""
+    before it, oldest first) and ``weight`` (its relative probability). Optional:
+    ``root_moves``, a set of UCI strings the computer may choose among (moves legal in every
+    world consistent with the view; ``None`` = all legal moves), and ``chance``, the search's
+    root chance hook (see :class:`~hiddenchess.ai.search.Searcher`)."""
 
     position: object
     history: list = field(default_factory=list)
     weight: float = 1.0
+    root_moves: object = None
+    chance: object = None
 
 
 #: variant id -> function ``(view: dict, rng: random.Random) -> list[Sample]``.

@@ -32,7 +32,7 @@ True
 """
 
 from ..core import BISHOP, BLACK, KING, KING_ATTACKS, KNIGHT, PAWN, QUEEN, ROOK, WHITE
-from ..position import CASTLE, EN_PASSANT
+from ..position import CASTLE, EN_PASSANT, POOL_ROLES, pool_counts
 
 #: Centipawn values of pawn, knight, bishop, rook, queen (index = piece type).
 PIECE_VALUES = (0, 100, 280, 320, 479, 929, 0)
@@ -279,6 +279,8 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
             score += BISHOP_PAIR
         if bin(bishops & black).count("1") >= 2:
             score -= BISHOP_PAIR
+    if pos.covered:
+        score += cover_terms(pos)
     phase = game_phase(pos)
     kings = pos.kings & ~royal
     if kings:
@@ -297,6 +299,33 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
         if bin(pos.knights | bishops).count("1") <= 1:
             return 0
     return score if pos.turn == WHITE else -score
+
+
+def cover_terms(pos) -> int:
+    """Reveal Chess (White's point of view): an unrevealed cover is worth the expected value of
+    its owner's pool (each remaining role weighted by its count), not its cover type, which is
+    what the material table counted. The search never draws roles below the root, so this is
+    its cheap expectation for covers deeper in the tree.
+
+    >>> from hiddenchess.notation import initial_position
+    >>> cover_terms(initial_position("reveal"))    # the pools match the covers: no difference
+    0
+    """
+    score = 0
+    for color, own, sign in ((WHITE, pos.white, 1), (BLACK, pos.black, -1)):
+        covers = pos.covered & own
+        if not covers:
+            continue
+        counts = pool_counts(pos.pools, color)
+        total = sum(counts)
+        if not total:
+            continue
+        expected = sum(n * PIECE_VALUES[pt] for n, pt in zip(counts, POOL_ROLES))
+        as_covers = sum(PIECE_VALUES[pt] * bin(covers & bb).count("1") for pt, bb in (
+            (PAWN, pos.pawns), (KNIGHT, pos.knights), (BISHOP, pos.bishops), (ROOK, pos.rooks),
+            (QUEEN, pos.queens)))
+        score += sign * ((expected * bin(covers).count("1")) // total - as_covers)
+    return score
 
 
 def _royal_terms(pos, tables, phase) -> int:
@@ -322,5 +351,5 @@ def _royal_terms(pos, tables, phase) -> int:
     return score
 
 
-__all__ = ["EvalTables", "MATE", "PIECE_VALUES", "evaluate", "game_phase", "material_pst",
-           "pst_delta", "tables_for"]
+__all__ = ["EvalTables", "MATE", "PIECE_VALUES", "cover_terms", "evaluate", "game_phase",
+           "material_pst", "pst_delta", "tables_for"]

@@ -53,6 +53,8 @@ INF = MATE + 1
 QCHECK_PLIES = 2
 #: Half-width of the aspiration window (centipawns) from depth 4 on.
 ASPIRATION = 40
+#: Half-width of the window around each chance outcome's static value (root expectimax).
+CHANCE_WINDOW = 100
 #: Frontier futility margins by remaining depth: quiet moves that cannot lift the static score
 #: above alpha by this much are skipped (unless they give check).
 FUTILITY = (0, 200, 450)
@@ -109,8 +111,12 @@ class Searcher:
     """
 
     def __init__(self, pos, *, history=(), max_nodes=None, deadline=None, clock=None,
-                 check_every=256, quiescence=True, root_order=None):
+                 check_every=256, quiescence=True, root_order=None, chance=None):
         self.pos = pos.copy()  # the caller's position is never touched
+        #: Optional chance hook ``chance(pos, move) -> [(probability, apply), ...] | None``:
+        #: root moves it answers for are scored as the expectation over their outcomes (each
+        #: ``apply(pos)`` runs right after the move is pushed, e.g. a Reveal Chess draw).
+        self.chance = chance
         self.tables = tables_for(pos.variant)
         self.royal_wins = pos.variant.royal_promotion_wins
         self.max_nodes = max_nodes
@@ -194,6 +200,17 @@ class Searcher:
         tables = self.tables
         try:
             for i, m in enumerate(moves):
+                outcomes = self.chance(pos, m) if self.chance is not None else None
+                if outcomes:
+                    score = self._expectation(m, outcomes, depth)
+                    scores[m] = score
+                    if score > best_score:
+                        best_score, best_move = score, m
+                        if score > alpha:
+                            alpha = score
+                            if score >= beta:
+                                break
+                    continue
                 delta = pst_delta(pos, m, tables)
                 push(m)
                 self.psq += delta
@@ -219,6 +236,27 @@ class Searcher:
             flag = LOWER if best_score >= beta else EXACT
             self._store(key, depth, best_score, flag, best_move, 0)
         return best_score, best_move, scores
+
+    def _expectation(self, m, outcomes, depth) -> int:
+        """Expectimax at the root: the probability-weighted mean of the searches of each outcome
+        of chance move ``m`` (an outcome's ``apply`` changes the position after the push;
+        :meth:`Position.pop` undoes both). Each outcome is searched in a window of
+        :data:`CHANCE_WINDOW` around its static value -- a full window would make the capture
+        search explode -- and a score outside it counts as the (fail-soft) bound found."""
+        pos = self.pos
+        saved = self.psq
+        total = 0.0
+        for probability, apply in outcomes:
+            pos.push(m)
+            apply(pos)
+            self.psq = material_pst(pos, self.tables)
+            static = evaluate(pos, self.tables, self.psq)
+            low = max(static - CHANCE_WINDOW, -INF + 1)
+            high = min(static + CHANCE_WINDOW, INF - 1)
+            total += probability * -self._search(depth - 1, low, high, 1, True)
+            pos.pop()
+            self.psq = saved
+        return int(round(total))
 
     def _pv(self, first) -> list:
         pos = self.pos
