@@ -6,6 +6,7 @@
 // becomes movable when main.py sets window.hcReady and fires the "hc:ready" event.
 
 import { Chessground } from './vendor/chessground/chessground.min.js';
+import { PyWorker } from './vendor/pyscript/core.js';
 
 const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
 const ROLE_NAMES = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight' };
@@ -73,6 +74,9 @@ let noticeDismissed = null;
 let sealChoice = []; // squares the player at the device has picked while sealing (not yet sent)
 let sealFor = null; // gameId|seat the picks belong to
 let boardToastTimer = 0;
+let aiWorker = null; // Promise of the PyScript worker running py/worker.py (started on demand)
+let aiJob = null; // "game|ply" of the request the worker is answering
+let aiShownMessage = null; // the computer's last draw answer already shown
 
 // ------------------------------------------------------------------ board
 
@@ -313,8 +317,76 @@ function render(st, { quiet = false } = {}) {
   document.body.dataset.viewer = st.viewer || '';
   $('board').classList.toggle('is-sealing', !!st.sealing);
   document.body.dataset.replay = st.replay ? st.replay.perspective : '';
+  renderComputer(st);
   if (st.error && !quiet) showToast(st.error);
   updateClocks();
+  think(st);
+}
+
+// ------------------------------------------------------------------ the computer opponent
+
+// The computer thinks in a Web Worker (py/worker.py) so the page never blocks. It gets only the
+// request of state.computer: the view of the computer's seat and the level, never the game. Its
+// answer goes back through the Session (action computer_move), which checks it like any move.
+function startWorker() {
+  if (!aiWorker) {
+    const version = new URL('./vendor/pyodide/pyodide.mjs', import.meta.url).href;
+    aiWorker = PyWorker('./py/worker.py', { config: './pyscript.toml', version });
+    aiWorker.then(() => {
+      document.body.dataset.aiReady = 'true';
+      if (state) renderComputer(state);
+    }, () => {});
+  }
+  return aiWorker;
+}
+
+function think(st) {
+  const c = st.computer;
+  if (!c) return;
+  startWorker();
+  const req = c.request;
+  if (!req) return;
+  const key = `${req.game}|${req.ply}`;
+  if (aiJob === key) return;
+  aiJob = key;
+  startWorker()
+    .then(w => w.sync.choose(JSON.stringify(req.view), req.level))
+    .then(text => {
+      const answer = JSON.parse(text);
+      if (aiJob === key) aiJob = null; // done: the same ply may be asked again after a takeback
+      const cur = state && state.computer && state.computer.request;
+      if (!cur || `${cur.game}|${cur.ply}` !== key) return; // a takeback or a new game meanwhile
+      if (answer.error) {
+        showToast(`The computer could not move: ${answer.error}`);
+        return;
+      }
+      call('computer_move', { uci: answer.uci, ply: req.ply, game: req.game, score: answer.score });
+    })
+    .catch(err => {
+      console.error(err);
+      if (aiJob === key) aiJob = null;
+      showToast(`The computer could not start: ${err && err.message ? err.message : err}`);
+    });
+}
+
+function renderComputer(st) {
+  const c = st.computer;
+  const thinking = !!(c && c.thinking);
+  $('thinking').hidden = !thinking;
+  if (thinking) {
+    $('thinking-text').textContent = document.body.dataset.aiReady === 'true'
+      ? `The computer (level ${c.level}) is thinking…`
+      : 'The computer is getting ready…';
+  }
+  document.body.dataset.computer = c ? c.seat : '';
+  document.body.dataset.thinking = thinking ? 'true' : 'false';
+  const over = !!(st.status && st.status.over);
+  const canTakeBack = !!c && !thinking && (st.moves || []).some(m => m.color === c.player) &&
+    !(over && ['resignation', 'agreement', 'timeout', 'timeout-insufficient-material'].includes(st.status.reason));
+  $('btn-takeback').hidden = !c;
+  $('btn-takeback').disabled = !canTakeBack;
+  if (c && c.message && c.message !== aiShownMessage) showToast(c.message);
+  aiShownMessage = c ? c.message : null;
 }
 
 function playerEl(color) {
@@ -328,7 +400,11 @@ function renderPlayers(st) {
     const el = playerEl(color);
     el.dataset.color = color;
     el.setAttribute('aria-label', `${COLOR_NAMES[color]} player`);
-    el.querySelector('.player-name').textContent = COLOR_NAMES[color];
+    const comp = st.computer;
+    el.querySelector('.player-name').textContent = !comp ? COLOR_NAMES[color]
+      : comp.seat === color ? `Computer · level ${comp.level}` : 'You';
+    el.classList.toggle('is-computer', !!comp && comp.seat === color);
+    el.querySelector('.player-actions').hidden = !!comp && comp.seat === color;
     const turn = !over && st.turnColor === color;
     el.classList.toggle('is-turn', turn);
     el.querySelector('.to-move').textContent = turn ? 'to move' : '';
@@ -427,7 +503,10 @@ function renderStatus(st) {
     } else if (st.phase === 'setup') {
       line.textContent = st.sealing ? `${COLOR_NAMES[st.sealing.seat]} chooses secret pawns` : 'Choosing secret pawns';
     } else {
-      line.textContent = `${COLOR_NAMES[st.turnColor]} to move${st.check ? ' · check!' : ''}`;
+      const who = st.computer ? (st.turnColor === st.computer.seat ? 'Computer' : 'You') : '';
+      line.textContent = who
+        ? `${who} (${COLOR_NAMES[st.turnColor]}) to move${st.check ? ' · check!' : ''}`
+        : `${COLOR_NAMES[st.turnColor]} to move${st.check ? ' · check!' : ''}`;
     }
   }
   const res = $('result-line');
@@ -831,6 +910,12 @@ function openNewGame() {
     const o = state.options;
     const v = form.querySelector(`input[name=variant][value="${o.variant}"]`);
     if (v) v.checked = true;
+    const m = form.querySelector(`input[name=mode][value="${o.mode}"]`);
+    if (m && !m.disabled) m.checked = true;
+    const lv = form.querySelector(`input[name=level][value="${o.level}"]`);
+    if (lv) lv.checked = true;
+    const col = form.querySelector(`input[name=color][value="${o.color}"]`);
+    if (col) col.checked = true;
     $('new-autoflip').checked = !!state.autoFlip;
   }
   let warn = form.querySelector('.form-warning');
@@ -844,6 +929,7 @@ function openNewGame() {
     warn.remove();
   }
   syncCustomClock();
+  syncComputer();
   dlg.showModal();
   (form.querySelector('input[name=variant]:checked') || form.querySelector('input')).focus();
 }
@@ -855,7 +941,27 @@ function syncCustomClock() {
   $('clock-increment').disabled = !custom;
 }
 
-$('form-new').addEventListener('change', syncCustomClock);
+// "Against the computer" only for the variants the computer plays (the Session's list).
+function syncComputer() {
+  const form = $('form-new');
+  const variant = form.querySelector('input[name=variant]:checked');
+  const supported = (state && state.computerVariants) || [];
+  const ok = !!variant && supported.includes(variant.value);
+  const input = form.querySelector('input[name=mode][value=computer]');
+  input.disabled = !ok;
+  $('choice-computer').classList.toggle('is-disabled', !ok);
+  const name = variant ? variant.closest('label').querySelector('strong').textContent.trim() : '';
+  $('computer-note').textContent = ok
+    ? 'You play one side, the computer the other.'
+    : `The computer does not play ${name} yet.`;
+  if (!ok && input.checked) form.querySelector('input[name=mode][value=local]').checked = true;
+  $('computer-options').hidden = !input.checked;
+}
+
+$('form-new').addEventListener('change', () => {
+  syncCustomClock();
+  syncComputer();
+});
 $('new-cancel').addEventListener('click', () => $('dlg-new').close());
 
 $('form-new').addEventListener('submit', e => {
@@ -865,12 +971,17 @@ $('form-new').addEventListener('submit', e => {
   if (clock === 'custom') {
     clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
   }
-  const st = call('new_game', {
+  const options = {
     variant: f.get('variant'),
     mode: f.get('mode') || 'local',
     clock,
     autoflip: $('new-autoflip').checked,
-  }, { quiet: true }); // an error is shown in the dialog itself
+  };
+  if (options.mode === 'computer') {
+    options.level = Number(f.get('level') || 3);
+    options.color = f.get('color') || 'white';
+  }
+  const st = call('new_game', options, { quiet: true }); // an error is shown in the dialog itself
   if (st && st.error) {
     $('new-error').textContent = st.error;
     $('new-error').hidden = false;
@@ -939,6 +1050,7 @@ $('banner-close').addEventListener('click', () => {
 $('btn-flip').addEventListener('click', () => call('flip'));
 $('chk-autoflip').addEventListener('change', e => call('set_auto_flip', { on: e.target.checked }));
 $('btn-claim').addEventListener('click', openClaim);
+$('btn-takeback').addEventListener('click', () => call('takeback'));
 $('btn-accept').addEventListener('click', e => call('accept_draw', { color: e.currentTarget.dataset.color }));
 $('btn-decline').addEventListener('click', e => call('decline_draw', { color: e.currentTarget.dataset.color }));
 

@@ -99,6 +99,28 @@ Reveal Chess (covered pieces) adds one more key, present for every variant:
 >>> st["moves"][-1]["san"], st["reveal"]["last"][0]["role"], st["reveal"]["pools"]["white"]["n"]
 ('Nc3?N', 'knight', 1)
 
+Games against the computer (``mode: "computer"``) add two keys, present for every game:
+
+``computer``          ``None`` (two players on this device) or ``{"seat", "player", "level",
+                      "levelName", "thinking", "request", "message"}``: the computer's colour and the
+                      player's, the level (1..5) and its name, whether it is the computer's turn;
+                      ``request`` is ``None`` or, while it thinks, what the page hands to the AI worker:
+                      ``{"view": Game.view(seat).to_json() of the computer's seat only, "level", "ply",
+                      "game"}`` -- the answer comes back as the action ``computer_move(uci, ply,
+                      game)``; ``message`` says what the computer did about a draw offer
+``computerVariants``  ids of the variants the computer can play (the AI's registry)
+
+>>> s = Session(MemoryBackend())
+>>> st = s.new_game({"mode": "computer", "level": 1, "color": "black"}, now_ms=0)
+>>> st["computer"]["seat"], st["computer"]["thinking"], st["movable"]["color"]
+('white', True, None)
+>>> req = st["computer"]["request"]
+>>> req["view"]["seat"], req["level"], req["ply"]
+('white', 1, 0)
+>>> st = s.computer_move("e2e4", ply=req["ply"], game=req["game"], now_ms=10)
+>>> st["moves"][-1]["san"], st["computer"]["thinking"], st["movable"]["color"]
+('e4', False, 'black')
+
 >>> s = Session(MemoryBackend()); st = s.new_game({"variant": "secret-pawn"}, now_ms=0)
 >>> st["phase"], st["viewer"], st["handover"]
 ('setup', 'spectator', {'to': 'white', 'for': 'seal'})
@@ -122,6 +144,7 @@ from .record import from_record, to_record
 from .reveal import DrawError, SeededDraw, odds, pool_of
 from .rules import Rules
 from .storage import MemoryBackend, Storage
+from .ai import DETERMINIZERS, LEVELS
 
 __all__ = ["Session", "SessionError", "VARIANTS", "MODES", "REASON_TEXT", "ACTIONS"]
 
@@ -134,10 +157,28 @@ VARIANTS = {
 #: Replay perspectives: what one side knew at each move, or everything from the start.
 PERSPECTIVES = ("white", "black", "all")
 
-#: Play modes. Only ``"local"`` (two players on one device) exists so far; the others are known
-#: so that the page and saved games can already name them.
+#: Play modes. ``"local"`` (two players on one device) and ``"computer"`` exist; ``"friend"`` is
+#: known so that the page and saved games can already name it.
 MODES = {"local": "On this device", "computer": "Against the computer", "friend": "Invite a friend"}
-AVAILABLE_MODES = ("local",)
+AVAILABLE_MODES = ("local", "computer")
+
+#: Colours a player may choose against the computer (``"random"`` is drawn when the game starts).
+PLAYER_COLORS = ("white", "black", "random")
+#: The level a game against the computer gets when none is chosen.
+DEFAULT_LEVEL = 3
+#: The computer accepts a draw offer only when its last search scored its position this many
+#: centipawns (or more) below equality; otherwise it declines. It never offers or resigns.
+DRAW_ACCEPT_CP = 300
+
+
+def computer_variants() -> list:
+    """Ids of the variants the computer can play, read from the AI's registry each time (another
+    variant appears here as soon as :mod:`hiddenchess.ai` registers a determinizer for it).
+
+    >>> {"standard", "royal-pawn"} <= set(computer_variants())
+    True
+    """
+    return sorted(v for v in DETERMINIZERS if v in VARIANTS)
 
 #: What the page shows for each end-of-game reason (``winner`` is filled in by :func:`message`).
 REASON_TEXT = {
@@ -166,7 +207,10 @@ DEFAULT_OPTIONS = {"variant": "standard", "mode": "local", "clock": None, "autof
 #: Options for tests and set-ups, kept out of the saved game: ``fen`` (a start position),
 #: ``seed`` and ``draws`` (Reveal Chess: reproducible or forced reveals, see :class:`ScriptedDraw`).
 SETUP_KEYS = ("fen", "seed", "draws")
-OPTION_KEYS = frozenset(DEFAULT_OPTIONS) | frozenset(SETUP_KEYS)
+#: Options of games against the computer: ``level`` (1..5) and ``color`` (the player's colour:
+#: ``"white"``, ``"black"`` or ``"random"``). Only games in that mode carry them.
+COMPUTER_KEYS = ("level", "color")
+OPTION_KEYS = frozenset(DEFAULT_OPTIONS) | frozenset(SETUP_KEYS) | frozenset(COMPUTER_KEYS)
 #: Most roles a ``draws`` option may script (each side has 15 covers).
 MAX_DRAWS = 30
 
@@ -356,6 +400,12 @@ class Session:
         #: ``{"ply": n, "perspective": p}`` while a finished game is replayed, else ``None``.
         self.replay_at: dict | None = None
         self._frames_cache: tuple | None = None
+        #: ``{"seat": colour, "player": colour, "level": n}`` in a game against the computer.
+        self.computer: dict | None = None
+        #: The computer's last search score (centipawns, its point of view), for draw offers.
+        self.computer_score: int | None = None
+        #: What the computer did about the last draw offer (shown once).
+        self.computer_message: str | None = None
 
     # ------------------------------------------------------------------ hidden information
 
@@ -377,6 +427,8 @@ class Session:
         """Whose knowledge the page may show: ``"all"``, ``"spectator"``, ``"white"``, ``"black"``."""
         if not self.hidden or self.game.status.over:
             return "all"
+        if self.computer is not None:  # no hand-over: the device stays with the player
+            return self.computer["player"]
         expected = self.expected_seat()
         return expected if self.viewer == expected else "spectator"
 
@@ -415,7 +467,10 @@ class Session:
     def new_game(self, options: dict | None = None, *, now_ms: int) -> dict:
         """Start a new game, replacing the current one (only one game is kept).
 
-        ``options``: ``variant`` (``"standard"`` | ``"royal-pawn"`` | ``"secret-pawn"``), ``mode`` (``"local"``),
+        ``options``: ``variant`` (``"standard"`` | ``"royal-pawn"`` | ``"secret-pawn"`` | ``"reveal"``),
+        ``mode`` (``"local"``, or ``"computer"`` for a variant of :func:`computer_variants`, with
+        ``level`` 1..5 (default 3) and ``color``, the player's: ``"white"`` (default), ``"black"``
+        or ``"random"``, drawn now and saved),
         ``clock`` (``None``/``"none"``, ``"5+3"``, ``{"minutes": m, "increment": s}``),
         ``autoflip`` (bool) and, for tests and set-ups, ``fen`` (a start position, validated by
         the engine) and, in Reveal Chess, ``seed`` (an integer: reproducible reveals) and
@@ -454,11 +509,93 @@ class Session:
             return self.state(now_ms=now_ms)
         mover = self.game.turn
         try:
+            if self.computer is not None and mover == self.computer["seat"]:
+                raise SessionError("it is the computer's turn: wait for its move")
             if self.hidden and self.seat() != mover and self.game.phase == "play":
                 raise SessionError(f"pass the device to {_title(mover)} first")
             self.game.play(uci)
         except HiddenChessError as e:
             return self._error(e, now_ms)
+        return self._after_move(mover, now_ms)
+
+    def computer_move(self, uci=None, ply=None, game=None, score=None, *, now_ms: int) -> dict:
+        """Play the computer's answer ``uci`` (from the AI worker) for the request of
+        ``state["computer"]["request"]``; ``ply`` and ``game`` are that request's, so an answer
+        that arrives after a takeback or a new game is refused (and changes nothing). The move is
+        checked by the rules like any other. ``score`` (the search's score in centipawns, the
+        computer's point of view) is remembered to answer draw offers.
+
+        >>> s = Session(MemoryBackend())
+        >>> st = s.new_game({"mode": "computer", "color": "white"}, now_ms=0)
+        >>> s.computer_move("e7e5", ply=0, game=st["gameId"], now_ms=1)["error"]
+        "It is not the computer's turn."
+        """
+        try:
+            if self.computer is None:
+                raise SessionError("this game is not played against the computer")
+            if self.game.status.over:
+                raise SessionError(f"the game is over ({message(self.game.status.to_json())})")
+            if game is not None and game != self.created_ms:
+                raise SessionError("that answer belongs to another game")
+            if ply is not None and ply != self.game.ply:
+                raise SessionError("that answer belongs to an earlier position")
+            if self.game.phase != "play" or self.game.turn != self.computer["seat"]:
+                raise SessionError("it is not the computer's turn")
+            if not isinstance(uci, str) or not 4 <= len(uci) <= 5:
+                raise SessionError(f"the computer's move must be UCI text like 'e7e5', got {uci!r}")
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if self._check_flag(now_ms):
+            return self.state(now_ms=now_ms)
+        mover = self.game.turn
+        try:
+            self.game.play(uci)
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if isinstance(score, int) and not isinstance(score, bool):
+            self.computer_score = score
+        return self._after_move(mover, now_ms)
+
+    def takeback(self, *, now_ms: int) -> dict:
+        """Against the computer: take back the player's last move and the computer's reply (or
+        just the player's move when it ended the game). Not while the computer is thinking, and
+        not after a resignation, an agreed draw or a flag fall.
+
+        >>> s = Session(MemoryBackend())
+        >>> st = s.new_game({"mode": "computer", "color": "white"}, now_ms=0)
+        >>> _ = s.move("e2", "e4", now_ms=1)
+        >>> _ = s.computer_move("e7e5", ply=1, game=st["gameId"], now_ms=2)
+        >>> st = s.takeback(now_ms=3)
+        >>> st["moves"], st["turnColor"]
+        ([], 'white')
+        """
+        try:
+            if self.computer is None:
+                raise SessionError("takebacks are for games against the computer")
+            g = self.game
+            if g.status.over and g.status.reason in self._FINAL_REASONS:
+                raise SessionError(f"the game is over ({message(g.status.to_json())})")
+            if not g.status.over and g.turn == self.computer["seat"]:
+                raise SessionError("the computer is thinking: take back once it has moved")
+            player = self.computer["player"]
+            undo = 2 if _other(g.turn) == self.computer["seat"] else 1
+            if g.ply < undo or (undo == 1 and _other(g.turn) != player):
+                raise SessionError("you have no move to take back")
+            for _ in range(undo):
+                g.undo()
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if self.clock is not None and self.clock.started:
+            self.clock.start(self.game.turn, now_ms)  # the player's time runs again
+        self._save(now_ms)
+        return self.state(now_ms=now_ms)
+
+    #: Endings a takeback cannot undo (they were not made by a move).
+    _FINAL_REASONS = ("resignation", "agreement", "timeout", "timeout-insufficient-material")
+
+    def _after_move(self, mover: str, now_ms: int) -> dict:
+        """Clock, orientation and saving after ``mover`` played."""
+        self.computer_message = None
         if self.clock is not None:
             if self.game.status.over:
                 self.clock.stop(now_ms)
@@ -476,9 +613,10 @@ class Session:
         return self.state(now_ms=now_ms)
 
     def resign(self, color: str | None = None, *, now_ms: int) -> dict:
-        """``color`` (default: the side to move) resigns."""
+        """``color`` (default: the side to move; against the computer: the player) resigns.
+        The computer never resigns."""
         try:
-            color = self._color_arg(color)
+            color = self._player_arg(color)
             self._require_play(now_ms)
             self.game.resign(color)
         except HiddenChessError as e:
@@ -488,9 +626,14 @@ class Session:
 
     def offer_draw(self, color: str | None = None, *, now_ms: int) -> dict:
         """``color`` (default: the side to move) offers a draw. An offer made while the other
-        side's offer is open accepts it."""
+        side's offer is open accepts it.
+
+        Against the computer (``color`` defaults to the player) the computer answers at once: it
+        accepts only when its last search scored its position at least :data:`DRAW_ACCEPT_CP`
+        centipawns below equality, and declines otherwise (``state["computer"]["message"]``).
+        """
         try:
-            color = self._color_arg(color)
+            color = self._player_arg(color)
             self._require_play(now_ms)
             if self.draw_offer == color:
                 raise SessionError(f"{_title(color)} has already offered a draw.")
@@ -498,6 +641,16 @@ class Session:
                 return self.accept_draw(color, now_ms=now_ms)
         except HiddenChessError as e:
             return self._error(e, now_ms)
+        if self.computer is not None:
+            score = self.computer_score
+            if score is not None and score <= -DRAW_ACCEPT_CP:
+                self.game.agree_draw()
+                self.computer_message = "The computer accepts your draw offer."
+                self._finish(now_ms)
+            else:
+                self.computer_message = "The computer declines your draw offer."
+                self._save(now_ms)
+            return self.state(now_ms=now_ms)
         self.draw_offer = color
         self._save(now_ms)
         return self.state(now_ms=now_ms)
@@ -572,6 +725,7 @@ class Session:
             self.game.seal(seat, squares)
         except HiddenChessError as e:
             return self._error(e, now_ms)
+        self._computer_setup()
         self._save(now_ms)
         return self.state(now_ms=now_ms)
 
@@ -689,7 +843,8 @@ class Session:
             promotions = self._hidden_promotions(dests)
         history = list(g.history)
         last = history[-1].uci if history else None
-        movable = dests and not over
+        computer = self._computer_state(over)
+        movable = dests and not over and not (computer and computer["thinking"])
         st = {
             "variant": {"id": g.variant.id, "name": g.variant.name},
             "fen": g.fen().split(" ")[0],
@@ -721,10 +876,33 @@ class Session:
             "reveal": self._reveal_state(g.position, g.history[-1].events if g.history else [],
                                          promotions),
             "replay": None,
+            "computer": computer,
+            "computerVariants": computer_variants(),
         }
         if self.replay_at is not None and over:
             self._apply_replay(st)
         return st
+
+    def _computer_state(self, over: bool) -> dict | None:
+        """The ``computer`` key: who the computer is and, on its turn, the request for the AI."""
+        c = self.computer
+        if c is None:
+            return None
+        g = self.game
+        thinking = not over and g.phase == "play" and g.turn == c["seat"]
+        request = None
+        if thinking:  # only what the computer's seat knows, never the game itself
+            request = {"view": g.view(c["seat"]).to_json(), "level": c["level"], "ply": g.ply,
+                       "game": self.created_ms}
+        return {
+            "seat": c["seat"],
+            "player": c["player"],
+            "level": c["level"],
+            "levelName": LEVELS[c["level"]].name,
+            "thinking": thinking,
+            "request": request,
+            "message": self.computer_message,
+        }
 
     def _handover(self, seat: str) -> dict | None:
         if seat != "spectator":
@@ -918,12 +1096,41 @@ class Session:
         self.options = opts
         if settings is not None:
             self.options["clock"] = settings.label()
+        self.computer = None
+        self.computer_score = None
+        self.computer_message = None
+        if opts.get("mode") == "computer":
+            player = opts["color"]
+            self.computer = {"seat": _other(player), "player": player, "level": opts["level"]}
+            opts["autoflip"] = False  # the board stays turned towards the player
         self.auto_flip = bool(opts.get("autoflip"))
         self.orientation = self.game.turn if self.auto_flip else "white"
+        if self.computer is not None:
+            self.orientation = self.computer["player"]
         self.created_ms = now_ms
         self.viewer = None
         self.replay_at = None
+        self._computer_setup()
         self._save(now_ms)
+
+    def _computer_setup(self) -> None:
+        """The computer makes its setup choice when it owes one (Secret Pawn Chess: it seals two
+        of its original pawns, chosen at random)."""
+        if self.computer is None or self.game.phase != "setup":
+            return
+        seat = self.computer["seat"]
+        if seat not in self.game.setup_pending():
+            return
+        sealing = self._sealing(seat)
+        if sealing is None:
+            return
+        import random
+
+        squares = random.SystemRandom().sample(sealing["candidates"], sealing["count"])
+        try:
+            self.game.seal(seat, squares)
+        except HiddenChessError:
+            pass  # not its turn to choose yet: it chooses after the player
 
     def _adopt(self, game: Game, clock: Clock | None, meta: dict) -> None:
         meta = meta if isinstance(meta, dict) else {}
@@ -935,6 +1142,20 @@ class Session:
         opts["clock"] = clock.settings.label() if clock is not None else None
         mode = meta.get("mode")
         opts["mode"] = mode if mode in MODES else "local"
+        self.computer = None
+        self.computer_score = None
+        self.computer_message = None
+        level, player = meta.get("level"), meta.get("color")
+        if opts["mode"] == "computer":
+            if (level in LEVELS and not isinstance(level, bool) and player in _COLORS
+                    and game.variant.id in computer_variants()):
+                self.computer = {"seat": _other(player), "player": player, "level": level}
+                opts["level"], opts["color"] = level, player
+                score = meta.get("score")
+                if isinstance(score, int) and not isinstance(score, bool):
+                    self.computer_score = score
+            else:  # unreadable settings: the players go on on this device
+                opts["mode"] = "local"
         self.auto_flip = meta.get("autoflip") is True
         opts["autoflip"] = self.auto_flip
         self.options = opts
@@ -944,13 +1165,18 @@ class Session:
         self.created_ms = created if isinstance(created, int) and not isinstance(created, bool) else 0
 
     def _meta(self, now_ms: int) -> dict:
-        return {
+        meta = {
             "mode": self.options.get("mode", "local"),
             "orientation": self.orientation,
             "autoflip": self.auto_flip,
             "created_ms": self.created_ms,
             "updated_ms": now_ms,
         }
+        if self.computer is not None:
+            meta["level"] = self.computer["level"]
+            meta["color"] = self.computer["player"]
+            meta["score"] = self.computer_score
+        return meta
 
     def _save(self, now_ms: int) -> None:
         try:
@@ -1030,6 +1256,16 @@ class Session:
         if color == self.draw_offer:
             raise SessionError(f"{_title(color)} offered the draw; only {_other(color)} can answer it.")
 
+    def _player_arg(self, color: str | None) -> str:
+        """Like :meth:`_color_arg`; against the computer the player is the default and the only
+        side that may act."""
+        if self.computer is None:
+            return self._color_arg(color)
+        color = self.computer["player"] if color is None else self._color_arg(color)
+        if color == self.computer["seat"]:
+            raise SessionError("the computer makes its own decisions")
+        return color
+
     def _color_arg(self, color: str | None) -> str:
         if color is None:
             return self.game.turn
@@ -1054,6 +1290,23 @@ class Session:
             raise SessionError(f"unknown mode {opts['mode']!r}")
         if opts["mode"] not in AVAILABLE_MODES:
             raise SessionError(f"{MODES[opts['mode']]!r} is not available yet; play on this device")
+        if opts["mode"] == "computer":
+            if opts["variant"] not in computer_variants():
+                raise SessionError(f"the computer does not play {VARIANTS[opts['variant']]} yet")
+            level = opts.setdefault("level", DEFAULT_LEVEL)
+            if isinstance(level, bool) or level not in LEVELS:
+                raise SessionError(f"level must be a whole number from 1 to 5, got {level!r}")
+            color = opts.setdefault("color", "white")
+            if color not in PLAYER_COLORS:
+                raise SessionError(f"color must be 'white', 'black' or 'random', got {color!r}")
+            if color == "random":
+                import random
+
+                opts["color"] = random.SystemRandom().choice(_COLORS)
+        else:
+            given = [k for k in COMPUTER_KEYS if k in opts]
+            if given:
+                raise SessionError(f"{' and '.join(given)} are options of games against the computer")
         if not isinstance(opts["autoflip"], bool):
             raise SessionError(f"autoflip must be true or false, got {opts['autoflip']!r}")
         if "fen" in opts and not isinstance(opts["fen"], str):
@@ -1080,8 +1333,11 @@ class Session:
 ACTIONS = {
     "restore": (),
     "state": (),
-    "new_game": ("options", "variant", "mode", "clock", "autoflip", "fen", "seed", "draws"),
+    "new_game": ("options", "variant", "mode", "clock", "autoflip", "fen", "seed", "draws", "level",
+                 "color"),
     "move": ("orig", "dest", "promotion"),
+    "computer_move": ("uci", "ply", "game", "score"),
+    "takeback": (),
     "tick": (),
     "resign": ("color",),
     "offer_draw": ("color",),

@@ -1,0 +1,176 @@
+"""Playing against the computer on the page: the dialog, the Web Worker, the thinking indicator.
+
+The computer thinks in a PyScript worker (``py/worker.py``): the main thread stays free, so a UI
+action (flipping the board) completes while the thinking indicator is up. ``shared`` (conftest)
+boots the page once for the module; each test starts its own game.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import wait_ready
+
+pytestmark = pytest.mark.browser
+
+#: Pyodide boots a second time in the worker, then the search runs (up to 2 s at level 5).
+ANSWER_TIMEOUT_MS = 90_000
+
+
+@pytest.fixture
+def app(shared):
+    page = shared.page
+    for _ in range(3):
+        page.keyboard.press("Escape")
+    page.evaluate("window.hcApp.call('new_game', {})")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    yield page
+    assert shared.blocked == [], shared.blocked
+    assert shared.page_errors == [], shared.page_errors
+
+
+def state(page) -> dict:
+    return page.evaluate("window.hcApp.state()")
+
+
+def square_center(page, square: str) -> tuple[float, float]:
+    box = page.locator("#board cg-board").bounding_box()
+    white = state(page)["orientation"] == "white"
+    file, rank = ord(square[0]) - ord("a"), int(square[1]) - 1
+    col = file if white else 7 - file
+    row = 7 - rank if white else rank
+    size = box["width"] / 8
+    return box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size
+
+
+def play_any_move(page) -> None:
+    """Click a legal move of the player (the first non-promotion one the page offers)."""
+    st = state(page)
+    dests = st["movable"]["dests"]
+    assert st["movable"]["color"] == st["computer"]["player"], st["movable"]
+    orig, dest = next((o, d) for o, ds in sorted(dests.items()) for d in ds
+                      if o + d not in st["promotions"])
+    before = len(st["moves"])
+    page.mouse.click(*square_center(page, orig))
+    page.mouse.click(*square_center(page, dest))
+    page.wait_for_function(f"window.hcApp.state().moves.length > {before}")
+
+
+def wait_for_answer(page, plies: int) -> None:
+    """Until the computer's reply is on the board (``plies`` half-moves in all)."""
+    page.wait_for_function(
+        f"window.hcApp.state().moves.length >= {plies} && !window.hcApp.state().computer.thinking",
+        timeout=ANSWER_TIMEOUT_MS)
+
+
+def test_dialog_offers_the_computer_only_for_variants_it_plays(app):
+    app.locator("#btn-new").click()
+    dialog = app.locator("#dlg-new")
+    expect(dialog).to_be_visible()
+    supported = state(app)["computerVariants"]
+    assert "standard" in supported and "royal-pawn" in supported
+    for variant in ["standard", "royal-pawn", "secret-pawn", "reveal"]:
+        dialog.locator(f"input[name=variant][value='{variant}']").check(force=True)
+        computer = dialog.locator("input[name=mode][value=computer]")
+        if variant in supported:
+            expect(computer).to_be_enabled()
+        else:
+            expect(computer).to_be_disabled()
+            expect(app.locator("#computer-note")).to_contain_text("does not play")
+    dialog.locator("input[name=variant][value=standard]").check(force=True)
+    expect(app.locator("#computer-options")).to_be_hidden()
+    dialog.locator("input[name=mode][value=computer]").check(force=True)
+    expect(app.locator("#computer-options")).to_be_visible()
+    expect(dialog.locator("input[name=level]")).to_have_count(5)
+    expect(dialog.locator("input[name=color]")).to_have_count(3)
+    app.locator("#new-cancel").click()
+
+
+def test_level_1_from_the_dialog_answers_every_move_and_takeback(app):
+    app.locator("#btn-new").click()
+    dialog = app.locator("#dlg-new")
+    dialog.locator("input[name=variant][value=royal-pawn]").check(force=True)
+    dialog.locator("input[name=mode][value=computer]").check(force=True)
+    dialog.locator("input[name=level][value='1']").check(force=True)
+    dialog.locator("input[name=color][value=white]").check(force=True)
+    app.locator("#new-start").click()
+    expect(dialog).to_be_hidden()
+    st = state(app)
+    assert st["options"]["mode"] == "computer" and st["options"]["level"] == 1
+    assert st["variant"]["id"] == "royal-pawn" and st["computer"]["seat"] == "black"
+    expect(app.locator("#player-top .player-name")).to_have_text("Computer · level 1")
+    expect(app.locator("#player-bottom .player-name")).to_have_text("You")
+    for n in range(1, 5):
+        if state(app)["status"]["over"]:
+            break
+        play_any_move(app)
+        wait_for_answer(app, 2 * n)
+        st = state(app)
+        assert st["moves"][2 * n - 1]["color"] == "black"  # the computer's reply
+    plies = len(state(app)["moves"])
+    assert plies >= 4
+    takeback = app.locator("#btn-takeback")
+    expect(takeback).to_be_enabled()
+    takeback.click()
+    app.wait_for_function(f"window.hcApp.state().moves.length === {plies - 2}")
+    assert state(app)["turnColor"] == "white"
+
+
+def test_level_5_thinks_in_a_worker_while_the_page_responds(app):
+    app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'white'})")
+    checks = []
+    for n in range(1, 4):
+        if state(app)["status"]["over"]:
+            break
+        play_any_move(app)
+        # Right after the move the computer thinks; a UI action must complete meanwhile.
+        checks.append(app.evaluate("""() => {
+            const before = window.hcApp.state();
+            const shown = !document.getElementById('thinking').hidden;
+            document.getElementById('btn-flip').click();
+            const after = window.hcApp.state();
+            return {thinkingBefore: before.computer.thinking, shown,
+                    flipped: before.orientation !== after.orientation,
+                    thinkingAfter: after.computer.thinking,
+                    movesAfter: after.moves.length, movesBefore: before.moves.length};
+        }"""))
+        wait_for_answer(app, 2 * n)
+    for c in checks:
+        assert c["thinkingBefore"] and c["shown"], c
+        assert c["flipped"], c
+        # the flip came back before the computer's move: the page was not blocked by the search
+        assert c["thinkingAfter"] and c["movesAfter"] == c["movesBefore"], c
+    expect(app.locator("#thinking")).to_be_hidden()
+    assert len(state(app)["moves"]) >= 6
+
+
+def test_reload_while_the_computer_is_to_move_resumes_thinking(app, shared):
+    # level 5 thinks for a second or two: the reload comes while it thinks
+    st = app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'black'})")
+    assert st["orientation"] == "black" and st["computer"]["thinking"]
+    app.reload()
+    wait_ready(app)
+    st = state(app)
+    assert st["options"]["mode"] == "computer" and st["options"]["color"] == "black"
+    assert st["options"]["level"] == 5
+    if not st["moves"]:  # (the answer may already be there)
+        expect(app.locator("#thinking")).to_be_visible()
+    wait_for_answer(app, 1)
+    st = state(app)
+    assert st["moves"][0]["color"] == "white" and st["movable"]["color"] == "black"
+
+
+def test_draw_offer_and_resignation_against_the_computer(app):
+    app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
+    # the computer's panel has no buttons: it decides for itself
+    expect(app.locator("#player-top .player-actions")).to_be_hidden()
+    app.locator("#player-bottom .act-draw").click()
+    expect(app.locator("#toast")).to_have_text("The computer declines your draw offer.")
+    assert not state(app)["status"]["over"]
+    app.locator("#player-bottom .act-resign").click()
+    app.locator("#confirm-yes").click()
+    app.wait_for_function("window.hcApp.state().status.over")
+    st = state(app)
+    assert st["status"]["reason"] == "resignation" and st["status"]["winner"] == "black"
+    expect(app.locator("#btn-takeback")).to_be_disabled()
