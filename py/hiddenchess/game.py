@@ -47,6 +47,8 @@ REASON_TEXT = {
     "agreement": "Draw by agreement",
     "royal-pawn-promoted": "Royal pawn promoted",
     "king-captured": "King captured",
+    "second-illegal-move": "Second illegal move",
+    "illegal-king-capture": "King captured by an illegal move",
 }
 
 
@@ -255,7 +257,7 @@ class Game:
         variants these are the legal moves."""
         if seat is not None and _seat_name(seat) != self.turn:
             return []
-        if not self._legal():
+        if not self._legal() or self.pending_penalty:
             return []
         known = self.rules.known_position(self, self.turn)
         return self._legal() if known is self.position else known.legal_moves()
@@ -329,11 +331,13 @@ class Game:
                 raise IllegalMoveError(f"{text} is not legal in this position") from None
             raise IllegalMoveError(self.rules.refusal(self, self.turn, tried)) from None
 
-    def play(self, move: str, draw=None) -> MoveResult:
+    def play(self, move: str, draw=None, allow_illegal: bool = False) -> MoveResult:
         """Play a move given in UCI or SAN. Raises InvalidMoveError, AmbiguousMoveError,
         IllegalMoveError or GameOverError; the game is unchanged after any error. ``draw``
-        (Reveal Chess) forces the role this move reveals: a role letter or a draw source."""
-        m = self.parse_move(move)
+        (Reveal Chess) forces the role this move reveals: a role letter or a draw source.
+        ``allow_illegal`` (tabletop rules, :mod:`hiddenchess.tabletop`) also accepts a move the
+        piece could not legally make; other games refuse it."""
+        m = self.rules.parse_illegal(self, move) if allow_illegal else self.parse_move(move)
         self.pending_draw = draw
         try:
             return self._play_int(m)
@@ -395,6 +399,7 @@ class Game:
         A game that ended by that move is open again."""
         if not self.history:
             raise HiddenChessError("there is no move to take back")
+        self.rules.undo(self)
         key = self._keys.pop()
         self._counts[key] -= 1
         if not self._counts[key]:
@@ -407,6 +412,19 @@ class Game:
         self._legal_cache = None
         self._evaluate()
         return ply
+
+    # --- tabletop rules (hiddenchess.tabletop) ---------------------------------------------------
+    @property
+    def pending_penalty(self) -> "dict | None":
+        """``{"by": seat, "count": n}`` while ``seat`` must remove ``n`` enemy pieces of its
+        choice (tabletop rules) before play goes on; ``None`` otherwise."""
+        return self.rules.pending_penalty(self)
+
+    def penalty(self, seat: str, squares) -> list:
+        """Tabletop rules: ``seat`` removes the enemy pieces on ``squares`` as the penalty for an
+        illegal move it was wronged by. Returns the events. Raises HiddenChessError."""
+        self._require_ongoing()
+        return self.rules.penalty(self, _seat_name(seat), squares)
 
     # --- outcomes --------------------------------------------------------------------------------
     def _evaluate(self) -> None:

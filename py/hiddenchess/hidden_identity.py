@@ -400,6 +400,13 @@ def _feasible(pieces: list, fixed: int, original: str) -> bool:
     return all(place(i, set()) for i in order)
 
 
+#: Event kinds of the tabletop rules (:mod:`hiddenchess.tabletop`) that take a piece off the
+#: board with its identity shown; refereed games never have them.
+_REMOVAL_KINDS = ("illegal", "removed")
+#: Event kinds the public deduction replays.
+KNOWLEDGE_KINDS = ("move",) + _REMOVAL_KINDS
+
+
 def _knowledge(start: dict, kings: dict, moves: list) -> dict:
     """Replay public information. ``start`` maps colour -> occupied squares when play began,
     ``kings`` colour -> king square (revealed kings), ``moves`` the public move records.
@@ -412,7 +419,18 @@ def _knowledge(start: dict, kings: dict, moves: list) -> dict:
                 states = {"k"}
             board[SQUARE_INDEX[sq]] = len(pieces)
             pieces.append([color, states, True])
+    gone = {}  # square -> the piece last taken off it (tabletop rules: a later discovery)
     for mv in moves:
+        if mv.get("kind") in _REMOVAL_KINDS:
+            # Tabletop rules: a piece removed for an illegal move or as a penalty shows its
+            # identity; its moves prove nothing (they may have been illegal).
+            sq = SQUARE_INDEX[mv["square"]]
+            pid = board.pop(sq, None) if mv.get("on_board", True) else gone.get(sq)
+            if pid is not None:
+                gone[sq] = pid
+                pieces[pid][1] = {mv["role"] + ("*" if mv.get("promoted") else "")}
+                pieces[pid][2] = False
+            continue
         frm, to = SQUARE_INDEX[mv["from"]], SQUARE_INDEX[mv["to"]]
         pid = board.get(frm)
         if pid is None:
@@ -440,10 +458,12 @@ def _knowledge(start: dict, kings: dict, moves: list) -> dict:
                 pieces[target][1] = {s for s in pieces[target][1] if _current(s) != "p"}
                 pieces[pid][2] = False
                 del board[frm]
+                gone[frm] = pid
             else:
                 pieces[target][1] = {"p"}
                 pieces[target][2] = False
                 del board[cap]
+                gone[cap] = target
                 del board[frm]
                 board[to] = pid
             continue
@@ -452,6 +472,7 @@ def _knowledge(start: dict, kings: dict, moves: list) -> dict:
             cid = board[to]
             pieces[cid][1] = {s for s in pieces[cid][1] if _current(s) == captured}
             pieces[cid][2] = False
+            gone[to] = cid
         pieces[pid][1] = {s for s in states if _can_make(_current(s), color, frm, to, occ,
                                                          bool(captured))}
         if BB_SQUARES[to] & _LAST[color] and "p" in pieces[pid][1]:
@@ -500,7 +521,7 @@ def candidates(view) -> dict:
     secrets = data.get("secrets") or {}
     if "start" not in secrets:
         return {}
-    moves = [e for ply in data["events"] for e in ply if e.get("kind") == "move"]
+    moves = [e for ply in data["events"] for e in ply if e.get("kind") in KNOWLEDGE_KINDS]
     know = _knowledge(secrets["start"], secrets.get("kings") or {}, moves)
     seat = data["seat"]
     colors = (WHITE, BLACK) if seat not in COLOR_NAMES else (COLOR_NAMES.index(seat) ^ 1,)
@@ -522,8 +543,8 @@ def _start_info(game) -> tuple:
 
 
 def _public_moves(game, upto: int) -> list:
-    return [{"kind": "move", **e.public} for p in game.history[:upto] for e in p.events
-            if e.kind == "move"]
+    return [{"kind": e.kind, **e.public} for p in game.history[:upto] for e in p.events
+            if e.kind in KNOWLEDGE_KINDS]
 
 
 def _board_text(pos, seat: str, cands: dict, everything: bool) -> str:

@@ -122,6 +122,26 @@ class Rules:
         it, or ``None`` to derive them with :meth:`known_at`."""
         return None
 
+    # --- hooks of the tabletop rules (hiddenchess.tabletop) --------------------------------------
+    def parse_illegal(self, game, text: str) -> int:
+        """The move ``text`` names, legal or not (tabletop rules); other games refuse."""
+        from .errors import IllegalMoveError
+
+        raise IllegalMoveError(f"{game.variant.name} is refereed: only legal moves may be played")
+
+    def pending_penalty(self, game) -> "dict | None":
+        """``{"by": seat, "count": n}`` while a penalty choice is awaited, else ``None``."""
+        return None
+
+    def undo(self, game) -> None:
+        """The last ply is being taken back: restore any state the hooks keep of their own."""
+
+    def penalty(self, game, seat: str, squares) -> list:
+        """Remove the chosen enemy pieces as a penalty (tabletop rules); other games refuse."""
+        from .errors import HiddenChessError
+
+        raise HiddenChessError("there is no penalty to choose in this game")
+
 
 def rules_for(variant) -> Rules:
     """A fresh hooks object for ``variant`` (its :attr:`~hiddenchess.variants.Variant.rules`)."""

@@ -67,6 +67,9 @@ class Variant:
     hidden_identity: bool = False
     #: Hidden Identity Chess option: both kings are visible to both sides from the start.
     revealed_kings: bool = False
+    #: Hidden Identity Chess option "tabletop rules": a player may move a piece illegally; the
+    #: move is punished when discovered (:mod:`hiddenchess.tabletop`). Refereed otherwise.
+    tabletop: bool = False
     #: ``"module:Class"`` naming the :class:`hiddenchess.position.Position` subclass this variant
     #: plays on; ``None``: :class:`~hiddenchess.position.Position` itself.
     position_class: "str | None" = None
@@ -156,8 +159,29 @@ HIDDEN_IDENTITY_RK = derive(
     revealed_kings=True,
 )
 
+#: Hidden Identity Chess under "tabletop rules" (see :mod:`hiddenchess.tabletop`): a player may
+#: move a piece illegally; the program discovers it the way the rules say and applies the penalty.
+HIDDEN_IDENTITY_TT = derive(
+    HIDDEN_IDENTITY,
+    id="hidden-identity-tt",
+    name="Hidden Identity (tabletop rules)",
+    summary="Hidden Identity Chess where illegal moves are allowed but punished when found.",
+    pgn_name="Hidden Identity (tabletop rules)",
+    rules="hiddenchess.tabletop:TabletopRules",
+    tabletop=True,
+)
+
+HIDDEN_IDENTITY_RK_TT = derive(
+    HIDDEN_IDENTITY_TT,
+    id="hidden-identity-rk-tt",
+    name="Hidden Identity (revealed kings, tabletop rules)",
+    summary="Hidden Identity Chess with revealed kings, illegal moves allowed but punished.",
+    pgn_name="Hidden Identity (revealed kings, tabletop rules)",
+    revealed_kings=True,
+)
+
 VARIANTS = {v.id: v for v in (STANDARD, ROYAL_PAWN, SECRET_PAWN, REVEAL, HIDDEN_IDENTITY,
-                              HIDDEN_IDENTITY_RK)}
+                              HIDDEN_IDENTITY_RK, HIDDEN_IDENTITY_TT, HIDDEN_IDENTITY_RK_TT)}
 
 
 def get_variant(variant_id) -> Variant:
