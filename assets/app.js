@@ -63,6 +63,32 @@ function drawnTagSvg(role) {
 
 const $ = id => document.getElementById(id);
 
+// Hidden Identity Chess: the tray of pieces to place, and piece names for the captured tray.
+const PLACE_ROLES = ['k', 'q', 'r', 'b', 'n', 'p'];
+const PIECE_OF = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+const PIECE_TITLE = { k: 'King', q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', p: 'Pawn' };
+let placeRole = null; // the tray piece picked while placing (not yet put on a square)
+let noteShownFor = null; // gameId|ply of the last en passant note already shown
+
+// A board whose placement holds "?" (unknown white piece) and "*" (unknown black piece):
+// chessground reads the rest, the unknown pieces are put on with the role "unknown".
+function splitUnknown(fen) {
+  const unknown = new Map();
+  fen.split('/').forEach((row, r) => {
+    let file = 0;
+    for (const ch of row) {
+      if (ch >= '1' && ch <= '8') file += Number(ch);
+      else {
+        if (ch === '?' || ch === '*') {
+          unknown.set(`${'abcdefgh'[file]}${8 - r}`, { role: 'unknown', color: ch === '?' ? 'white' : 'black' });
+        }
+        file += 1;
+      }
+    }
+  });
+  return { fen: fen.replace(/[?*]/g, '1'), unknown };
+}
+
 let cg = null;
 let state = null; // last state from the Session
 let ready = false;
@@ -141,10 +167,17 @@ function renderBoard(st) {
     for (const sq of st.sealing.candidates) addClass(custom, sq, sealChoice.includes(sq) ? 'seal-chosen' : 'seal-candidate');
     for (const sq of sealChoice) shapes.push({ orig: sq, customSvg: { html: TIE_SVG.pick } });
   }
+  if (st.placing) {
+    for (const sq of st.placing.squares) if (!st.placing.draft[sq]) addClass(custom, sq, 'place-target');
+  }
   if (st.check) addClass(custom, st.check, 'check');
   const movable = st.movable || {};
+  const board = splitUnknown(st.fen);
+  const blanks = !!st.identity;
   cg.set({
-    fen: st.fen,
+    ...(blanks ? {} : { fen: board.fen }),
+    // Hidden Identity: no animation (a blank turning into a piece must not linger as a fading ghost).
+    animation: { enabled: !blanks, duration: 180 },
     orientation: st.orientation,
     turnColor: st.turnColor,
     lastMove: st.lastMove || undefined,
@@ -153,6 +186,31 @@ function renderBoard(st) {
     movable: { color: movable.color || undefined, dests: toDests(movable.dests) },
     drawable: { autoShapes: shapes },
   });
+  if (blanks) setAllPieces(board);
+}
+
+// Hidden Identity: put the whole position (blanks included) on the board in one animated step.
+function setAllPieces(board) {
+  const want = new Map(board.unknown);
+  const letters = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
+  board.fen.split('/').forEach((row, r) => {
+    let file = 0;
+    for (const ch of row) {
+      if (ch >= '1' && ch <= '8') file += Number(ch);
+      else {
+        const lower = ch.toLowerCase();
+        want.set(`${'abcdefgh'[file]}${8 - r}`, { role: letters[lower], color: ch === lower ? 'black' : 'white' });
+        file += 1;
+      }
+    }
+  });
+  const diff = new Map();
+  for (const key of cg.state.pieces.keys()) if (!want.has(key)) diff.set(key, undefined);
+  for (const [key, piece] of want) {
+    const cur = cg.state.pieces.get(key);
+    if (!cur || cur.role !== piece.role || cur.color !== piece.color) diff.set(key, piece);
+  }
+  if (diff.size) cg.setPieces(diff);
 }
 
 function onUserMove(orig, dest) {
@@ -168,6 +226,8 @@ function onUserMove(orig, dest) {
 
 // While sealing, a click on one of the player's original pawns picks or unpicks it.
 function onSelectSquare(key) {
+  if (state && state.placing) return onPlaceSquare(key);
+  if (state && state.identity) showCandidates(key);
   if (!state || !state.sealing) return;
   if (!state.sealing.candidates.includes(key)) {
     showSealError('Pick one of your own pawns on its starting square.');
@@ -183,6 +243,112 @@ function onSelectSquare(key) {
   renderSeal(state);
   renderBoard(state);
 }
+
+// Hidden Identity setup: a click on a placed piece takes it back (and picks it up); a click on a
+// free home square puts the picked tray piece there.
+function onPlaceSquare(key) {
+  const p = state.placing;
+  const here = p.draft[key];
+  if (here) {
+    const st = call('place', { square: key, role: null }, { quiet: true });
+    if (st && !st.error) placeRole = here;
+  } else if (!p.squares.includes(key)) {
+    showPlaceError(`Place your pieces on your two home rows (rows ${p.seat === 'white' ? '1 and 2' : '7 and 8'}).`);
+    return;
+  } else if (!placeRole) {
+    showPlaceError('Pick a piece in the tray first.');
+    return;
+  } else {
+    const st = call('place', { square: key, role: placeRole }, { quiet: true });
+    if (st && st.error) return showPlaceError(st.error);
+    if (st && st.placing && !st.placing.left[placeRole]) placeRole = null;
+  }
+  $('place-error').hidden = true;
+  renderPlace(state);
+}
+
+function showPlaceError(text) {
+  $('place-error').textContent = text;
+  $('place-error').hidden = false;
+}
+
+function renderPlace(st) {
+  const p = st.placing;
+  $('place-panel').hidden = !p;
+  if (!p) {
+    placeRole = null;
+    return;
+  }
+  $('place-title').textContent = `${COLOR_NAMES[p.seat]}: place your 16 pieces`;
+  const tray = $('place-tray');
+  tray.replaceChildren();
+  if (placeRole && !p.left[placeRole]) placeRole = null;
+  for (const r of PLACE_ROLES) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.role = r;
+    b.disabled = !p.left[r];
+    b.setAttribute('aria-pressed', String(placeRole === r));
+    b.setAttribute('aria-label', `${PIECE_TITLE[r]} (${p.left[r]} left)`);
+    b.title = `${PIECE_TITLE[r]}: ${p.left[r]} left`;
+    const piece = document.createElement('piece');
+    piece.className = `${PIECE_OF[r]} ${p.seat}`;
+    const left = document.createElement('span');
+    left.className = 'left';
+    left.textContent = String(p.left[r]);
+    b.append(piece, left);
+    b.addEventListener('click', () => {
+      placeRole = placeRole === r ? null : r;
+      $('place-error').hidden = true;
+      renderPlace(state);
+    });
+    tray.appendChild(b);
+  }
+  const placed = Object.keys(p.draft).length;
+  $('place-count').textContent = `${placed} of 16 placed`;
+  $('place-confirm').disabled = !p.complete;
+  $('place-clear').disabled = !placed;
+}
+
+// Hidden Identity: what an enemy piece of unknown identity may be ("N or B or P"), shown over
+// its square on hover (mouse) or tap.
+function showCandidates(key) {
+  const tip = $('cand-tip');
+  const text = state && state.identity && state.identity.candidatesText[key];
+  if (!text || state.handover) {
+    tip.hidden = true;
+    return;
+  }
+  const file = key.charCodeAt(0) - 97;
+  const rank = Number(key[1]) - 1;
+  const white = state.orientation === 'white';
+  const col = white ? file : 7 - file;
+  const row = white ? 7 - rank : rank;
+  tip.textContent = text;
+  tip.dataset.square = key;
+  tip.style.left = `${(col + 0.5) * 12.5}%`;
+  tip.style.top = `${row * 12.5}%`;
+  tip.hidden = false;
+}
+
+function squareAt(e) {
+  const box = $('board').querySelector('cg-board');
+  if (!box || !state) return null;
+  const r = box.getBoundingClientRect();
+  const col = Math.floor(((e.clientX - r.left) / r.width) * 8);
+  const row = Math.floor(((e.clientY - r.top) / r.height) * 8);
+  if (col < 0 || col > 7 || row < 0 || row > 7) return null;
+  const white = state.orientation === 'white';
+  return `${'abcdefgh'[white ? col : 7 - col]}${white ? 8 - row : row + 1}`;
+}
+
+$('board').addEventListener('mousemove', e => {
+  if (!state || !state.identity) return;
+  const key = squareAt(e);
+  if (key && state.identity.candidatesText[key]) showCandidates(key);
+  else $('cand-tip').hidden = true;
+});
+$('board').addEventListener('mouseleave', () => ($('cand-tip').hidden = true));
 
 function showSealError(text) {
   $('seal-error').textContent = text;
@@ -303,6 +469,7 @@ function render(st, { quiet = false } = {}) {
   renderClaim(st);
   renderHandover(st);
   renderSeal(st);
+  renderPlace(st);
   renderTrays(st);
   renderPools(st);
   renderSummary(st);
@@ -318,7 +485,16 @@ function render(st, { quiet = false } = {}) {
   $('board').classList.toggle('is-sealing', !!st.sealing);
   document.body.dataset.replay = st.replay ? st.replay.perspective : '';
   renderComputer(st);
+  $('cand-tip').hidden = true;
+  $('board').classList.toggle('is-placing', !!st.placing);
   if (st.error && !quiet) showToast(st.error);
+  else if (st.identity && st.identity.lastNote && !st.replay) {
+    const key = `${st.gameId}|${(st.moves || []).length}`;
+    if (noteShownFor !== key) {
+      noteShownFor = key;
+      showToast(st.identity.lastNote);
+    }
+  }
   updateClocks();
   think(st);
 }
@@ -469,6 +645,11 @@ function renderMoves(st) {
     san.dataset.uci = m.uci;
     san.dataset.ply = String(m.ply);
     if (m.san.includes('**') || m.san.includes('?')) san.classList.add('has-reveal');
+    const note = st.identity && st.identity.notes[String(m.ply)];
+    if (note) {
+      san.classList.add('has-note');
+      san.title = note;
+    }
     if (st.status && st.status.over) {
       san.classList.add('is-link');
       san.setAttribute('role', 'button');
@@ -500,6 +681,8 @@ function renderStatus(st) {
   if (!s.over) {
     if (st.handover) {
       line.textContent = `Pass the device to ${COLOR_NAMES[st.handover.to]}`;
+    } else if (st.phase === 'setup' && st.identity) {
+      line.textContent = st.placing ? `${COLOR_NAMES[st.placing.seat]} places the pieces` : 'Placing the pieces';
     } else if (st.phase === 'setup') {
       line.textContent = st.sealing ? `${COLOR_NAMES[st.sealing.seat]} chooses secret pawns` : 'Choosing secret pawns';
     } else {
@@ -647,6 +830,8 @@ function renderHandover(st) {
   let text;
   if (h.for === 'seal') {
     text = `${who} chooses two secret pawns in private.`;
+  } else if (h.for === 'place') {
+    text = `${who} places their 16 pieces in private.`;
   } else {
     const last = (st.moves || [])[st.moves.length - 1];
     text = last ? `${COLOR_NAMES[last.color]} played ${last.san}. ${who} to move.` : `${who} moves first.`;
@@ -681,6 +866,7 @@ function trayItem(color, title) {
 }
 
 function renderTrays(st) {
+  if (st.identity) return renderIdentityTrays(st);
   const captured = (st.secrets && st.secrets.captured) || [];
   for (const color of ['white', 'black']) {
     const tray = playerEl(color).querySelector('.tray');
@@ -690,6 +876,29 @@ function renderTrays(st) {
     tray.hidden = !mine.length;
     for (const c of mine) tray.appendChild(trayItem(c.color, `${COLOR_NAMES[c.color]}'s secret pawn, captured on ${c.square}`));
     tray.setAttribute('aria-label', `Secret pawns captured by ${COLOR_NAMES[color]}: ${mine.map(c => c.square).join(', ') || 'none'}`);
+  }
+}
+
+// Hidden Identity: beside each player, the enemy pieces it captured, shown with their identity.
+const PIECE_LETTER = { king: 'k', queen: 'q', rook: 'r', bishop: 'b', knight: 'n', pawn: 'p' };
+function renderIdentityTrays(st) {
+  const captured = st.identity.captured || [];
+  for (const color of ['white', 'black']) {
+    const tray = playerEl(color).querySelector('.tray');
+    tray.replaceChildren();
+    const mine = captured.filter(c => c.color !== color);
+    tray.hidden = !mine.length;
+    for (const c of mine) {
+      const item = document.createElement('span');
+      item.className = 'tray-item cg-wrap';
+      item.dataset.piece = PIECE_LETTER[c.piece] || c.piece;
+      item.title = `${COLOR_NAMES[c.color]}'s ${c.piece}, captured on ${c.square}`;
+      const p = document.createElement('piece');
+      p.className = `${c.piece} ${c.color}`;
+      item.appendChild(p);
+      tray.appendChild(item);
+    }
+    tray.setAttribute('aria-label', `Pieces captured by ${COLOR_NAMES[color]}: ${mine.map(c => `${c.piece} on ${c.square}`).join(', ') || 'none'}`);
   }
 }
 
@@ -847,6 +1056,13 @@ $('seal-clear').addEventListener('click', () => {
   renderSeal(state);
   renderBoard(state);
 });
+$('place-shuffle').addEventListener('click', () => call('layout', { kind: 'shuffle' }));
+$('place-standard').addEventListener('click', () => call('layout', { kind: 'standard' }));
+$('place-clear').addEventListener('click', () => call('layout', { kind: 'clear' }));
+$('place-confirm').addEventListener('click', () => {
+  const st = call('confirm_setup', {}, { quiet: true });
+  if (st && st.error) showPlaceError(st.error);
+});
 $('seal-submit').addEventListener('click', () => {
   const st = call('seal', { squares: [...sealChoice] }, { quiet: true });
   if (st && st.error) showSealError(st.error);
@@ -908,8 +1124,10 @@ function openNewGame() {
   $('new-error').hidden = true;
   if (state && state.options) {
     const o = state.options;
-    const v = form.querySelector(`input[name=variant][value="${o.variant}"]`);
+    const rk = o.variant === 'hidden-identity-rk';
+    const v = form.querySelector(`input[name=variant][value="${rk ? 'hidden-identity' : o.variant}"]`);
     if (v) v.checked = true;
+    $('new-rk').checked = rk;
     const m = form.querySelector(`input[name=mode][value="${o.mode}"]`);
     if (m && !m.disabled) m.checked = true;
     const lv = form.querySelector(`input[name=level][value="${o.level}"]`);
@@ -946,7 +1164,10 @@ function syncComputer() {
   const form = $('form-new');
   const variant = form.querySelector('input[name=variant]:checked');
   const supported = (state && state.computerVariants) || [];
-  const ok = !!variant && supported.includes(variant.value);
+  const identity = !!variant && variant.value === 'hidden-identity';
+  $('new-rk').disabled = !identity;
+  $('rk-toggle').classList.toggle('is-disabled', !identity);
+  const ok = !!variant && supported.includes(chosenVariant());
   const input = form.querySelector('input[name=mode][value=computer]');
   input.disabled = !ok;
   $('choice-computer').classList.toggle('is-disabled', !ok);
@@ -956,6 +1177,13 @@ function syncComputer() {
     : `The computer does not play ${name} yet.`;
   if (!ok && input.checked) form.querySelector('input[name=mode][value=local]').checked = true;
   $('computer-options').hidden = !input.checked;
+}
+
+// The variant id the dialog names: Hidden Identity with "revealed kings" is its own variant.
+function chosenVariant() {
+  const v = $('form-new').querySelector('input[name=variant]:checked');
+  if (!v) return null;
+  return v.value === 'hidden-identity' && $('new-rk').checked ? 'hidden-identity-rk' : v.value;
 }
 
 $('form-new').addEventListener('change', () => {
@@ -972,7 +1200,7 @@ $('form-new').addEventListener('submit', e => {
     clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
   }
   const options = {
-    variant: f.get('variant'),
+    variant: chosenVariant(),
     mode: f.get('mode') || 'local',
     clock,
     autoflip: $('new-autoflip').checked,

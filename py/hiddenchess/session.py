@@ -99,6 +99,22 @@ Reveal Chess (covered pieces) adds one more key, present for every variant:
 >>> st["moves"][-1]["san"], st["reveal"]["last"][0]["role"], st["reveal"]["pools"]["white"]["n"]
 ('Nc3?N', 'knight', 1)
 
+Hidden Identity Chess (free setup, hidden identities, king capture) adds two keys, present for
+every variant (``None`` elsewhere). While the hand-over screen is up both are public only.
+
+``placing``       ``None`` or, while the viewer places its pieces, ``{"seat", "squares": [its 16
+                  home squares], "draft": {"e1": "k", ...}, "left": {"k": 0, "q": 1, ...},
+                  "complete"}``; actions ``place(square, role)`` (``role=None`` takes a piece off),
+                  ``layout(kind)`` (``"standard"``, ``"shuffle"``, ``"clear"``) and
+                  ``confirm_setup()``. The draft is never saved and never shown to anyone else.
+``identity``      ``{"candidates": {"d5": ["q", "r"], ...}, "candidatesText": {"d5": "Q or R"},
+                  "captured": [{"square", "color", "piece"}], "notes": {"4": "..."}, "lastNote",
+                  "revealedKings"}``: the roles each unknown piece may have as the viewer can deduce
+                  (:func:`~hiddenchess.hidden_identity.candidates`), the captured pieces with their
+                  identity, and a sentence for every en passant against a piece that was not a pawn
+                  (by ply). ``fen`` then holds ``?`` / ``*`` for unknown white / black pieces, and
+                  ``check`` is always ``None`` (there is no check; telling it would tell a secret).
+
 Games against the computer (``mode: "computer"``) add two keys, present for every game:
 
 ``computer``          ``None`` (two players on this device) or ``{"seat", "player", "level",
@@ -151,8 +167,11 @@ __all__ = ["Session", "SessionError", "VARIANTS", "MODES", "REASON_TEXT", "ACTIO
 #: Variants the page offers (id -> name shown in the new-game dialog).
 VARIANTS = {
     "standard": "Standard", "royal-pawn": "Royal Pawn", "secret-pawn": "Secret Pawn",
-    "reveal": "Reveal",
+    "reveal": "Reveal", "hidden-identity": "Hidden Identity",
+    "hidden-identity-rk": "Hidden Identity (revealed kings)",
 }
+#: The Hidden Identity variants (free setup, hidden identities, king capture).
+IDENTITY_VARIANTS = ("hidden-identity", "hidden-identity-rk")
 
 #: Replay perspectives: what one side knew at each move, or everything from the start.
 PERSPECTIVES = ("white", "black", "all")
@@ -194,6 +213,7 @@ REASON_TEXT = {
     "resignation": "Resignation",
     "agreement": "Draw by agreement",
     "royal-pawn-promoted": "Royal pawn promoted",
+    "king-captured": "King captured",
 }
 
 #: Draw claim reasons as the claim dialog words them.
@@ -295,6 +315,23 @@ def secret_pawn_fates(game: Game) -> dict:
     return out
 
 
+def frame_board(frame: dict) -> str:
+    """A replay frame's board (``?``/``*`` stand for pieces unknown to that perspective)."""
+    return frame["board"]
+
+
+def ep_not_a_pawn_text(move: dict) -> str:
+    """What an en passant against a piece that was not a pawn did (Hidden Identity Chess).
+
+    >>> ep_not_a_pawn_text({"color": "white", "from": "e5", "to": "d6"})
+    "e5xd6 en passant: the piece on d5 was not a pawn, so White's pawn on e5 is removed and that piece stays, still hidden."
+    """
+    frm, to = move["from"], move["to"]
+    passed = to[0] + ("5" if move["color"] == "white" else "4")
+    return (f"{frm}x{to} en passant: the piece on {passed} was not a pawn, so "
+            f"{_title(move['color'])}'s pawn on {frm} is removed and that piece stays, still hidden.")
+
+
 class SessionError(HiddenChessError):
     """An action or option the page sent that makes no sense (unknown option, bad colour, ...)."""
 
@@ -340,6 +377,12 @@ class ScriptedDraw:
 
             self.fallback = SystemRandomDraw()
         return self.fallback(pool, color)
+
+
+#: Role names in plural for messages.
+_ROLE_PLURAL = {"k": "kings", "q": "queens", "r": "rooks", "b": "bishops", "n": "knights",
+                "p": "pawns"}
+_ROLE_WORD = {"k": "K", "q": "Q", "r": "R", "b": "B", "n": "N", "p": "P"}
 
 
 def _other(color: str) -> str:
@@ -406,13 +449,24 @@ class Session:
         self.computer_score: int | None = None
         #: What the computer did about the last draw offer (shown once).
         self.computer_message: str | None = None
+        #: Hidden Identity: the placement the player at the device is building (not yet
+        #: confirmed, never saved), ``{"a1": "r", ...}``.
+        self.draft: dict = {}
 
     # ------------------------------------------------------------------ hidden information
 
     @property
     def hidden(self) -> bool:
         """Whether this variant keeps secrets from a player (the hand-over screen is needed)."""
-        return self.game is not None and type(self.game.rules).known_position is not Rules.known_position
+        if self.game is None:
+            return False
+        rules = type(self.game.rules)
+        return rules.known_position is not Rules.known_position or self.identity_game
+
+    @property
+    def identity_game(self) -> bool:
+        """Whether this is a Hidden Identity game (pieces placed freely, identities hidden)."""
+        return self.game is not None and bool(getattr(self.game.variant, "hidden_identity", False))
 
     def expected_seat(self) -> str | None:
         """The seat that must hold the device now: the next one to seal, or the side to move
@@ -709,8 +763,102 @@ class Session:
                 raise SessionError(f"the device goes to {_title(expected)} now, not to {_title(seat)}")
         except HiddenChessError as e:
             return self._error(e, now_ms)
+        if self.viewer != seat:
+            self.draft = {}
         self.viewer = seat
         self.orientation = seat
+        return self.state(now_ms=now_ms)
+
+    # ------------------------------------------------------------------ Hidden Identity setup
+
+    def _placing_seat(self) -> str:
+        """The seat placing its pieces now (Hidden Identity), or SessionError."""
+        if not self.identity_game:
+            raise SessionError(f"{self.game.variant.name} has no pieces to place")
+        if self.game.phase != "setup":
+            raise SessionError("the pieces are already placed: the game is on")
+        seat = self.seat()
+        if seat not in _COLORS:
+            raise SessionError(f"pass the device to {_title(self.expected_seat())} first")
+        return seat
+
+    def place(self, square=None, role=None, *, now_ms: int) -> dict:
+        """Hidden Identity setup: put a ``role`` (``"k" "q" "r" "b" "n" "p"``) on ``square`` of
+        the placing seat's two home rows, or take the piece off ``square`` (``role=None``). The
+        piece already there goes back to the tray. Nothing is final until :meth:`confirm_setup`.
+
+        >>> s = Session(MemoryBackend()); _ = s.new_game({"variant": "hidden-identity"}, now_ms=0)
+        >>> _ = s.show_board("white", now_ms=1)
+        >>> st = s.place("e1", "k", now_ms=2)
+        >>> st["placing"]["draft"], st["placing"]["left"]["k"], st["fen"]
+        ({'e1': 'k'}, 0, '8/8/8/8/8/8/8/4K3')
+        >>> s.place("e1", "q", now_ms=3)["placing"]["draft"]
+        {'e1': 'q'}
+        >>> s.place("e4", "q", now_ms=4)["error"]
+        'E4 is not on your two home rows (rows 1 and 2).'
+        """
+        from .hidden_identity import ROLE_COUNTS, home_squares
+
+        try:
+            seat = self._placing_seat()
+            squares = home_squares(seat)
+            if not isinstance(square, str) or not _SQUARE.match(square):
+                raise SessionError(f"the square must be like 'e2', got {square!r}")
+            if square not in squares:
+                rows = "1 and 2" if seat == "white" else "7 and 8"
+                raise SessionError(f"{square} is not on your two home rows (rows {rows})")
+            if role is not None:
+                if not isinstance(role, str) or role.lower() not in ROLE_COUNTS:
+                    raise SessionError(f"the piece must be one of k, q, r, b, n, p, got {role!r}")
+                role = role.lower()
+                used = sum(1 for sq, r in self.draft.items() if r == role and sq != square)
+                if used >= ROLE_COUNTS[role]:
+                    raise SessionError(f"all your {_ROLE_PLURAL[role]} are already on the board: "
+                                       "take one off first")
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if role is None:
+            self.draft.pop(square, None)
+        else:
+            self.draft[square] = role
+        return self.state(now_ms=now_ms)
+
+    def layout(self, kind="standard", *, now_ms: int) -> dict:
+        """Hidden Identity setup: fill the draft with ``"standard"`` (the usual arrangement),
+        ``"shuffle"`` (a random one) or empty it (``"clear"``)."""
+        from .hidden_identity import shuffle_layout, standard_layout
+
+        try:
+            seat = self._placing_seat()
+            if kind not in ("standard", "shuffle", "clear"):
+                raise SessionError(f"layout must be 'standard', 'shuffle' or 'clear', got {kind!r}")
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if kind == "standard":
+            self.draft = standard_layout(seat)
+        elif kind == "shuffle":
+            import random
+
+            self.draft = shuffle_layout(seat, random.SystemRandom())
+        else:
+            self.draft = {}
+        return self.state(now_ms=now_ms)
+
+    def confirm_setup(self, *, now_ms: int) -> dict:
+        """Hidden Identity setup: the placing seat confirms its draft (all 16 pieces placed);
+        the device then goes to the other player (or play starts)."""
+        try:
+            seat = self._placing_seat()
+            missing = 16 - len(self.draft)
+            if missing:
+                raise SessionError(f"place all 16 pieces first ({missing} still in the tray)")
+            self.game.setup(seat, {"placement": dict(self.draft)})
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        self.draft = {}
+        self.viewer = None  # the hand-over screen comes up for the next player
+        self._computer_setup()
+        self._save(now_ms)
         return self.state(now_ms=now_ms)
 
     def seal(self, squares=None, *, now_ms: int) -> dict:
@@ -845,18 +993,19 @@ class Session:
         last = history[-1].uci if history else None
         computer = self._computer_state(over)
         movable = dests and not over and not (computer and computer["thinking"])
+        identity = self.identity_game
         st = {
             "variant": {"id": g.variant.id, "name": g.variant.name},
-            "fen": g.fen().split(" ")[0],
+            "fen": self._identity_board(seat) if identity else g.fen().split(" ")[0],
             "orientation": self.orientation,
             "autoFlip": self.auto_flip,
             "turnColor": g.turn,
             "movable": {"color": g.turn if movable else None, "dests": dests if movable else {}},
             "promotions": promotions,
             "lastMove": [last[0:2], last[2:4]] if last else None,
-            "check": g.check_square(),
-            "royal": list(g.royal_squares()),
-            "moves": self._moves(history),
+            "check": None if identity else g.check_square(),  # (no check: it would tell)
+            "royal": [] if identity else list(g.royal_squares()),
+            "moves": self._moves(history, seat),
             "clock": self._clock_state(now_ms),
             "status": status,
             "drawOffer": None if over else self.draw_offer,
@@ -871,7 +1020,9 @@ class Session:
             "phase": g.phase,
             "viewer": seat,
             "handover": self._handover(seat),
-            "sealing": self._sealing(seat),
+            "sealing": None if identity else self._sealing(seat),
+            "placing": self._placing(seat) if identity else None,
+            "identity": self._identity_state(seat) if identity else None,
             "secrets": self._secrets(seat),
             "reveal": self._reveal_state(g.position, g.history[-1].events if g.history else [],
                                          promotions),
@@ -907,7 +1058,9 @@ class Session:
     def _handover(self, seat: str) -> dict | None:
         if seat != "spectator":
             return None
-        return {"to": self.expected_seat(), "for": "seal" if self.game.phase == "setup" else "move"}
+        if self.game.phase != "setup":
+            return {"to": self.expected_seat(), "for": "move"}
+        return {"to": self.expected_seat(), "for": "place" if self.identity_game else "seal"}
 
     def _sealing(self, seat: str) -> dict | None:
         g = self.game
@@ -944,8 +1097,65 @@ class Session:
         last = g.history[-1] if g.history else None
         sec["last"] = [self._reveal(e.for_seat(view_seat)) for e in (last.events if last else [])
                        if e.kind == "reveal"]
-        sec["fates"] = secret_pawn_fates(g) if g.status.over else None
+        sec["fates"] = secret_pawn_fates(g) if g.status.over and not self.identity_game else None
         return sec
+
+    # ------------------------------------------------------------------ Hidden Identity state
+
+    def _identity_board(self, seat: str) -> str:
+        """The board the page draws: the seat's view (``?``/``*`` for unknown white/black
+        pieces), the draft while it places its pieces, everything once the game is over."""
+        g = self.game
+        if g.status.over:
+            return g.fen().split(" ")[0]
+        shown = seat if seat in _COLORS else "spectator"
+        board = g.rules.view_board(g, shown)
+        if g.phase == "setup" and shown in _COLORS and shown in g.setup_pending() and self.draft:
+            from .core import SQUARE_INDEX
+            from .hidden_identity import HiddenIdentityPosition, _LETTER_TYPE, _board_text
+
+            pos = HiddenIdentityPosition(g.variant)
+            color = _COLORS.index(shown)
+            for sq, role in self.draft.items():
+                pos._put(SQUARE_INDEX[sq], color, _LETTER_TYPE[role])
+            board = _board_text(pos, shown, {}, True)
+        return board
+
+    def _placing(self, seat: str) -> dict | None:
+        """The ``placing`` key: the seat placing its pieces and its draft (Hidden Identity)."""
+        from .hidden_identity import ROLE_COUNTS, home_squares
+
+        g = self.game
+        if seat not in _COLORS or g.phase != "setup" or seat not in g.setup_pending():
+            return None
+        left = {r: n - sum(1 for v in self.draft.values() if v == r) for r, n in ROLE_COUNTS.items()}
+        return {"seat": seat, "squares": home_squares(seat), "draft": dict(self.draft),
+                "left": left, "complete": len(self.draft) == 16}
+
+    def _identity_state(self, seat: str) -> dict:
+        """The ``identity`` key of a Hidden Identity game (see the module docstring)."""
+        g = self.game
+        over = g.status.over
+        shown = seat if seat in _COLORS else "spectator"
+        sec = g.rules.secrets(g, shown) if g.phase != "setup" or over else {}
+        cands = {} if over else dict(sec.get("candidates") or {})
+        colors = board_colors(self._identity_board(seat))
+        unknown = {sq: roles for sq, roles in cands.items() if len(roles) > 1 and sq in colors}
+        notes = {}
+        for i, ply in enumerate(g.history):
+            mv = next((e.public for e in ply.events if e.kind == "move"), None)
+            if mv and mv.get("ep") == "not-a-pawn":
+                notes[str(i)] = ep_not_a_pawn_text(mv)
+        last = str(g.ply - 1)
+        return {
+            "candidates": unknown,
+            "candidatesText": {sq: " or ".join(_ROLE_WORD[r] for r in roles)
+                               for sq, roles in unknown.items()},
+            "captured": list(sec.get("captured") or []),
+            "notes": notes,
+            "lastNote": notes.get(last),
+            "revealedKings": bool(g.variant.revealed_kings),
+        }
 
     def _reveal_state(self, pos, last_events, promotions: dict) -> dict | None:
         """The ``reveal`` key (Reveal Chess) for position ``pos`` after a ply with ``last_events``
@@ -1018,7 +1228,9 @@ class Session:
             "perspective": perspective,
             "perspectives": list(PERSPECTIVES) if self.hidden else ["all"],
         }
-        if self.hidden:
+        if self.identity_game:
+            self._identity_replay(st, frames, ply, perspective)
+        elif self.hidden:
             colors = board_colors(frame["board"])
             visible = ext.get("secret", [])
             captured = []
@@ -1037,6 +1249,26 @@ class Session:
                 "fates": None,
             }
 
+    def _identity_replay(self, st: dict, frames: list, ply: int, perspective: str) -> None:
+        """Hidden Identity: captures up to the replayed frame, and what ``perspective`` could
+        deduce about each unknown piece then."""
+        captured = []
+        for f in frames[1:ply + 1]:
+            for e in f["events"]:
+                if e.get("kind") == "capture":
+                    captured.append({k: e.get(k) for k in ("square", "color", "piece")})
+        st["check"] = None
+        st["secrets"] = dict(st["secrets"] or {}, captured=captured, candidates={})
+        cands = {}
+        if perspective in _COLORS:
+            cands = {sq: r for sq, r in self.game.rules._cands(self.game, perspective, ply).items()
+                     if len(r) > 1 and sq in board_colors(frame_board(frames[ply]))}
+        ident = st["identity"]
+        ident["captured"] = captured
+        ident["candidates"] = cands
+        ident["candidatesText"] = {sq: " or ".join(_ROLE_WORD[x] for x in r) for sq, r in cands.items()}
+        ident["lastNote"] = ident["notes"].get(str(ply - 1))
+
     def _frame_royal(self, frame: dict) -> list:
         """Royal pawns of a frame (Royal Pawn Chess): from the frame's truth FEN."""
         if self.game.variant.royal != "pawn":
@@ -1047,7 +1279,7 @@ class Session:
         mask = pos.royal & ~pos.kings
         return [SQUARE_NAMES[s] for s in range(64) if mask >> s & 1]
 
-    def _moves(self, history) -> list:
+    def _moves(self, history, seat: str = "all") -> list:
         start = getattr(self.game, "start_fen", None) or self.game.variant.start_fen
         fields = start.split()
         first_color = "black" if len(fields) > 1 and fields[1] == "b" else "white"
@@ -1057,8 +1289,12 @@ class Session:
             number = 1
         color = first_color
         out = []
+        shown = seat if seat in _COLORS else "spectator"
         for i, ply in enumerate(history):
-            out.append({"ply": i, "number": number, "color": color, "san": ply.san, "uci": ply.uci})
+            uci = ply.uci
+            if self.identity_game:  # an opponent's promotion is not public
+                uci = self.game.rules.view_move(self.game, i, shown)["uci"]
+            out.append({"ply": i, "number": number, "color": color, "san": ply.san, "uci": uci})
             if color == "black":
                 number += 1
             color = _other(color)
@@ -1110,6 +1346,7 @@ class Session:
         self.created_ms = now_ms
         self.viewer = None
         self.replay_at = None
+        self.draft = {}
         self._computer_setup()
         self._save(now_ms)
 
@@ -1120,6 +1357,13 @@ class Session:
             return
         seat = self.computer["seat"]
         if seat not in self.game.setup_pending():
+            return
+        if self.identity_game:
+            import random
+
+            from .hidden_identity import shuffle_layout
+
+            self.game.setup(seat, {"placement": shuffle_layout(seat, random.SystemRandom())})
             return
         sealing = self._sealing(seat)
         if sealing is None:
@@ -1136,6 +1380,7 @@ class Session:
         meta = meta if isinstance(meta, dict) else {}
         self.game, self.clock = game, clock
         self.viewer = None  # after a reload, whoever holds the device confirms again
+        self.draft = {}
         self.replay_at = None
         opts = dict(DEFAULT_OPTIONS)
         opts["variant"] = game.variant.id
@@ -1350,6 +1595,9 @@ ACTIONS = {
     "dismiss_notice": (),
     "show_board": ("seat",),
     "seal": ("squares",),
+    "place": ("square", "role"),
+    "layout": ("kind",),
+    "confirm_setup": (),
     "replay": ("ply", "perspective"),
     "replay_exit": (),
 }
