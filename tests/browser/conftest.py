@@ -291,3 +291,19 @@ def shared(browser, site):
         yield box
     finally:
         context.close()
+
+
+def state(page) -> dict:
+    """The session state the page last rendered."""
+    return page.evaluate("window.hcApp.state()")
+
+
+def square_center(page, square: str) -> tuple:
+    """Screen coordinates of the middle of ``square``, honouring the board orientation."""
+    box = page.locator("#board cg-board").bounding_box()
+    white = state(page)["orientation"] == "white"
+    file, rank = ord(square[0]) - ord("a"), int(square[1]) - 1
+    col = file if white else 7 - file
+    row = 7 - rank if white else rank
+    size = box["width"] / 8
+    return box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size

@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import wait_ready  # noqa: F401  (the shared fixture waits for the page)
+from .conftest import square_center, state
 
 pytestmark = pytest.mark.browser
 
@@ -35,20 +35,6 @@ def app(shared):
     yield page
     assert shared.blocked == [], shared.blocked
     assert shared.page_errors == [], shared.page_errors
-
-
-def state(page) -> dict:
-    return page.evaluate("window.hcApp.state()")
-
-
-def square_center(page, square: str) -> tuple[float, float]:
-    box = page.locator("#board cg-board").bounding_box()
-    white = state(page)["orientation"] == "white"
-    file, rank = ord(square[0]) - ord("a"), int(square[1]) - 1
-    col = file if white else 7 - file
-    row = 7 - rank if white else rank
-    size = box["width"] / 8
-    return box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size
 
 
 def click(page, square: str) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import square_center, state
+
 pytestmark = pytest.mark.browser
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -33,24 +35,10 @@ def app(shared):
     assert shared.page_errors == [], shared.page_errors
 
 
-def state(page) -> dict:
-    return page.evaluate("window.hcApp.state()")
-
-
 def new_game(page, **options) -> dict:
     st = page.evaluate("o => window.hcApp.call('new_game', o)", options)
     assert st["error"] is None, st["error"]
     return st
-
-
-def square_center(page, square: str) -> tuple[float, float]:
-    box = page.locator("#board cg-board").bounding_box()
-    white = state(page)["orientation"] == "white"
-    file, rank = ord(square[0]) - ord("a"), int(square[1]) - 1
-    col = file if white else 7 - file
-    row = 7 - rank if white else rank
-    size = box["width"] / 8
-    return box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size
 
 
 def click(page, square: str) -> None:
