@@ -63,7 +63,11 @@ def test_every_variant_of_the_registry_plays_a_few_moves(variant):
     player's own board (no hand-over screen against the computer)."""
     s, st, _ = computer_game(level=1, color="white", variant=variant)
     assert st["handover"] is None
-    if st["phase"] == "setup":
+    if st["phase"] == "setup" and st["sealing"] is None:  # Hidden Identity: place the pieces
+        st = s.layout("standard", now_ms=T0 + 1)
+        st = s.confirm_setup(now_ms=T0 + 1)
+        assert st["error"] is None and st["phase"] == "play"
+    elif st["phase"] == "setup":
         squares = st["sealing"]["candidates"][:st["sealing"]["count"]]
         st = s.seal(squares, now_ms=T0 + 1)
         assert st["error"] is None and st["phase"] == "play"

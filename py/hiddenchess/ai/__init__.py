@@ -39,7 +39,9 @@ when it stands worse. The game's earlier positions come from replaying the view'
 Hidden information (:mod:`hiddenchess.ai.hidden`): in Secret Pawn Chess the computer searches
 up to four samples of the opponent's secret pawns, each consistent with every reveal it has seen,
 and plays the best mean; in Reveal Chess a cover's first move is scored by expectimax over the
-roles left in the pool. :func:`choose_seal` picks the computer's two secret pawns.
+roles left in the pool. :func:`choose_seal` picks the computer's two secret pawns. In Hidden
+Identity Chess (:mod:`hiddenchess.ai.identity`) it searches up to four arrangements of the
+enemy identities consistent with what it has seen, and a captured king loses.
 
 Randomness comes only from ``random.Random(seed)``: the same view, level and seed give the same
 move (unless the time cap cuts a search short); without a seed every game differs.
@@ -66,6 +68,7 @@ from .determinizers import (
 from .evaluation import MATE, evaluate, tables_for
 from .search import MATE_BOUND, MAX_PLY, Searcher
 from .hidden import choose_seal  # (the import registers the Secret Pawn and Reveal determinizers)
+from .identity import choose_placement  # (registers the Hidden Identity determinizers)
 
 
 class InvalidLevelError(HiddenChessError):
@@ -247,5 +250,6 @@ def _answer(pos, move, depth, nodes, score, pv, lvl) -> dict:
 
 __all__ = [
     "DETERMINIZERS", "InvalidLevelError", "InvalidViewError", "LEVELS", "Level", "Sample",
-    "choose_move", "choose_seal", "determinize", "get_level", "register_determinizer",
+    "choose_move", "choose_placement", "choose_seal", "determinize", "get_level",
+    "register_determinizer",
 ]

@@ -21,7 +21,8 @@ positions that came before it. Techniques:
 * draws: a position repeated since the last irreversible move (in the game or in the search),
   the fifty-move count, and in Standard the automatic bare-material draw all score 0, so the
   search steers into a repetition only when it stands worse and avoids one when it stands better;
-* game ends: checkmate and a royal pawn reaching its last rank score
+* game ends: checkmate, a royal pawn reaching its last rank and (capture-the-king variants,
+  ``royal == "none"``) a captured king score
   ``-(MATE - ply)`` for the side that suffers them (the fastest win is preferred), stalemate 0.
 
 Recursion is bounded: one Python frame per ply, at most :data:`MAX_PLY` plies (search,
@@ -119,6 +120,10 @@ class Searcher:
         self.chance = chance
         self.tables = tables_for(pos.variant)
         self.royal_wins = pos.variant.royal_promotion_wins
+        #: Capture-the-king variants (``royal == "none"``, Hidden Identity Chess): no check, and a
+        #: side whose king was captured has lost (scored like being mated).
+        self.king_capture = pos.variant.royal == "none"
+        self.king_gain = MATE if self.king_capture else self.tables.king_value
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.clock = clock
@@ -330,7 +335,10 @@ class Searcher:
         return [m for _, m in scored]
 
     def _royal_lost(self, pos) -> bool:
-        """The opponent's royal pawn reached its last rank (the previous move won)."""
+        """The opponent's royal pawn reached its last rank, or (capture-the-king variants) the
+        side to move has no king: the previous move won."""
+        if self.king_capture:
+            return not pos.kings & (pos.white if pos.turn == WHITE else pos.black)
         if not self.royal_wins:
             return False
         them = pos.black if pos.turn == WHITE else pos.white
@@ -524,7 +532,7 @@ class Searcher:
             for m in raw:
                 to = m >> 6 & 63
                 if them >> to & 1:
-                    gain = PIECE_VALUES[type_at(to)] or tables.king_value
+                    gain = PIECE_VALUES[type_at(to)] or self.king_gain
                     if m >> 12 & 7:
                         gain += PIECE_VALUES[QUEEN] - 100
                     if stand + gain + 200 <= alpha:

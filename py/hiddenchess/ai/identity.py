@@ -1,0 +1,238 @@
+"""The computer opponent in Hidden Identity Chess (``hidden-identity``, ``hidden-identity-rk``).
+
+The determinizer reads only the view of the computer's seat (``Game.view(seat).to_json()``):
+its own pieces (``secrets.own``), the squares of the enemy pieces with the roles each may still
+have (``secrets.candidates``, i.e. :func:`hiddenchess.hidden_identity.candidates`, derived from
+public information only), the revealed captures (``secrets.captured``), the public move list
+and events, and the view FEN's side to move, en passant square and counters. Nothing else is
+consulted, so two games that look the same from the computer's seat get the same move for the
+same seed (it never peeks).
+
+Sampling (:func:`sample_identities`)
+------------------------------------
+Each enemy piece gets an identity from its candidates such that the counts work out: the
+*pool* is K Q R R B B N N + eight pawns minus the revealed captured pieces (a captured piece
+beyond the original number, e.g. a second queen, was a promoted pawn and is taken from the
+pawns). Squares are filled most-constrained first (ties in random order), each drawing a role
+from the pool with probability proportional to how many of it are left, among the roles its
+candidates allow -- a random permutation of the pool restricted to the candidates. A square
+none of whose candidate roles is left in the pool may hold a promoted pawn (a pool pawn becomes
+one of its candidate roles). A draw that leaves the king unplaced is thrown away and redrawn
+(rejection sampling), so the samples are close to uniform over the arrangements consistent
+with the view. :data:`SAMPLES` distinct arrangements are searched (fewer when fewer exist) and
+the computer plays the move with the best mean score
+(:func:`hiddenchess.ai.choose_move`).
+
+Every sample keeps the computer's own pieces exactly as they are, so its legal moves are the
+same in every sample (legality in a game without check depends only on its own pieces and the
+occupied squares): the computer only ever plays legal moves of its true pieces. The sampled
+enemy identities decide what the search expects of the replies -- and of an en passant capture
+against a piece that may or may not be a pawn.
+
+No check: kings may be left attacked, and the search (:class:`~hiddenchess.ai.search.Searcher`,
+variants with ``royal == "none"``) scores a side whose king has been captured as lost, like a
+checkmate, so the computer takes a king it can reach and guards its own (a king it cannot see is
+guarded against in the samples where the enemy piece is one that attacks it). With revealed
+kings (``hidden-identity-rk``) the enemy king's square is proven, so every sample puts it there.
+
+Setup: :func:`choose_placement` arranges the computer's sixteen pieces at random (the session
+does this through :func:`hiddenchess.hidden_identity.shuffle_layout`, which it wraps).
+
+>>> import random
+>>> from hiddenchess.game import Game
+>>> from hiddenchess.hidden_identity import standard_layout
+>>> g = Game.new("hidden-identity")
+>>> _ = g.setup("white", "rnbqkbnr/pppppppp"); _ = g.setup("black", standard_layout("black"))
+>>> _ = g.play("g1f3")
+>>> samples = identity(g.view("black").to_json(), random.Random(1))
+>>> len(samples), all(s.position.piece_type_at(21) == 2 for s in samples)   # f3 is a knight
+(4, True)
+"""
+
+import random
+from collections import Counter
+
+from ..core import BLACK, COLOR_NAMES, SQUARE_INDEX, SQUARE_NAMES, WHITE
+from ..hidden_identity import ROLE_COUNTS, ROLES, candidates as _candidates
+from ..hidden_identity import shuffle_layout
+from ..notation import position_from_fen
+from ..variants import get_variant
+from .determinizers import InvalidViewError, Sample, register_determinizer, view_field
+
+#: How many arrangements of the enemy identities are searched per move.
+SAMPLES = 4
+#: Draws tried per wanted sample before settling for the distinct ones found.
+TRIES = 12
+_SEATS = ("white", "black")
+_PIECE_LETTER = {"king": "k", "queen": "q", "rook": "r", "bishop": "b", "knight": "n",
+                 "pawn": "p"}
+
+
+def choose_placement(seat: str, rng=None) -> dict:
+    """The computer's setup: a random arrangement of its sixteen pieces on ``seat``'s home rows
+    (``{"a1": "r", ...}``), from ``rng`` (a :class:`random.Random`; a fresh one by default).
+
+    >>> p = choose_placement("black", random.Random(2))
+    >>> sorted(p.values()) == sorted("kqrrbbnn" + "p" * 8), all(s[1] in "78" for s in p)
+    (True, True)
+    """
+    if seat not in _SEATS:
+        raise InvalidViewError(f"the computer places the pieces of white or black, not {seat!r}")
+    return shuffle_layout(seat, rng if rng is not None else random.Random())
+
+
+def enemy_pool(captured, enemy: str) -> Counter:
+    """The roles the ``enemy``'s pieces on the board have between them: K Q R R B B N N and
+    eight pawns minus its revealed captured pieces (``secrets.captured``); a captured piece
+    beyond the original number was a promoted pawn.
+
+    >>> sorted(enemy_pool([{"color": "white", "piece": "queen"},
+    ...                    {"color": "white", "piece": "queen"}], "white").items())
+    [('b', 2), ('k', 1), ('n', 2), ('p', 7), ('q', 0), ('r', 2)]
+    """
+    pool = Counter(ROLE_COUNTS)
+    for c in captured or []:
+        if not isinstance(c, dict) or c.get("color") != enemy:
+            continue
+        role = _PIECE_LETTER.get(c.get("piece"))
+        if role is None:
+            raise InvalidViewError(f"bad captured piece {c!r}")
+        if pool[role] > 0:
+            pool[role] -= 1
+        elif pool["p"] > 0:
+            pool["p"] -= 1  # a promoted pawn
+    return pool
+
+
+def sample_identities(cands: dict, pool: Counter, rng) -> "dict | None":
+    """One arrangement ``{square: role}`` of the enemy pieces on the squares of ``cands``
+    (``{square: [roles]}``), each role among its square's candidates, drawn from ``pool`` (see
+    the module docstring); ``None`` when this draw failed (the caller draws again).
+
+    >>> arr = sample_identities({"e1": ["k", "q"], "d1": ["k", "q"]},
+    ...                         Counter({"k": 1, "q": 1}), random.Random(4))
+    >>> sorted(arr.values())
+    ['k', 'q']
+    """
+    left = Counter(pool)
+    squares = sorted(cands)
+    rng.shuffle(squares)
+    squares.sort(key=lambda s: len(cands[s]))
+    out = {}
+    for sq in squares:
+        roles = [r for r in cands[sq] if left[r] > 0]
+        if roles:
+            pick = rng.choices(roles, weights=[left[r] for r in roles])[0]
+            left[pick] -= 1
+        else:
+            promoted = [r for r in cands[sq] if r not in "kp"]
+            if not promoted or left["p"] <= 0:
+                return None
+            pick = rng.choice(promoted)
+            left["p"] -= 1
+        out[sq] = pick
+    if pool["k"] and "k" not in out.values():
+        return None
+    return out
+
+
+def _seat(view) -> str:
+    seat = view_field(view, "seat")
+    if seat not in _SEATS:
+        raise InvalidViewError(f"the computer needs a player's view (white or black), got {seat!r}")
+    return seat
+
+
+def _unmoved(view) -> set:
+    """Squares of pieces that have not moved yet (public: moves are shown by their squares)."""
+    secrets = view.get("secrets") or {}
+    start = secrets.get("start") or {}
+    unmoved = set(start.get("white", [])) | set(start.get("black", []))
+    for ply in view.get("events") or []:
+        for e in ply:
+            if not isinstance(e, dict) or e.get("kind") != "move":
+                continue
+            unmoved.discard(e.get("from"))
+            unmoved.discard(e.get("to"))
+            for sq in e.get("castle") or []:
+                unmoved.discard(sq)
+    return unmoved
+
+
+def _fen_of(view, own: dict, own_color: int, enemy: dict) -> str:
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            name = SQUARE_NAMES[rank * 8 + file]
+            if name in own:
+                letter = own[name].upper() if own_color == WHITE else own[name].lower()
+            elif name in enemy:
+                letter = enemy[name].lower() if own_color == WHITE else enemy[name].upper()
+            else:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += letter
+        rows.append(row + (str(empty) if empty else ""))
+    fields = view_field(view, "fen").split()
+    if len(fields) < 6:
+        raise InvalidViewError(f"the view's FEN has too few fields: {view['fen']!r}")
+    occupied = set(own) | set(enemy)
+    unmoved = sorted((s for s in _unmoved(view) if s in occupied), key=SQUARE_INDEX.get)
+    text = " ".join(["/".join(rows), fields[1], "-", fields[3], fields[4], fields[5]])
+    if unmoved:
+        text += " unmoved:" + ",".join(unmoved)
+    return text
+
+
+@register_determinizer("hidden-identity")
+@register_determinizer("hidden-identity-rk")
+def identity(view, rng) -> list:
+    """Hidden Identity Chess: up to :data:`SAMPLES` full positions, one per distinct sampled
+    arrangement of the enemy identities, each of weight 1 (see the module docstring)."""
+    seat = _seat(view)
+    if view.get("phase") == "setup" or view.get("setup_pending"):
+        raise InvalidViewError("the pieces are not placed yet (see choose_placement)")
+    variant = get_variant(view_field(view, "variant"))
+    secrets = view_field(view, "secrets")
+    if not isinstance(secrets, dict) or not isinstance(secrets.get("own"), dict):
+        raise InvalidViewError("the view has no 'secrets.own' (the seat's own pieces)")
+    own = {sq: str(r).lower() for sq, r in secrets["own"].items()}
+    cands = secrets.get("candidates")
+    if not isinstance(cands, dict):
+        cands = _candidates(view)
+    enemy_name = "black" if seat == "white" else "white"
+    cands = {sq: [r for r in roles if r in ROLES] for sq, roles in cands.items()
+             if sq in SQUARE_INDEX and sq not in own}
+    if any(not roles for roles in cands.values()):
+        raise InvalidViewError("an enemy piece has no possible identity")
+    pool = enemy_pool(secrets.get("captured"), enemy_name)
+    own_color = WHITE if seat == "white" else BLACK
+    turn = view.get("turn")
+    found, seen = [], set()
+    for _ in range(SAMPLES * TRIES):
+        arrangement = sample_identities(cands, pool, rng)
+        if arrangement is None:
+            continue
+        key = tuple(sorted(arrangement.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append(arrangement)
+        if len(found) == SAMPLES:
+            break
+    if not found:
+        raise InvalidViewError("no arrangement of the enemy pieces fits this view")
+    samples = []
+    for arrangement in found:
+        pos = position_from_fen(_fen_of(view, own, own_color, arrangement), variant)
+        if turn is not None and turn != COLOR_NAMES[pos.turn]:
+            raise InvalidViewError(f"the view says {turn} to move but its FEN disagrees")
+        samples.append(Sample(pos, [], 1.0))
+    return samples
+
+
+__all__ = ["SAMPLES", "choose_placement", "enemy_pool", "identity", "sample_identities"]

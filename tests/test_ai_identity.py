@@ -1,0 +1,206 @@
+"""The computer opponent in Hidden Identity Chess (hiddenchess.ai.identity)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from hiddenchess.ai import DETERMINIZERS, InvalidViewError, choose_move, choose_placement
+from hiddenchess.ai.identity import enemy_pool, identity, sample_identities
+from hiddenchess.core import PIECE_SYMBOLS, SQUARE_NAMES, WHITE
+from hiddenchess.game import Game
+from hiddenchess.hidden_identity import candidates, shuffle_layout, standard_layout
+from hiddenchess.session import Session, computer_variants
+from hiddenchess.storage import MemoryBackend
+
+T0 = 1_700_000_000_000
+
+
+def placed(white, black, variant="hidden-identity"):
+    g = Game.new(variant)
+    g.setup("white", {"placement": white})
+    g.setup("black", {"placement": black})
+    return g
+
+
+def arrangement(pos, color):
+    mask = pos.white if color == WHITE else pos.black
+    return {SQUARE_NAMES[s]: PIECE_SYMBOLS[pos.piece_type_at(s)] for s in range(64) if mask >> s & 1}
+
+
+def test_both_variants_are_registered_but_not_the_tabletop_ones():
+    assert {"hidden-identity", "hidden-identity-rk"} <= set(DETERMINIZERS)
+    assert {"hidden-identity", "hidden-identity-rk"} <= set(computer_variants())
+    assert "hidden-identity-tt" not in DETERMINIZERS
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_samples_are_consistent_with_the_view(seed):
+    rng = random.Random(seed)
+    g = placed(shuffle_layout("white", rng), shuffle_layout("black", rng))
+    for _ in range(24):  # random legal moves, captures reveal identities
+        if g.status.over:
+            break
+        pos = g.position
+        quiet_king = [m for m in pos.legal_moves() if not pos.kings >> (m >> 6 & 63) & 1]
+        g.play(_uci(rng.choice(quiet_king)))  # (no king capture: the game goes on)
+    if g.status.over:
+        pytest.skip("the random game ended early")
+    seat = g.turn
+    view = g.view(seat).to_json()
+    enemy = 1 - WHITE if seat == "white" else WHITE
+    own_color = 1 - enemy
+    truth_own = arrangement(g.position, own_color)
+    cands = candidates(view)
+    samples = identity(view, random.Random(seed))
+    assert 1 <= len(samples) <= 4
+    seen = set()
+    for s in samples:
+        assert arrangement(s.position, own_color) == truth_own  # own pieces exactly as they are
+        theirs = arrangement(s.position, enemy)
+        assert set(theirs) == set(cands)  # on exactly the enemy's squares
+        assert all(role in cands[sq] for sq, role in theirs.items())
+        count = Counter(theirs.values())
+        assert count["k"] == 1
+        assert count["p"] <= 8 and count["q"] + count["r"] + count["b"] + count["n"] <= 7 + (8 - count["p"])
+        assert s.position.turn == g.position.turn
+        seen.add(tuple(sorted(theirs.items())))
+    assert len(seen) == len(samples)  # distinct arrangements
+    # its legal moves are the truth's legal moves
+    truth = {_uci(m) for m in g.position.legal_moves()}
+    assert {_uci(m) for m in samples[0].position.legal_moves()} == truth
+
+
+def _uci(m):
+    from hiddenchess.notation import uci
+    return uci(m)
+
+
+def test_a_proven_identity_is_respected_and_captures_shrink_the_pool():
+    g = placed(standard_layout("white"), standard_layout("black"))
+    for move in ["g1f3", "d7d5", "f3e5", "d8d6", "e5f7"]:  # f3 proves a knight; f7 pawn captured
+        g.play(move)
+    view = g.view("black").to_json()
+    for s in identity(view, random.Random(3)):
+        assert s.position.piece_type_at(SQUARE_NAMES.index("f7")) == 2  # the knight that moved like one
+    pool = enemy_pool([{"color": "black", "piece": "pawn"}, {"color": "white", "piece": "rook"}], "black")
+    assert pool["p"] == 7 and pool["r"] == 2
+
+
+def test_sampling_uses_a_promoted_pawn_when_the_pool_has_no_other_fit():
+    cands = {"a8": ["q", "r", "b", "n"], "e1": ["k"]}
+    out = sample_identities(cands, Counter({"k": 1, "p": 1}), random.Random(1))
+    assert out["e1"] == "k" and out["a8"] in "qrbn"
+    assert sample_identities({"a8": ["q"], "e1": ["k"]}, Counter({"k": 1, "q": 0}), random.Random(1)) is None
+
+
+def test_no_peeking_two_truths_with_the_same_view_get_the_same_move():
+    # White's arrangements differ (king and queen swapped, knights and bishops too), the moves are
+    # pawn moves in both: Black's view is identical, so is the computer's move for every seed.
+    white_a = standard_layout("white")
+    white_b = dict(white_a, d1="k", e1="q", b1="b", c1="n")
+    black = shuffle_layout("black", random.Random(7))
+    games = [placed(w, black) for w in (white_a, white_b)]
+    for move in ["e2e4", None]:
+        for g in games:
+            if move:
+                g.play(move)
+    views = [g.view("black").to_json() for g in games]
+    assert views[0] == views[1]
+    assert games[0].position.kings != games[1].position.kings  # the truths do differ
+    for seed in range(3):
+        a = choose_move(views[0], 2, seed=seed)
+        b = choose_move(views[1], 2, seed=seed)
+        assert a["uci"] == b["uci"]
+
+
+@pytest.mark.parametrize("level", [2, 3, 5])
+def test_takes_a_free_king(level):
+    # revealed kings: the white king on e1 is shown; the black knight on f3 takes it
+    g = Game.new("hidden-identity-rk", "4k3/pppppppp/8/8/8/5n2/PPPP1PPP/RNBQK2R b - - 0 1")
+    view = g.view("black").to_json()
+    assert "K" in view["fen"].split()[0]  # the king is visible
+    assert choose_move(view, level, seed=1)["uci"] == "f3e1"
+    # without revealed kings: White has a single piece left, so it must be the king
+    g = Game.new("hidden-identity", "4k3/8/8/8/8/5n2/8/4K3 b - - 0 1")
+    view = g.view("black").to_json()
+    assert "?" in view["fen"] or "K" in view["fen"]
+    reply = choose_move(view, level, seed=2)
+    assert reply["uci"] == "f3e1" and reply["score"] > 90_000
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_self_play_only_legal_moves(seed):
+    rng = random.Random(seed)
+    g = placed(choose_placement("white", rng), choose_placement("black", rng))
+    for ply in range(30):
+        if g.status.over:
+            break
+        view = json.loads(json.dumps(g.view(g.turn).to_json()))
+        reply = choose_move(view, 1 + (ply % 3), seed=seed * 100 + ply, max_nodes=600)
+        g.play(reply["uci"])  # raises on an illegal move
+    assert g.ply > 0
+
+
+def test_bad_views_get_a_clear_error():
+    g = Game.new("hidden-identity")
+    with pytest.raises(InvalidViewError):
+        identity(g.view("white").to_json(), random.Random(0))  # still in setup
+    g = placed(standard_layout("white"), standard_layout("black"))
+    view = g.view("spectator").to_json()
+    with pytest.raises(InvalidViewError):
+        identity(view, random.Random(0))
+    with pytest.raises(InvalidViewError):
+        choose_placement("green")
+
+
+# --- through the session, with a synchronous fake worker -----------------------------------------
+def answer(s, st, now, seed=0):
+    req = st["computer"]["request"]
+    assert req is not None, "the computer is not to move"
+    view = json.loads(json.dumps(req["view"]))
+    assert view["seat"] == st["computer"]["seat"] and "truth" not in view["secrets"]
+    reply = choose_move(view, req["level"], seed=seed)
+    return s.computer_move(reply["uci"], ply=req["ply"], game=req["game"], score=reply["score"],
+                           now_ms=now)
+
+
+@pytest.mark.parametrize("variant", ["hidden-identity", "hidden-identity-rk"])
+@pytest.mark.parametrize("color", ["white", "black"])
+def test_a_game_against_the_computer_through_the_session(variant, color):
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    st = s.new_game({"variant": variant, "mode": "computer", "level": 1, "color": color}, now_ms=T0)
+    assert st["error"] is None, st["error"]
+    assert st["phase"] == "setup"
+    st = s.layout("standard", now_ms=T0 + 1)
+    assert st["error"] is None, st["error"]
+    st = s.confirm_setup(now_ms=T0 + 2)
+    assert st["error"] is None, st["error"]
+    assert st["phase"] == "play"  # the computer placed its pieces by itself
+    computer = st["computer"]["seat"]
+    assert sorted(s.game.setup_data[computer].values()) == sorted("kqrrbbnn" + "p" * 8)
+    now = T0 + 10
+    for n in range(6):
+        if st["status"]["over"]:
+            break
+        if st["computer"]["thinking"]:
+            st = answer(s, st, now, seed=n)
+        else:
+            frm, tos = sorted(st["movable"]["dests"].items())[0]
+            st = s.move(frm, tos[0], promotion="q" if frm + tos[0] in st["promotions"] else None,
+                        now_ms=now)
+        assert st["error"] is None, st["error"]
+        now += 10
+    colors = [m["color"] for m in st["moves"]]
+    assert colors == ["white", "black"] * (len(colors) // 2) + ["white"] * (len(colors) % 2)
+    by_computer = [m for m in st["moves"] if m["color"] == computer]
+    if st["status"]["over"]:  # (its random arrangement may leave its king exposed)
+        assert st["status"]["reason"] == "king-captured"
+    else:
+        assert len(st["moves"]) == 6
+    assert by_computer or st["status"]["winner"] == color
+    assert s.game.ply == len(st["moves"])  # every answer was a legal move the game accepted
