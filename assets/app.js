@@ -68,7 +68,9 @@ const PLACE_ROLES = ['k', 'q', 'r', 'b', 'n', 'p'];
 const PIECE_OF = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
 const PIECE_TITLE = { k: 'King', q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', p: 'Pawn' };
 let placeRole = null; // the tray piece picked while placing (not yet put on a square)
-let noteShownFor = null; // gameId|ply of the last en passant note already shown
+let noteShownFor = null; // gameId|ply|note of the last note (en passant, tabletop discovery) shown
+let penaltyChoice = []; // tabletop rules: enemy squares picked as the penalty (not yet sent)
+let penaltyFor = null; // gameId|ply|seat the picks belong to
 
 // A board whose placement holds "?" (unknown white piece) and "*" (unknown black piece):
 // chessground reads the rest, the unknown pieces are put on with the role "unknown".
@@ -167,6 +169,12 @@ function renderBoard(st) {
     for (const sq of st.sealing.candidates) addClass(custom, sq, sealChoice.includes(sq) ? 'seal-chosen' : 'seal-candidate');
     for (const sq of sealChoice) shapes.push({ orig: sq, customSvg: { html: TIE_SVG.pick } });
   }
+  const pen = st.tabletop && st.tabletop.penalty;
+  if (pen && pen.mine) {
+    for (const [sq, c] of Object.entries(pieceColors(st.fen))) {
+      if (c !== pen.by) addClass(custom, sq, penaltyChoice.includes(sq) ? 'penalty-chosen' : 'penalty-candidate');
+    }
+  }
   if (st.placing) {
     for (const sq of st.placing.squares) if (!st.placing.draft[sq]) addClass(custom, sq, 'place-target');
   }
@@ -221,12 +229,92 @@ function onUserMove(orig, dest) {
     showPromotion(orig, dest, roles, conditional);
     return;
   }
+  const bluffs = (state.tabletop && state.tabletop.bluffs) || {};
+  if ((bluffs[orig] || []).includes(dest)) {
+    // Tabletop rules: a move this piece cannot legally make is played only once confirmed.
+    const asked = state;
+    confirmDialog('Illegal move?', 'This piece cannot move there: play it anyway?', 'Play it anyway').then(yes => {
+      if (state !== asked) return;
+      if (yes) call('move', { orig, dest, allow_illegal: true }, { boardError: true });
+      else renderBoard(state);
+    });
+    return;
+  }
   call('move', { orig, dest }, { boardError: true });
+}
+
+// The colour of every piece of a board, unknown pieces ("?" / "*") included.
+function pieceColors(fen) {
+  const board = splitUnknown(fen);
+  const out = boardColors(board.fen);
+  for (const [sq, p] of board.unknown) out[sq] = p.color;
+  return out;
+}
+
+// Tabletop rules: the wronged player picks (or unpicks) an enemy piece to remove.
+function onPenaltySquare(key) {
+  const pen = state.tabletop.penalty;
+  const color = pieceColors(state.fen)[key];
+  const enemy = !!color && color !== pen.by;
+  if (!enemy) {
+    showBoardToast(`Pick ${pen.count === 1 ? 'an enemy piece' : `${pen.count} enemy pieces`} to remove.`);
+    return;
+  }
+  if (penaltyChoice.includes(key)) penaltyChoice = penaltyChoice.filter(s => s !== key);
+  else if (penaltyChoice.length < pen.count) penaltyChoice = [...penaltyChoice, key];
+  else {
+    showBoardToast(`You have already picked ${pen.count}: click one of them to unpick it.`);
+    return;
+  }
+  renderPenalty(state);
+  renderBoard(state);
+}
+
+function renderPenalty(st) {
+  const pen = st.tabletop && st.tabletop.penalty;
+  const mine = !!(pen && pen.mine && !st.handover);
+  $('penalty-panel').hidden = !mine;
+  $('board').classList.toggle('is-penalty', mine);
+  if (!mine) return;
+  const n = pen.count;
+  $('penalty-title').textContent = `${COLOR_NAMES[pen.by]}: choose ${n} enemy piece${n === 1 ? '' : 's'} to remove`;
+  $('penalty-chosen').textContent = `Chosen: ${penaltyChoice.length ? penaltyChoice.join(', ') : 'none'}`;
+  $('penalty-submit').disabled = penaltyChoice.length !== n;
+}
+
+function renderTabletopSummary(st) {
+  const box = $('tabletop-summary');
+  const list = (st.tabletop && st.tabletop.illegalMoves) || [];
+  const show = !!(st.tabletop && st.status && st.status.over);
+  box.hidden = !show;
+  if (!show) return;
+  box.replaceChildren();
+  const h = document.createElement('h3');
+  h.textContent = 'Illegal moves';
+  box.appendChild(h);
+  if (!list.length) {
+    const p = document.createElement('p');
+    p.textContent = 'None: every move was legal.';
+    box.appendChild(p);
+    return;
+  }
+  const FOUND = { 'on-board': 'found on the board', 'on-capture': 'found on capture', 'at-end': 'disclosed at the end' };
+  const ul = document.createElement('ul');
+  for (const m of list) {
+    const li = document.createElement('li');
+    li.dataset.uci = m.uci;
+    li.textContent = `${COLOR_NAMES[m.color]}, move ${Math.floor(m.ply / 2) + 1}: ${m.uci} (${FOUND[m.found] || m.found})`;
+    ul.appendChild(li);
+  }
+  box.appendChild(ul);
 }
 
 // While sealing, a click on one of the player's original pawns picks or unpicks it.
 function onSelectSquare(key) {
   if (state && state.placing) return onPlaceSquare(key);
+  if (state && state.tabletop && state.tabletop.penalty && state.tabletop.penalty.mine && !state.handover) {
+    return onPenaltySquare(key);
+  }
   if (state && state.identity) showCandidates(key);
   if (!state || !state.sealing) return;
   if (!state.sealing.candidates.includes(key)) {
@@ -460,6 +548,12 @@ function render(st, { quiet = false } = {}) {
     sealChoice = [];
     $('seal-error').hidden = true;
   }
+  const pen = st.tabletop && st.tabletop.penalty;
+  const penKey = pen && pen.mine ? `${st.gameId}|${(st.moves || []).length}|${pen.by}` : null;
+  if (penKey !== penaltyFor) {
+    penaltyFor = penKey;
+    penaltyChoice = [];
+  }
   renderBoard(st);
   renderPlayers(st);
   renderMoves(st);
@@ -473,6 +567,8 @@ function render(st, { quiet = false } = {}) {
   renderTrays(st);
   renderPools(st);
   renderSummary(st);
+  renderPenalty(st);
+  renderTabletopSummary(st);
   renderReplay(st);
   $('chk-autoflip').checked = !!st.autoFlip;
   $('layout').dataset.orientation = st.orientation;
@@ -489,7 +585,7 @@ function render(st, { quiet = false } = {}) {
   $('board').classList.toggle('is-placing', !!st.placing);
   if (st.error && !quiet) showToast(st.error);
   else if (st.identity && st.identity.lastNote && !st.replay) {
-    const key = `${st.gameId}|${(st.moves || []).length}`;
+    const key = `${st.gameId}|${(st.moves || []).length}|${st.identity.lastNote}`;
     if (noteShownFor !== key) {
       noteShownFor = key;
       showToast(st.identity.lastNote);
@@ -649,6 +745,7 @@ function renderMoves(st) {
     if (note) {
       san.classList.add('has-note');
       san.title = note;
+      if (st.tabletop && /illegal move|removes/.test(note)) san.classList.add('has-illegal');
     }
     if (st.status && st.status.over) {
       san.classList.add('is-link');
@@ -832,6 +929,10 @@ function renderHandover(st) {
     text = `${who} chooses two secret pawns in private.`;
   } else if (h.for === 'place') {
     text = `${who} places their 16 pieces in private.`;
+  } else if (h.for === 'penalty') {
+    const pen = st.tabletop && st.tabletop.penalty;
+    const n = pen ? pen.count : 1;
+    text = `An illegal move was found: ${who} chooses ${n} enemy piece${n === 1 ? '' : 's'} to remove.`;
   } else {
     const last = (st.moves || [])[st.moves.length - 1];
     text = last ? `${COLOR_NAMES[last.color]} played ${last.san}. ${who} to move.` : `${who} moves first.`;
@@ -1049,6 +1150,14 @@ function replayTo(ply, perspective) {
   call('replay', args);
 }
 
+$('penalty-clear').addEventListener('click', () => {
+  penaltyChoice = [];
+  if (state) {
+    renderPenalty(state);
+    renderBoard(state);
+  }
+});
+$('penalty-submit').addEventListener('click', () => call('penalty', { squares: [...penaltyChoice] }, { boardError: true }));
 $('handover-show').addEventListener('click', e => call('show_board', { seat: e.currentTarget.dataset.seat }));
 $('seal-clear').addEventListener('click', () => {
   sealChoice = [];
@@ -1124,10 +1233,13 @@ function openNewGame() {
   $('new-error').hidden = true;
   if (state && state.options) {
     const o = state.options;
-    const rk = o.variant === 'hidden-identity-rk';
-    const v = form.querySelector(`input[name=variant][value="${rk ? 'hidden-identity' : o.variant}"]`);
+    const identity = /^hidden-identity/.test(o.variant || '');
+    const rk = identity && o.variant.includes('-rk');
+    const tt = identity && o.variant.endsWith('-tt');
+    const v = form.querySelector(`input[name=variant][value="${identity ? 'hidden-identity' : o.variant}"]`);
     if (v) v.checked = true;
     $('new-rk').checked = rk;
+    $('new-tt').checked = tt;
     const m = form.querySelector(`input[name=mode][value="${o.mode}"]`);
     if (m && !m.disabled) m.checked = true;
     const lv = form.querySelector(`input[name=level][value="${o.level}"]`);
@@ -1167,6 +1279,8 @@ function syncComputer() {
   const identity = !!variant && variant.value === 'hidden-identity';
   $('new-rk').disabled = !identity;
   $('rk-toggle').classList.toggle('is-disabled', !identity);
+  $('new-tt').disabled = !identity;
+  $('tt-toggle').classList.toggle('is-disabled', !identity);
   const ok = !!variant && supported.includes(chosenVariant());
   const input = form.querySelector('input[name=mode][value=computer]');
   input.disabled = !ok;
@@ -1183,7 +1297,8 @@ function syncComputer() {
 function chosenVariant() {
   const v = $('form-new').querySelector('input[name=variant]:checked');
   if (!v) return null;
-  return v.value === 'hidden-identity' && $('new-rk').checked ? 'hidden-identity-rk' : v.value;
+  if (v.value !== 'hidden-identity') return v.value;
+  return `hidden-identity${$('new-rk').checked ? '-rk' : ''}${$('new-tt').checked ? '-tt' : ''}`;
 }
 
 $('form-new').addEventListener('change', () => {

@@ -137,6 +137,19 @@ Games against the computer (``mode: "computer"``) add two keys, present for ever
 >>> st["moves"][-1]["san"], st["computer"]["thinking"], st["movable"]["color"]
 ('e4', False, 'black')
 
+Hidden Identity by the tabletop rules (``hidden-identity-tt``, ``hidden-identity-rk-tt``, see
+:mod:`hiddenchess.tabletop`) adds one key, present for every variant (``None`` elsewhere):
+
+``tabletop``      ``{"bluffs": {"e2": ["e5", ...]}, "penalty", "found", "illegalMoves"}``:
+                  ``bluffs`` are the destinations the viewer (the side to move) may play although
+                  they are not legal as far as it knows (already in ``movable.dests``; the page asks
+                  for confirmation and sends ``move`` with ``allow_illegal=True``); ``penalty`` is
+                  ``None`` or, while a penalty is owed, ``{"by": seat, "count": n, "mine": bool}``
+                  (``mine``: the viewer chooses now, action ``penalty(squares)``, and nothing is
+                  movable); ``found``: illegal moves found per side; ``illegalMoves``: once the game
+                  is over, every illegal move ``{"ply", "color", "uci", "found"}``, else ``[]``.
+                  Discoveries and removals are also ``identity.notes`` of their ply.
+
 >>> s = Session(MemoryBackend()); st = s.new_game({"variant": "secret-pawn"}, now_ms=0)
 >>> st["phase"], st["viewer"], st["handover"]
 ('setup', 'spectator', {'to': 'white', 'for': 'seal'})
@@ -169,9 +182,12 @@ VARIANTS = {
     "standard": "Standard", "royal-pawn": "Royal Pawn", "secret-pawn": "Secret Pawn",
     "reveal": "Reveal", "hidden-identity": "Hidden Identity",
     "hidden-identity-rk": "Hidden Identity (revealed kings)",
+    "hidden-identity-tt": "Hidden Identity (tabletop rules)",
+    "hidden-identity-rk-tt": "Hidden Identity (revealed kings, tabletop rules)",
 }
 #: The Hidden Identity variants (free setup, hidden identities, king capture).
-IDENTITY_VARIANTS = ("hidden-identity", "hidden-identity-rk")
+IDENTITY_VARIANTS = ("hidden-identity", "hidden-identity-rk", "hidden-identity-tt",
+                     "hidden-identity-rk-tt")
 
 #: Replay perspectives: what one side knew at each move, or everything from the start.
 PERSPECTIVES = ("white", "black", "all")
@@ -214,6 +230,8 @@ REASON_TEXT = {
     "agreement": "Draw by agreement",
     "royal-pawn-promoted": "Royal pawn promoted",
     "king-captured": "King captured",
+    "second-illegal-move": "Second illegal move",
+    "illegal-king-capture": "King captured by an illegal move",
 }
 
 #: Draw claim reasons as the claim dialog words them.
@@ -468,12 +486,19 @@ class Session:
         """Whether this is a Hidden Identity game (pieces placed freely, identities hidden)."""
         return self.game is not None and bool(getattr(self.game.variant, "hidden_identity", False))
 
+    @property
+    def tabletop(self) -> bool:
+        """Whether this Hidden Identity game is played by the tabletop rules (illegal moves)."""
+        return self.game is not None and bool(getattr(self.game.variant, "tabletop", False))
+
     def expected_seat(self) -> str | None:
-        """The seat that must hold the device now: the next one to seal, or the side to move
-        (``None`` once the game is over)."""
+        """The seat that must hold the device now: the next one to seal, the one choosing a
+        penalty (tabletop rules), or the side to move (``None`` once the game is over)."""
         g = self.game
         if g.status.over:
             return None
+        if self.tabletop and g.pending_penalty:
+            return g.pending_penalty["by"]
         pending = g.setup_pending()
         return pending[0] if pending else g.turn
 
@@ -550,8 +575,10 @@ class Session:
         self._start(opts, settings, now_ms, game=game)
         return self.state(now_ms=now_ms)
 
-    def move(self, orig: str, dest: str, promotion: str | None = None, *, now_ms: int) -> dict:
+    def move(self, orig: str, dest: str, promotion: str | None = None, allow_illegal: bool = False,
+             *, now_ms: int) -> dict:
         """Play the move ``orig`` -> ``dest`` (``promotion``: ``"q"``, ``"r"``, ``"b"``, ``"n"``).
+        ``allow_illegal`` (tabletop rules only): play it even if it is not legal (a bluff).
 
         A move made after the mover's flag fell is refused and the game ends on time instead.
         """
@@ -565,9 +592,16 @@ class Session:
         try:
             if self.computer is not None and mover == self.computer["seat"]:
                 raise SessionError("it is the computer's turn: wait for its move")
+            if not isinstance(allow_illegal, bool):
+                raise SessionError(f"allow_illegal must be true or false, got {allow_illegal!r}")
+            if allow_illegal and not self.tabletop:
+                raise SessionError("illegal moves are only allowed by the tabletop rules")
             if self.hidden and self.seat() != mover and self.game.phase == "play":
-                raise SessionError(f"pass the device to {_title(mover)} first")
-            self.game.play(uci)
+                raise SessionError(f"pass the device to {_title(self.expected_seat())} first")
+            if allow_illegal:
+                self.game.play(uci, allow_illegal=True)
+            else:
+                self.game.play(uci)
         except HiddenChessError as e:
             return self._error(e, now_ms)
         return self._after_move(mover, now_ms)
@@ -767,6 +801,33 @@ class Session:
             self.draft = {}
         self.viewer = seat
         self.orientation = seat
+        return self.state(now_ms=now_ms)
+
+    def penalty(self, squares=None, *, now_ms: int) -> dict:
+        """Tabletop rules: the wronged player at the device removes the enemy pieces on
+        ``squares`` (as many as ``state["tabletop"]["penalty"]["count"]``). A bad choice changes
+        nothing; removing the king wins.
+
+        >>> s = Session(MemoryBackend()); _ = s.new_game({"variant": "hidden-identity-tt"}, now_ms=0)
+        >>> s.penalty(["d7"], now_ms=1)["error"]
+        'There is no penalty to choose.'
+        """
+        try:
+            if not self.tabletop:
+                raise SessionError("penalties belong to the tabletop rules")
+            self._require_play(now_ms)
+            pending = self.game.pending_penalty
+            if not pending:
+                raise SessionError("there is no penalty to choose")
+            if self.seat() != pending["by"]:
+                raise SessionError(f"pass the device to {_title(pending['by'])} first")
+            self.game.penalty(pending["by"], squares)
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if self.game.status.over:
+            self._finish(now_ms)
+        else:
+            self._save(now_ms)
         return self.state(now_ms=now_ms)
 
     # ------------------------------------------------------------------ Hidden Identity setup
@@ -989,6 +1050,11 @@ class Session:
         else:  # only what the player at the device may try; nothing while handing over
             dests = g.dests(seat) if seat in _COLORS and g.phase == "play" else {}
             promotions = self._hidden_promotions(dests)
+        tabletop = self._tabletop_state(seat, dests) if self.tabletop else None
+        if tabletop:
+            dests = {k: list(v) for k, v in dests.items()}
+            for orig, tos in tabletop["bluffs"].items():
+                dests.setdefault(orig, []).extend(tos)
         history = list(g.history)
         last = history[-1].uci if history else None
         computer = self._computer_state(over)
@@ -1023,6 +1089,7 @@ class Session:
             "sealing": None if identity else self._sealing(seat),
             "placing": self._placing(seat) if identity else None,
             "identity": self._identity_state(seat) if identity else None,
+            "tabletop": tabletop,
             "secrets": self._secrets(seat),
             "reveal": self._reveal_state(g.position, g.history[-1].events if g.history else [],
                                          promotions),
@@ -1033,6 +1100,29 @@ class Session:
         if self.replay_at is not None and over:
             self._apply_replay(st)
         return st
+
+    def _tabletop_state(self, seat: str, dests: dict) -> dict:
+        """The ``tabletop`` key (see the module docstring); ``dests``: the viewer's legal tries."""
+        from .tabletop import bluff_dests
+
+        g = self.game
+        bluffs = {}
+        if seat in _COLORS and seat == g.turn and g.phase == "play" and not g.status.over:
+            for orig, tos in bluff_dests(g).items():
+                extra = [t for t in tos if t not in dests.get(orig, ())]
+                if extra:
+                    bluffs[orig] = extra
+        pending = g.pending_penalty
+        if pending:
+            pending = dict(pending, mine=seat == pending["by"])
+        shown = seat if seat in _COLORS else "spectator"
+        info = g.rules.secrets(g, shown).get("tabletop", {}) if g.phase != "setup" or g.status.over else {}
+        return {
+            "bluffs": bluffs,
+            "penalty": pending,
+            "found": dict(info.get("found") or {"white": 0, "black": 0}),
+            "illegalMoves": list(info.get("illegal_moves") or []) if g.status.over else [],
+        }
 
     def _computer_state(self, over: bool) -> dict | None:
         """The ``computer`` key: who the computer is and, on its turn, the request for the AI."""
@@ -1059,7 +1149,8 @@ class Session:
         if seat != "spectator":
             return None
         if self.game.phase != "setup":
-            return {"to": self.expected_seat(), "for": "move"}
+            pending = self.game.pending_penalty if self.tabletop else None
+            return {"to": self.expected_seat(), "for": "penalty" if pending else "move"}
         return {"to": self.expected_seat(), "for": "place" if self.identity_game else "seal"}
 
     def _sealing(self, seat: str) -> dict | None:
@@ -1146,6 +1237,9 @@ class Session:
             mv = next((e.public for e in ply.events if e.kind == "move"), None)
             if mv and mv.get("ep") == "not-a-pawn":
                 notes[str(i)] = ep_not_a_pawn_text(mv)
+            told = [e.public.get("text") for e in ply.events if e.kind in ("illegal", "removed")]
+            if any(told):  # tabletop rules: discoveries and penalties
+                notes[str(i)] = " ".join(t for t in [notes.get(str(i))] + told if t)
         last = str(g.ply - 1)
         return {
             "candidates": unknown,
@@ -1580,7 +1674,8 @@ ACTIONS = {
     "state": (),
     "new_game": ("options", "variant", "mode", "clock", "autoflip", "fen", "seed", "draws", "level",
                  "color"),
-    "move": ("orig", "dest", "promotion"),
+    "move": ("orig", "dest", "promotion", "allow_illegal"),
+    "penalty": ("squares",),
     "computer_move": ("uci", "ply", "game", "score"),
     "takeback": (),
     "tick": (),
