@@ -307,3 +307,19 @@ def square_center(page, square: str) -> tuple:
     row = 7 - rank if white else rank
     size = box["width"] / 8
     return box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size
+
+
+@pytest.fixture
+def app(shared):
+    """The shared page with nothing open (each test starts its own game). After the test: no
+    request left this machine and the page raised no error. Modules that want a fresh game
+    first override this fixture."""
+    from playwright.sync_api import expect
+
+    page = shared.page
+    for _ in range(3):  # close whatever a previous test left open
+        page.keyboard.press("Escape")
+    expect(page.locator("#loading")).to_be_hidden()
+    yield page
+    assert shared.blocked == [], shared.blocked
+    assert shared.page_errors == [], shared.page_errors

@@ -25,18 +25,6 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 
-@pytest.fixture
-def app(shared):
-    """The page with nothing open (each test starts its own game)."""
-    page = shared.page
-    for _ in range(3):
-        page.keyboard.press("Escape")
-    expect(page.locator("#loading")).to_be_hidden()
-    yield page
-    assert shared.blocked == [], shared.blocked
-    assert shared.page_errors == [], shared.page_errors
-
-
 def click(page, square: str) -> None:
     page.mouse.click(*square_center(page, square))
 

@@ -23,18 +23,6 @@ ROOK_RACE = ("rn2k3/1p6/8/8/8/8/1PP5/R3K3 w - - 0 1 covered:a1,b2,c2,a8,b8,b7 "
              "pools:q1r2b2n2p8/q1r2b2n2p8")
 
 
-@pytest.fixture
-def app(shared):
-    """The page with nothing open (each test starts its own game)."""
-    page = shared.page
-    for _ in range(3):
-        page.keyboard.press("Escape")
-    expect(page.locator("#loading")).to_be_hidden()
-    yield page
-    assert shared.blocked == [], shared.blocked
-    assert shared.page_errors == [], shared.page_errors
-
-
 def new_game(page, **options) -> dict:
     st = page.evaluate("o => window.hcApp.call('new_game', o)", options)
     assert st["error"] is None, st["error"]

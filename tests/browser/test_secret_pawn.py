@@ -20,18 +20,6 @@ pytestmark = pytest.mark.browser
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 
-@pytest.fixture
-def app(shared):
-    """The page with nothing open (each test starts its own game)."""
-    page = shared.page
-    for _ in range(3):
-        page.keyboard.press("Escape")
-    expect(page.locator("#loading")).to_be_hidden()
-    yield page
-    assert shared.blocked == [], shared.blocked
-    assert shared.page_errors == [], shared.page_errors
-
-
 def click(page, square: str) -> None:
     page.mouse.click(*square_center(page, square))
 

@@ -15,17 +15,6 @@ from .conftest import square_center, state
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def app(shared):
-    page = shared.page
-    for _ in range(3):
-        page.keyboard.press("Escape")
-    expect(page.locator("#loading")).to_be_hidden()
-    yield page
-    assert shared.blocked == [], shared.blocked
-    assert shared.page_errors == [], shared.page_errors
-
-
 def click(page, square: str) -> None:
     page.mouse.click(*square_center(page, square))
 
