@@ -712,12 +712,16 @@ class HiddenIdentityRules(Rules):
         start, kings = _start_info(game)
         return _knowledge(start, kings, _public_moves(game, ply))
 
+    def _cands_key(self, game, seat: str, ply: int) -> tuple:
+        """What the candidates after ``ply`` plies depend on (the cache key)."""
+        return (seat, game.play_start_fen, tuple(p.uci for p in game.history[:ply]))
+
     def _cands(self, game, seat: str, ply: int) -> dict:
         """:func:`candidates` for ``seat`` after ``ply`` plies, from the public history only
         (cached per history prefix)."""
         if self.setup_pending(game):
             return {}
-        key = (seat, game.play_start_fen, tuple(p.uci for p in game.history[:ply]))
+        key = self._cands_key(game, seat, ply)
         cache = self.__dict__.setdefault("_cache", {})
         if key not in cache:
             if len(cache) > 512:

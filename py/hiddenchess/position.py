@@ -196,6 +196,10 @@ class Position:
             self.white |= bit
         else:
             self.black |= bit
+        self.add_type(bit, pt)
+
+    def add_type(self, bit: int, pt: int) -> None:
+        """Mark the square ``bit`` as holding piece type ``pt`` (colour bitboards untouched)."""
         if pt == PAWN:
             self.pawns |= bit
         elif pt == KNIGHT:

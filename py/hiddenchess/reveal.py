@@ -48,10 +48,9 @@ import random
 import secrets as _secrets
 from fractions import Fraction
 
-from . import notation
 from .core import (
-    BB_ALL, BB_RANKS, BB_SQUARES, BISHOP, BLACK, COLOR_NAMES, KNIGHT, PAWN, PIECE_NAMES,
-    PIECE_SYMBOLS, QUEEN, ROOK, SQUARE_NAMES, WHITE,
+    BB_ALL, BB_RANKS, BB_SQUARES, BLACK, COLOR_NAMES, PAWN, PIECE_NAMES, PIECE_SYMBOLS, QUEEN,
+    SQUARE_NAMES, WHITE,
 )
 from .errors import HiddenChessError, SetupError
 from .position import (
@@ -177,18 +176,9 @@ def apply_reveal(pos, sq: int, role: str, m: int) -> int:
     promoted = 0
     if pt == PAWN and bit & _LAST_RANK[color]:
         promoted = pt = move_promotion(m) or QUEEN
-    if pt == PAWN:
-        pos.pawns |= bit
-        if bit & _HOME_RANK[color]:
-            pos.dbl |= bit
-    elif pt == KNIGHT:
-        pos.knights |= bit
-    elif pt == BISHOP:
-        pos.bishops |= bit
-    elif pt == ROOK:
-        pos.rooks |= bit
-    else:
-        pos.queens |= bit
+    pos.add_type(bit, pt)
+    if pt == PAWN and bit & _HOME_RANK[color]:
+        pos.dbl |= bit
     if move_flag(m) == DOUBLE_STEP and pt != PAWN:
         pos.ep = -1
     pos.halfmove = 0

@@ -80,7 +80,7 @@ from .core import (
 from .errors import AmbiguousMoveError, HiddenChessError, IllegalMoveError, InvalidMoveError
 from .hidden_identity import (
     _LAST, KNOWLEDGE_KINDS, HiddenIdentityRules, _feasible, _knowledge, _original,
-    _public_moves, _start_info, _candidates,
+    _public_moves, _start_info,
 )
 from .position import (
     CASTLE, EN_PASSANT, encode_move, move_flag, move_from, move_promotion, move_rook, move_to,
@@ -503,19 +503,10 @@ class TabletopRules(HiddenIdentityRules):
         return decided
 
     # --- views -----------------------------------------------------------------------------------
-    def _cands(self, game, seat: str, ply: int) -> dict:
+    def _cands_key(self, game, seat: str, ply: int) -> tuple:
         """As the refereed game's, with the removals (which come after a ply's move) in the key."""
-        if self.setup_pending(game):
-            return {}
-        key = (seat, game.play_start_fen, tuple(p.uci for p in game.history[:ply]),
-               sum(len(p.events) for p in game.history[:ply]))
-        cache = self.__dict__.setdefault("_cache", {})
-        if key not in cache:
-            if len(cache) > 512:
-                cache.clear()
-            colors = (WHITE, BLACK) if seat not in COLOR_NAMES else (COLOR_NAMES.index(seat) ^ 1,)
-            cache[key] = _candidates(self._knowledge_at(game, ply), colors)
-        return cache[key]
+        return super()._cands_key(game, seat, ply) + (
+            sum(len(p.events) for p in game.history[:ply]),)
 
     def secrets(self, game, seat: str) -> dict:
         """Adds ``tabletop``: ``pending_penalty``, ``found`` (illegal moves found per side),
