@@ -1,34 +1,55 @@
-"""Strength ladder of the computer opponent: level k+1 against level k, and level 5 against sunfish.
+"""Strength ladder of the computer opponent: level k+1 against level k in every variant, and
+level 5 against sunfish in Standard chess.
 
-    python3 bench/ladder.py                 # about a minute: a smoke-sized ladder
-    python3 bench/ladder.py --quick         # a few seconds
-    python3 bench/ladder.py --full          # real budgets, 24 games a pair: about two hours
-    python3 bench/ladder.py --games 12 --scale 1 --pairs 4 --variants standard
+    python3 bench/ladder.py --quick         # about a minute: every variant, 2 games a pair
+    python3 bench/ladder.py                 # a medium run: 8 games a pair, budgets x 0.25
+    python3 bench/ladder.py --full          # the figures: 24 games a pair, real budgets
+    python3 bench/ladder.py --games 12 --scale 0.5 --pairs 3,4 --variants reveal,secret-pawn
     python3 bench/ladder.py --sunfish-only --sunfish-games 20 --movetime 0.8
 
-Matches:
-
-* ``level k+1`` against ``level k`` (k = 1..4) in Standard and Royal Pawn Chess: games in pairs
-  from each opening of :data:`OPENINGS`, colours swapped within the pair;
-* ``level 5`` against sunfish (PyPI package ``sunfish``: ``pip install sunfish``; it is a
+Matches
+-------
+* ``level k+1`` against ``level k`` (k = 1..4) in each variant of ``--variants`` (default: all
+  five -- standard, royal-pawn, secret-pawn, reveal, hidden-identity; hidden-identity-rk may be
+  named too). Games come in pairs with the same start, colours swapped within the pair.
+* ``level 5`` against sunfish (PyPI package ``sunfish``: ``pip install sunfish``; a
   benchmark-only dependency) in Standard chess, both sides given the same wall time per move
   (``--movetime``): our search runs with that time limit and no node budget; sunfish's
   iterative deepening is cut by its own in-search deadline.
 
-Games end by the rules (checkmate, stalemate, royal pawn promotion, the automatic draws), a
-claimable draw (threefold repetition, fifty moves) is taken at once, and a game that reaches
-``--max-plies`` is a draw. ``--scale`` multiplies every level's node budget (the
-default run uses 0.2 so that it stays short: its figures are a smoke test, not a measurement).
-Level games use the node budgets only (not the time caps), so they do not depend on the load of
-the machine and replay identically with the same ``--seed``.
+Every game runs through the real :class:`~hiddenchess.game.Game`, and each computer is handed
+only ``Game.view(seat).to_json()`` of its own seat, as the page hands it to the worker:
 
-This is a benchmark, not a test: it prints a score table and asserts nothing. The figures of a
-full run are in the report of the issue that added it.
+* Secret Pawn: each seat seals the pawns :func:`hiddenchess.ai.choose_seal` picks from its
+  sealing view (a new random generator per pair of games), then a book opening is played;
+* Hidden Identity: each seat's arrangement comes from :func:`hiddenchess.ai.choose_placement`
+  (random per pair of games);
+* Reveal: the roles are drawn by :class:`hiddenchess.reveal.SeededDraw` (one seed per game);
+* Standard, Royal Pawn and Secret Pawn start from the book lines of :data:`OPENINGS`; Reveal and
+  Hidden Identity (no useful book: the pieces are unknown) from ``--opening-plies`` plies chosen
+  by level 1 with a per-pair seed, so every pair starts differently.
+
+A move the truth refuses (Secret Pawn: a move a hidden pawn forbids that the view could not
+rule out) is asked again with another seed, as a player would try another move; the table
+counts these refusals (column ``ref``).
+
+Games end by the rules (checkmate, stalemate, royal pawn promotion, king capture, the automatic
+draws), a claimable draw (threefold repetition, fifty moves) is taken at once, and a game that
+reaches ``--max-plies`` is **adjudicated a draw** (column ``cap`` counts them). ``--scale``
+multiplies every level's node budget (the quick and medium runs shrink the budgets so that they
+stay short: their figures are a smoke test, not a measurement). Level games use node budgets
+only (not the time caps), so they do not depend on the load of the machine and replay
+identically with the same ``--seed``.
+
+The score is the first player's (``+`` wins, ``=`` draws, ``-`` losses), with +-2 standard
+errors of the mean and the matching Elo difference. Each row is printed as soon as its match
+ends (``-v`` prints every game). This is a benchmark, not a test: it asserts nothing.
 """
 
 import argparse
 import math
 import os
+import random
 import re
 import sys
 import time
@@ -37,17 +58,26 @@ from dataclasses import replace
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "py"))
 
-from hiddenchess.ai import LEVELS, choose_move  # noqa: E402
+from hiddenchess.ai import LEVELS, choose_move, choose_placement, choose_seal  # noqa: E402
+from hiddenchess.errors import IllegalMoveError  # noqa: E402
 from hiddenchess.game import Game  # noqa: E402
+from hiddenchess.reveal import SeededDraw  # noqa: E402
 
-#: Opening lines (SAN) per variant; each is played twice, colours swapped.
+#: Variants of a default run, in the order they are played.
+VARIANTS = ("standard", "royal-pawn", "secret-pawn", "reveal", "hidden-identity")
+
+_STANDARD_BOOK = [
+    ["e4", "e5", "Nf3", "Nc6"], ["d4", "d5", "c4", "e6"], ["e4", "c5", "Nf3", "d6"],
+    ["e4", "e6", "d4", "d5"], ["d4", "Nf6", "c4", "g6"], ["c4", "e5", "Nc3", "Nf6"],
+    ["e4", "c6", "d4", "d5"], ["Nf3", "d5", "g3", "Nf6"], ["e4", "d5", "exd5", "Qxd5"],
+    ["d4", "f5", "g3", "Nf6"], ["e4", "e5", "f4", "exf4"], ["b3", "e5", "Bb2", "Nc6"],
+]
+
+#: Opening lines (SAN) per variant; each is played twice, colours swapped. Variants without a
+#: book start with random plies (``--opening-plies``).
 OPENINGS = {
-    "standard": [
-        ["e4", "e5", "Nf3", "Nc6"], ["d4", "d5", "c4", "e6"], ["e4", "c5", "Nf3", "d6"],
-        ["e4", "e6", "d4", "d5"], ["d4", "Nf6", "c4", "g6"], ["c4", "e5", "Nc3", "Nf6"],
-        ["e4", "c6", "d4", "d5"], ["Nf3", "d5", "g3", "Nf6"], ["e4", "d5", "exd5", "Qxd5"],
-        ["d4", "f5", "g3", "Nf6"], ["e4", "e5", "f4", "exf4"], ["b3", "e5", "Bb2", "Nc6"],
-    ],
+    "standard": _STANDARD_BOOK,
+    "secret-pawn": _STANDARD_BOOK,
     "royal-pawn": [
         ["d3", "d6", "Nf3", "Nf6"], ["f3", "f6", "d3", "d6"], ["Nc3", "Nc6", "d3", "d6"],
         ["c3", "c6", "d4", "d5"], ["d4", "f6", "Nf3", "d6"], ["g3", "b6", "Bg2", "Bb7"],
@@ -143,33 +173,84 @@ class SunfishPlayer:
 
 
 # --- games ---------------------------------------------------------------------------------------
-def play_game(variant, white, black, opening, max_plies, seed):
-    """Play one game; returns (result "1-0" | "0-1" | "1/2-1/2", reason, plies)."""
-    game = Game.new(variant)
-    for san in opening:
-        game.play(san)
+class Refused(Exception):
+    """A player kept proposing moves the truth refuses."""
+
+
+#: How often a refused move is asked again (with another seed) before the game is abandoned.
+RETRIES = 8
+
+
+def start_game(variant, pair_seed, book=None, opening_plies=4):
+    """A new game of ``variant`` with its setup made and its opening played.
+
+    The setup choices come from the computer's own functions, each fed only its seat's view
+    (:func:`choose_seal`, :func:`choose_placement`), with a generator seeded by ``pair_seed``
+    and the seat, so both games of a pair start alike. ``book`` (SAN moves) is played if given,
+    else ``opening_plies`` plies chosen by level 1 (seeded by ``pair_seed`` too)."""
+    source = SeededDraw(pair_seed) if variant == "reveal" else None
+    game = Game.new(variant, draw_source=source)
+    while game.setup_pending():
+        seat = game.setup_pending()[0]
+        rng = random.Random(f"{pair_seed}/{seat}")
+        if variant.startswith("hidden-identity"):
+            game.setup(seat, {"placement": choose_placement(seat, rng)})
+        else:
+            game.seal(seat, choose_seal(game.view(seat).to_json(), rng))
+    if book:
+        for san in book:
+            game.play(san)
+    else:
+        for ply in range(opening_plies):
+            if game.status.over:
+                break
+            view = game.view(game.turn).to_json()
+            game.play(choose_move(view, 1, seed=pair_seed * 100 + ply)["uci"])
+    return game
+
+
+def play_game(game, white, black, max_plies, seed):
+    """Play ``game`` (set up, opening played) to its end. Returns ``(result "1-0" | "0-1" |
+    "1/2-1/2", reason, plies, refusals)``; ``reason`` is ``"move cap"`` for a game adjudicated a
+    draw at ``max_plies``."""
     players = {"white": white, "black": black}
+    refusals = 0
     while not game.status.over:
         if game.claimable_draw():
-            return "1/2-1/2", game.claimable_draw(), game.ply
+            return "1/2-1/2", game.claimable_draw(), game.ply, refusals
         if game.ply >= max_plies:
-            return "1/2-1/2", "move cap", game.ply
-        player = players[game.turn]
-        uci = player(game.view(game.turn).to_json(), seed * 1000 + game.ply)
-        game.play(uci)
-    return game.status.result, game.status.reason, game.ply
+            return "1/2-1/2", "move cap", game.ply, refusals
+        seat = game.turn
+        view = game.view(seat).to_json()  # the seat's view only, as the page sends the worker
+        for attempt in range(RETRIES):
+            uci = players[seat](view, seed * 1000 + game.ply + 100_000 * attempt)
+            try:
+                game.play(uci)
+                break
+            except IllegalMoveError:
+                refusals += 1
+        else:
+            raise Refused(f"{players[seat].name} ({seat}) had {RETRIES} moves refused at ply "
+                          f"{game.ply}: {game.fen()}")
+    return game.status.result, game.status.reason, game.ply, refusals
 
 
-def match(variant, first, second, games, max_plies, seed, log):
-    """``games`` games between ``first`` and ``second`` (colours alternating, openings in
-    pairs). Returns (wins, draws, losses) of ``first``."""
-    openings = OPENINGS[variant]
-    w = d = l = 0
+def match(variant, first, second, games, max_plies, seed, log, opening_plies=4):
+    """``games`` games between ``first`` and ``second``: pairs with the same start (setup,
+    opening, draw seed), colours swapped within the pair. Returns ``(wins, draws, losses,
+    capped, refusals)`` of ``first``."""
+    book = OPENINGS.get(variant)
+    w = d = l = capped = refused = 0
     for g in range(games):
-        opening = openings[(g // 2) % len(openings)]
+        pair_seed = seed * 1009 + g // 2
+        opening = book[(g // 2) % len(book)] if book else None
         first_white = g % 2 == 0
         white, black = (first, second) if first_white else (second, first)
-        result, reason, plies = play_game(variant, white, black, opening, max_plies, seed + g)
+        game = start_game(variant, pair_seed, opening, opening_plies)
+        result, reason, plies, refusals = play_game(game, white, black, max_plies, seed + g)
+        refused += refusals
+        if reason == "move cap":
+            capped += 1
         if result == "1/2-1/2":
             d += 1
             mark = "="
@@ -179,34 +260,50 @@ def match(variant, first, second, games, max_plies, seed, log):
         else:
             l += 1
             mark = "-"
-        log(f"  {variant:10s} {first.name} vs {second.name} game {g + 1}: {mark} "
-            f"{result} {reason} ({plies} plies)")
-    return w, d, l
+        log(f"  {variant:15s} {first.name} vs {second.name} game {g + 1}: {mark} "
+            f"{result} {reason} ({plies} plies{f', {refusals} refused' if refusals else ''})")
+    return w, d, l, capped, refused
 
 
 def score_stats(w, d, l):
-    """(score %, 95 % interval half-width in points, Elo difference or None) of a W/D/L."""
+    """(score %, two standard errors in points of %, Elo difference or None) of a W/D/L."""
     n = w + d + l
     p = (w + d / 2) / n
     var = (w * (1 - p) ** 2 + d * (0.5 - p) ** 2 + l * p ** 2) / n
-    half = 1.96 * math.sqrt(var / n) * 100
+    half = 2 * math.sqrt(var / n) * 100
     diff = -400 * math.log10(1 / p - 1) if 0 < p < 1 else None
     return 100 * p, half, diff
 
 
+HEADER = (f"{'variant':15s} {'player':17s} {'opponent':12s} {'+':>3s} {'=':>3s} {'-':>3s} "
+          f"{'score +-2 sigma':>16s} {'elo':>5s} {'cap':>3s} {'ref':>3s} {'nodes/s':>7s} "
+          f"{'time':>6s}")
+
+
+def row_text(variant, a, b, w, d, l, capped, refused, secs, nps):
+    pct, half, diff = score_stats(w, d, l)
+    elo = f"{diff:+.0f}" if diff is not None else ("+inf" if pct >= 100 else "-inf")
+    return (f"{variant:15s} {a:17s} {b:12s} {w:3d} {d:3d} {l:3d} {pct:7.1f}% +-{half:5.1f} "
+            f"{elo:>5s} {capped:3d} {refused:3d} {nps:7.0f} {secs:5.0f}s")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="about a minute (smoke test)")
+    ap.add_argument("--full", action="store_true", help="real budgets, 24 games a pair")
     ap.add_argument("--games", type=int, default=None, help="games per ladder pair and variant")
     ap.add_argument("--scale", type=float, default=None, help="multiply the node budgets")
-    ap.add_argument("--quick", action="store_true", help="a few seconds")
-    ap.add_argument("--full", action="store_true", help="real budgets, 24 games a pair")
-    ap.add_argument("--variants", default="standard,royal-pawn")
+    ap.add_argument("--variants", default=",".join(VARIANTS),
+                    help="comma-separated variant ids (default: all five)")
     ap.add_argument("--pairs", default="1,2,3,4", help="which k of 'level k+1 vs level k'")
+    ap.add_argument("--opening-plies", type=int, default=4,
+                    help="random opening plies where there is no book (reveal, hidden-identity)")
     ap.add_argument("--sunfish-games", type=int, default=None)
     ap.add_argument("--movetime", type=float, default=None, help="seconds a move vs sunfish")
     ap.add_argument("--sunfish-only", action="store_true")
     ap.add_argument("--no-sunfish", action="store_true")
-    ap.add_argument("--max-plies", type=int, default=None)
+    ap.add_argument("--max-plies", type=int, default=None,
+                    help="a game reaching this many plies is adjudicated a draw")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-v", "--verbose", action="store_true", help="print every game")
     args = ap.parse_args(argv)
@@ -214,29 +311,49 @@ def main(argv=None):
     if args.full:
         games, scale, sf_games, movetime, max_plies = 24, 1.0, 20, 0.8, 200
     elif args.quick:
-        games, scale, sf_games, movetime, max_plies = 2, 0.05, 2, 0.05, 60
+        games, scale, sf_games, movetime, max_plies = 2, 0.1, 2, 0.05, 80
     else:
-        games, scale, sf_games, movetime, max_plies = 2, 0.2, 2, 0.15, 100
+        games, scale, sf_games, movetime, max_plies = 8, 0.25, 4, 0.2, 160
     games = args.games if args.games is not None else games
     scale = args.scale if args.scale is not None else scale
     sf_games = args.sunfish_games if args.sunfish_games is not None else sf_games
     movetime = args.movetime if args.movetime is not None else movetime
     max_plies = args.max_plies if args.max_plies is not None else max_plies
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    pairs = [int(x) for x in args.pairs.split(",") if x.strip()]
+    if games < 1 or scale <= 0 or max_plies < 1 or args.opening_plies < 0:
+        ap.error("--games, --scale and --max-plies must be positive, --opening-plies >= 0")
+    if any(k not in (1, 2, 3, 4) for k in pairs):
+        ap.error(f"--pairs takes k from 1 to 4 (level k+1 vs level k), got {args.pairs!r}")
+    from hiddenchess.ai import DETERMINIZERS
+    unknown = [v for v in variants if v not in DETERMINIZERS]
+    if unknown:
+        ap.error(f"the computer does not play {', '.join(unknown)} "
+                 f"(choose from {', '.join(sorted(DETERMINIZERS))})")
 
     def log(text):
         if args.verbose:
             print(text, flush=True)
 
+    print(f"ladder: node budgets x {scale}, {games} games a pair, sunfish {sf_games} games at "
+          f"{movetime}s a move; games reaching {max_plies} plies are adjudicated draws (cap)\n")
+    print(HEADER, flush=True)
     rows = []
     t0 = time.perf_counter()
+
+    def add(row):
+        rows.append(row)
+        print(row_text(*row), flush=True)
+
     if not args.sunfish_only:
-        for variant in args.variants.split(","):
-            for k in (int(x) for x in args.pairs.split(",")):
+        for variant in variants:
+            for k in pairs:
                 hi, lo = LevelPlayer(k + 1, scale), LevelPlayer(k, scale)
                 t = time.perf_counter()
-                w, d, l = match(variant, hi, lo, games, max_plies, args.seed * 7919 + k, log)
-                rows.append((variant, hi.name, lo.name, w, d, l, time.perf_counter() - t,
-                             hi.nodes / max(hi.seconds, 1e-9)))
+                w, d, l, capped, refused = match(variant, hi, lo, games, max_plies,
+                                                 args.seed * 7919 + k, log, args.opening_plies)
+                add((variant, hi.name, lo.name, w, d, l, capped, refused,
+                     time.perf_counter() - t, hi.nodes / max(hi.seconds, 1e-9)))
     if not args.no_sunfish and sf_games:
         try:
             sf = SunfishPlayer(movetime)
@@ -245,19 +362,15 @@ def main(argv=None):
         else:
             ours = LevelPlayer(5, movetime=movetime)
             t = time.perf_counter()
-            w, d, l = match("standard", ours, sf, sf_games, max_plies, args.seed * 104729, log)
-            rows.append(("standard", f"level 5 @{movetime}s", sf.name, w, d, l,
-                         time.perf_counter() - t, ours.nodes / max(ours.seconds, 1e-9)))
+            w, d, l, capped, refused = match("standard", ours, sf, sf_games, max_plies,
+                                             args.seed * 104729, log)
+            add(("standard", f"level 5 @{movetime}s", sf.name, w, d, l, capped, refused,
+                 time.perf_counter() - t, ours.nodes / max(ours.seconds, 1e-9)))
 
-    print(f"\nladder: scale {scale}, {games} games a pair, sunfish {sf_games} games at "
-          f"{movetime}s a move, draw at {max_plies} plies\n")
-    print(f"{'variant':11s} {'player':18s} {'opponent':16s} {'+':>3s} {'=':>3s} {'-':>3s} "
-          f"{'score':>14s} {'elo':>6s} {'nodes/s':>8s} {'time':>6s}")
-    for variant, a, b, w, d, l, secs, nps in rows:
-        pct, half, diff = score_stats(w, d, l)
-        elo_text = f"{diff:+.0f}" if diff is not None else ("+inf" if pct >= 100 else "-inf")
-        print(f"{variant:11s} {a:18s} {b:16s} {w:3d} {d:3d} {l:3d} {pct:6.1f}% +-{half:4.1f} "
-              f"{elo_text:>6s} {nps:8.0f} {secs:5.0f}s")
+    if len(rows) > 1:
+        print("\n" + HEADER)
+        for row in rows:
+            print(row_text(*row))
     print(f"\ntotal {time.perf_counter() - t0:.0f} s")
 
 

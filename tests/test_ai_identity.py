@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 from collections import Counter
@@ -9,10 +10,13 @@ from collections import Counter
 import pytest
 
 from hiddenchess.ai import DETERMINIZERS, InvalidViewError, choose_move, choose_placement
+from hiddenchess.ai import identity as identity_module
 from hiddenchess.ai.identity import enemy_pool, identity, sample_identities
 from hiddenchess.core import PIECE_SYMBOLS, SQUARE_NAMES, WHITE
 from hiddenchess.game import Game
-from hiddenchess.hidden_identity import candidates, shuffle_layout, standard_layout
+from hiddenchess.hidden_identity import (
+    candidates, home_squares, shuffle_layout, standard_layout,
+)
 from hiddenchess.session import Session, computer_variants
 from hiddenchess.storage import MemoryBackend
 
@@ -157,6 +161,56 @@ def test_bad_views_get_a_clear_error():
         choose_placement("green")
 
 
+@pytest.mark.parametrize("seat", ["white", "black"])
+def test_choose_placement_is_sensible(seat):
+    first, second = ("1", "2") if seat == "white" else ("8", "7")
+    same_colour = 0
+    for seed in range(150):
+        p = choose_placement(seat, random.Random(seed))
+        assert sorted(p) == sorted(home_squares(seat))
+        assert Counter(p.values()) == Counter({"p": 8, "r": 2, "b": 2, "n": 2, "q": 1, "k": 1})
+        king = next(s for s, r in p.items() if r == "k")
+        assert king[1] == first and king[0] not in "ah"  # first row, not a corner file
+        f = "abcdefgh".index(king[0])
+        for df in (-1, 0, 1):  # shielded by pawns on the three squares in front of it
+            assert p["abcdefgh"[f + df] + second] == "p", (seed, p)
+        front = [p[s] for s in p if s[1] == second]
+        assert front.count("p") >= 6 and "q" not in front
+        shades = {("abcdefgh".index(s[0]) + int(s[1])) % 2 for s, r in p.items() if r == "b"}
+        same_colour += len(shades) == 1
+    assert same_colour <= 30  # bishops on squares of the same colour stay rare
+
+
+def test_choose_placement_varies_between_games_and_replays_with_a_seed():
+    placements = [choose_placement("white", random.Random(seed)) for seed in range(100)]
+    assert len({tuple(sorted(p.items())) for p in placements}) >= 90
+    kings = {next(s for s, r in p.items() if r == "k") for p in placements}
+    assert len(kings) >= 5
+    assert sum(any(r != "p" for s, r in p.items() if s[1] == "2") for p in placements) >= 10
+    again = choose_placement("black", random.Random(3))
+    assert choose_placement("black", random.Random(3)) == again
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_choose_placement_never_loses_the_king_at_once(seed):
+    # A random arrangement often does (a king on the second row facing an open line); ours
+    # keeps the king out of reach of every first move of the opponent.
+    rng = random.Random(seed)
+    g = placed(choose_placement("white", rng), choose_placement("black", rng))
+    black_king = g.position.kings & g.position.black
+    assert not any(black_king >> _uci_to(m) & 1 for m in g.legal_moves())
+    white = choose_placement("white", rng)
+    g = placed(white, shuffle_layout("black", rng))
+    black_king = g.position.kings & g.position.black
+    g.play(next(m for m in g.legal_moves() if not black_king >> _uci_to(m) & 1))
+    white_king = g.position.kings & g.position.white
+    assert not any(white_king >> _uci_to(m) & 1 for m in g.legal_moves())
+
+
+def _uci_to(uci):
+    return SQUARE_NAMES.index(uci[2:4])
+
+
 # --- through the session, with a synchronous fake worker -----------------------------------------
 def answer(s, st, now, seed=0):
     req = st["computer"]["request"]
@@ -204,3 +258,8 @@ def test_a_game_against_the_computer_through_the_session(variant, color):
         assert len(st["moves"]) == 6
     assert by_computer or st["status"]["winner"] == color
     assert s.game.ply == len(st["moves"])  # every answer was a legal move the game accepted
+
+
+def test_docstring_examples():
+    failures, tried = doctest.testmod(identity_module)
+    assert tried > 0 and failures == 0

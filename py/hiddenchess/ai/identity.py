@@ -35,8 +35,9 @@ checkmate, so the computer takes a king it can reach and guards its own (a king 
 guarded against in the samples where the enemy piece is one that attacks it). With revealed
 kings (``hidden-identity-rk``) the enemy king's square is proven, so every sample puts it there.
 
-Setup: :func:`choose_placement` arranges the computer's sixteen pieces at random (the session
-does this through :func:`hiddenchess.hidden_identity.shuffle_layout`, which it wraps).
+Setup: :func:`choose_placement` arranges the computer's sixteen pieces: at random, but the way
+a sensible player would (the king on the first row behind pawns, pawns mostly in front, the
+queen never in front), differently in every game.
 
 >>> import random
 >>> from hiddenchess.game import Game
@@ -54,7 +55,6 @@ from collections import Counter
 
 from ..core import BLACK, COLOR_NAMES, SQUARE_INDEX, SQUARE_NAMES, WHITE
 from ..hidden_identity import ROLE_COUNTS, ROLES, candidates as _candidates
-from ..hidden_identity import shuffle_layout
 from ..notation import position_from_fen
 from ..variants import get_variant
 from .determinizers import InvalidViewError, Sample, register_determinizer, view_field
@@ -68,17 +68,63 @@ _PIECE_LETTER = {"king": "k", "queen": "q", "rook": "r", "bishop": "b", "knight"
                  "pawn": "p"}
 
 
+#: Weights of the king's file (a..h) on the first row: never a corner file, the centre most.
+KING_FILE_WEIGHTS = (0, 2, 3, 3, 3, 3, 2, 0)
+#: Weights of how many pawns (0, 1 or 2) stand on the first row, swapped with as many pieces.
+BACK_PAWN_WEIGHTS = (6, 3, 1)
+#: Pieces that may take a pawn's place on the second row, with weights (never the queen or the
+#: king: on the second row a piece faces the enemy second row along open files and diagonals).
+FRONT_PIECE_WEIGHTS = {"n": 4, "b": 2, "r": 1}
+#: Chance of keeping a placement whose bishops stand on squares of the same colour (else it is
+#: drawn again): rare, so that it stays possible.
+SAME_COLOR_BISHOPS = 0.1
+
+
 def choose_placement(seat: str, rng=None) -> dict:
-    """The computer's setup: a random arrangement of its sixteen pieces on ``seat``'s home rows
-    (``{"a1": "r", ...}``), from ``rng`` (a :class:`random.Random`; a fresh one by default).
+    """The computer's setup in Hidden Identity Chess: an arrangement of its sixteen pieces on
+    ``seat``'s home rows (``{"a1": "r", ...}``), drawn from ``rng`` (a :class:`random.Random`; a
+    fresh one by default, so every game differs).
+
+    Sensible, not fixed: the king stands on the first row on a file from b to g (central files
+    more often), shielded by pawns on the three second-row squares in front of it; the other
+    pawns mostly stand on the second row too (zero, one or two of them swap with a knight,
+    bishop or rook, see :data:`BACK_PAWN_WEIGHTS`), so that few pieces face the enemy's second
+    row along the open lines at the start; the queen never stands on the second row; the
+    bishops usually stand on squares of different colours. Everything else is shuffled, so the
+    opponent cannot tell the king from the rest by where it stands.
 
     >>> p = choose_placement("black", random.Random(2))
     >>> sorted(p.values()) == sorted("kqrrbbnn" + "p" * 8), all(s[1] in "78" for s in p)
     (True, True)
+    >>> king = next(s for s, r in p.items() if r == "k")
+    >>> king[1], [p[s] for s in p if s[1] == "7"].count("p") >= 6
+    ('8', True)
     """
     if seat not in _SEATS:
         raise InvalidViewError(f"the computer places the pieces of white or black, not {seat!r}")
-    return shuffle_layout(seat, rng if rng is not None else random.Random())
+    rng = rng if rng is not None else random.Random()
+    first, second = ("1", "2") if seat == "white" else ("8", "7")
+    files = "abcdefgh"
+    while True:
+        king = rng.choices(range(8), weights=KING_FILE_WEIGHTS)[0]
+        swaps = rng.choices(range(3), weights=BACK_PAWN_WEIGHTS)[0]
+        pieces = ["q", "r", "r", "b", "b", "n", "n"]
+        front = []
+        for _ in range(swaps):
+            pick = rng.choices(pieces, weights=[FRONT_PIECE_WEIGHTS.get(r, 0) for r in pieces])[0]
+            pieces.remove(pick)
+            front.append(pick)
+        open_files = [f for f in range(8) if abs(f - king) > 1]
+        placement = {files[f] + second: "p" for f in range(8)}
+        for f, role in zip(rng.sample(open_files, swaps), front):
+            placement[files[f] + second] = role
+        back = pieces + ["p"] * swaps
+        rng.shuffle(back)
+        back.insert(king, "k")
+        placement.update({files[f] + first: role for f, role in enumerate(back)})
+        shades = {(files.index(s[0]) + int(s[1])) % 2 for s, r in placement.items() if r == "b"}
+        if len(shades) == 2 or rng.random() < SAME_COLOR_BISHOPS:
+            return dict(sorted(placement.items(), key=lambda item: SQUARE_INDEX[item[0]]))
 
 
 def enemy_pool(captured, enemy: str) -> Counter:
@@ -235,4 +281,7 @@ def identity(view, rng) -> list:
     return samples
 
 
-__all__ = ["SAMPLES", "choose_placement", "enemy_pool", "identity", "sample_identities"]
+__all__ = [
+    "KING_FILE_WEIGHTS", "SAMPLES", "choose_placement", "enemy_pool", "identity",
+    "sample_identities",
+]
