@@ -212,6 +212,45 @@ def test_kings_may_move_into_attack_and_capturing_the_king_wins():
     assert g.view("white").board == g.fen().split()[0]  # all shown at the end
 
 
+# White: king a1 boxed in by its own bishop a2 and pawns b1 b2 (a pawn may stand on the first
+# row), pawn b3 in front of them. Black's pawn b5 is about to block b3 head-on; nothing of White's
+# can then capture (a4, c2, c3, c4 stay empty) and the king has no free or enemy square around it.
+NO_MOVE_SOON = "7k/8/8/1p6/8/1P6/BP6/KP6"
+
+
+def test_no_legal_move_at_all_is_a_draw():
+    g = fen_game(NO_MOVE_SOON, "b")
+    assert g.legal_moves() == ["h8g8", "h8h7", "h8g7", "b5b4"]
+    g.play("b5b4")
+    assert g.legal_moves() == []
+    assert (g.status.over, g.status.result, g.status.reason, g.status.winner) == (
+        True, "1/2-1/2", "stalemate", None)
+    assert g.status.message == "Stalemate \u2014 draw"
+    with pytest.raises(GameOverError):
+        g.play("a1b1")
+    # Both players learn it (the views agree), and the record replays to the same end.
+    assert g.view("white").status == g.view("black").status == g.status
+    assert from_record(to_record(g))[0].status == g.status
+    # One move earlier White could still move its b3 pawn: not a draw then.
+    g2 = fen_game(NO_MOVE_SOON, "b")
+    g2.play("h8g8")
+    assert g2.legal_moves() == ["b3b4"] and not g2.status.over
+
+
+def test_no_legal_move_is_a_draw_even_with_the_king_attacked():
+    # No check in this variant: White's boxed king is attacked by the knight that lands on c2,
+    # and it blocks the c1 pawn; White has no move, which is a draw, never a "checkmate".
+    g = fen_game("7k/8/8/8/1p6/1P2n3/BP6/KRP5", "b")
+    g.play("e3c2")
+    assert g.legal_moves() == []
+    assert (g.status.result, g.status.reason, g.status.winner) == ("1/2-1/2", "stalemate", None)
+    # The same box with the king and the rook unmoved: castling (king takes the adjacent rook's
+    # square) is a move, so the game goes on.
+    g = fen_game("7k/8/8/8/1p6/1P2n3/BP6/KRP5", "b", unmoved="a1,b1")
+    g.play("e3c2")
+    assert g.legal_moves() == ["a1b1"] and not g.status.over
+
+
 def test_promotion_stays_hidden():
     g = fen_game("4k3/1P6/8/8/8/8/8/4K3")
     res = g.play("b7b8n")
@@ -387,3 +426,46 @@ def test_module_examples():
 
     failures, tried = doctest.testmod(hidden_identity)
     assert tried >= 10 and failures == 0
+
+
+# --- the setup screen's draft (Session) ----------------------------------------------------------
+def _placing_session():
+    from hiddenchess.session import Session
+    from hiddenchess.storage import MemoryBackend
+
+    s = Session(MemoryBackend())
+    assert s.new_game({"variant": HI}, now_ms=0)["error"] is None
+    assert s.show_board("white", now_ms=1)["placing"]["seat"] == "white"
+    return s
+
+
+def test_session_move_placed_moves_and_swaps_pieces_of_the_draft():
+    s = _placing_session()
+    s.place("e1", "k", now_ms=2)
+    st = s.move_placed("e1", "a2", now_ms=3)  # onto a free home square
+    assert st["error"] is None and st["placing"]["draft"] == {"a2": "k"}
+    s.place("d1", "q", now_ms=4)
+    st = s.dispatch("move_placed", {"orig": "d1", "dest": "a2"}, now_ms=5)  # onto a piece: swap
+    assert st["placing"]["draft"] == {"a2": "q", "d1": "k"}
+    assert st["placing"]["left"]["k"] == 0 and st["placing"]["left"]["q"] == 0
+    assert st["fen"] == "8/8/8/8/8/8/Q7/3K4"
+    assert s.move_placed("d1", "d1", now_ms=6)["placing"]["draft"] == {"a2": "q", "d1": "k"}
+
+
+def test_session_move_placed_errors_leave_the_draft_unchanged():
+    s = _placing_session()
+    s.place("e1", "k", now_ms=2)
+    for orig, dest, error in [
+        ("e1", "e3", "E3 is not on your two home rows (rows 1 and 2)."),
+        ("e7", "e1", "E7 is not on your two home rows (rows 1 and 2)."),
+        ("h1", "e1", "There is no piece on h1 to move."),
+        ("e1", "z9", "The square must be like 'e2', got 'z9'."),
+        ("e1", None, "The square must be like 'e2', got None."),
+    ]:
+        st = s.move_placed(orig, dest, now_ms=3)
+        assert st["error"] == error
+        assert st["placing"]["draft"] == {"e1": "k"}
+    s.layout("standard", now_ms=4)
+    s.confirm_setup(now_ms=5)
+    # The hand-over screen is up for Black: nobody's draft can be touched.
+    assert s.move_placed("e8", "d8", now_ms=6)["error"] == "Pass the device to Black first."

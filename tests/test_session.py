@@ -279,7 +279,7 @@ def test_new_game_changes_the_game_id():
     [
         ({"variant": "crazyhouse"}, "variant"),
         ({"colour": "white"}, "unknown game option"),
-        ({"mode": "friend"}, "not available"),
+        ({"mode": "friend", "variant": "hidden-identity-tt"}, "cannot be played with a friend"),
         ({"mode": "tournament"}, "unknown mode"),
         ({"clock": "5+-3"}, "clock"),
         ({"clock": {"minutes": -1}}, "negative"),

@@ -105,7 +105,8 @@ every variant (``None`` elsewhere). While the hand-over screen is up both are pu
 ``placing``       ``None`` or, while the viewer places its pieces, ``{"seat", "squares": [its 16
                   home squares], "draft": {"e1": "k", ...}, "left": {"k": 0, "q": 1, ...},
                   "complete"}``; actions ``place(square, role)`` (``role=None`` takes a piece off),
-                  ``layout(kind)`` (``"standard"``, ``"shuffle"``, ``"clear"``) and
+                  ``move_placed(orig, dest)`` (a placed piece to another home square; a piece
+                  there swaps with it), ``layout(kind)`` (``"standard"``, ``"shuffle"``, ``"clear"``) and
                   ``confirm_setup()``. The draft is never saved and never shown to anyone else.
 ``identity``      ``{"candidates": {"d5": ["q", "r"], ...}, "candidatesText": {"d5": "Q or R"},
                   "captured": [{"square", "color", "piece"}], "notes": {"4": "..."}, "lastNote",
@@ -125,6 +126,7 @@ Games against the computer (``mode: "computer"``) add two keys, present for ever
                       "game"}`` -- the answer comes back as the action ``computer_move(uci, ply,
                       game)``; ``message`` says what the computer did about a draw offer
 ``computerVariants``  ids of the variants the computer can play (the AI's registry)
+``friendVariants``    ids of the variants that can be played with a friend (peer to peer)
 
 >>> s = Session(MemoryBackend())
 >>> st = s.new_game({"mode": "computer", "level": 1, "color": "black"}, now_ms=0)
@@ -136,6 +138,16 @@ Games against the computer (``mode: "computer"``) add two keys, present for ever
 >>> st = s.computer_move("e2e4", ply=req["ply"], game=req["game"], now_ms=10)
 >>> st["moves"][-1]["san"], st["computer"]["thinking"], st["movable"]["color"]
 ('e4', False, 'black')
+
+Games with a friend (``mode: "friend"``, peer to peer, see :mod:`hiddenchess.peer.friend` for
+the actions ``join``, ``peer_open``, ``peer_receive``, ``peer_closed``, ``rematch`` and
+``claim_win``) add one key, present for every game (``None`` elsewhere):
+
+``peer``          ``{"role", "status", "game_id", "seat", "invite", "outbox", "waiting_for",
+                  "rejected", "audit", "connected", "notice", "canClaim", "rematch", "fork"}``; the
+                  page sends the texts of ``outbox`` to the friend in order. The board, moves and
+                  secrets are this page's seat's knowledge; ``movable`` is empty while an answer
+                  from the friend is awaited.
 
 Hidden Identity by the tabletop rules (``hidden-identity-tt``, ``hidden-identity-rk-tt``, see
 :mod:`hiddenchess.tabletop`) adds one key, present for every variant (``None`` elsewhere):
@@ -174,6 +186,7 @@ from .reveal import DrawError, SeededDraw, odds, pool_of
 from .rules import Rules
 from .storage import MemoryBackend, Storage
 from .ai import DETERMINIZERS, LEVELS
+from .peer.game import PEER_VARIANTS as FRIEND_VARIANTS
 
 __all__ = ["Session", "SessionError", "VARIANTS", "MODES", "REASON_TEXT", "ACTIONS"]
 
@@ -192,10 +205,10 @@ IDENTITY_VARIANTS = ("hidden-identity", "hidden-identity-rk", "hidden-identity-t
 #: Replay perspectives: what one side knew at each move, or everything from the start.
 PERSPECTIVES = ("white", "black", "all")
 
-#: Play modes. ``"local"`` (two players on one device) and ``"computer"`` exist; ``"friend"`` is
-#: known so that the page and saved games can already name it.
+#: Play modes: ``"local"`` (two players on one device), ``"computer"``, and ``"friend"`` (peer to
+#: peer, see :mod:`hiddenchess.peer.friend`).
 MODES = {"local": "On this device", "computer": "Against the computer", "friend": "Invite a friend"}
-AVAILABLE_MODES = ("local", "computer")
+AVAILABLE_MODES = ("local", "computer", "friend")
 
 #: Colours a player may choose against the computer (``"random"`` is drawn when the game starts).
 PLAYER_COLORS = ("white", "black", "random")
@@ -470,6 +483,8 @@ class Session:
         #: Hidden Identity: the placement the player at the device is building (not yet
         #: confirmed, never saved), ``{"a1": "r", ...}``.
         self.draft: dict = {}
+        #: A game with a friend (:class:`hiddenchess.peer.friend.Friend`), else ``None``.
+        self.friend = None
 
     # ------------------------------------------------------------------ hidden information
 
@@ -504,6 +519,8 @@ class Session:
 
     def seat(self) -> str:
         """Whose knowledge the page may show: ``"all"``, ``"spectator"``, ``"white"``, ``"black"``."""
+        if self.friend is not None:  # this page holds one seat: no hand-over
+            return self.friend.viewer()
         if not self.hidden or self.game.status.over:
             return "all"
         if self.computer is not None:  # no hand-over: the device stays with the player
@@ -563,6 +580,10 @@ class Session:
         >>> s.new_game({"variant": "reveal", "draws": ["k"]}, now_ms=0)["error"]
         "Draws must be a list of role letters q, r, b, n, p (got ['k'])."
         """
+        if isinstance(options, dict) and options.get("mode") == "friend":
+            from .peer.friend import new_friend_game
+
+            return new_friend_game(self, options, now_ms)
         try:
             opts, settings = self._parse_options(options)
             fen = opts.pop("fen", None)
@@ -858,16 +879,11 @@ class Session:
         >>> s.place("e4", "q", now_ms=4)["error"]
         'E4 is not on your two home rows (rows 1 and 2).'
         """
-        from .hidden_identity import ROLE_COUNTS, home_squares
+        from .hidden_identity import ROLE_COUNTS
 
         try:
             seat = self._placing_seat()
-            squares = home_squares(seat)
-            if not isinstance(square, str) or not _SQUARE.match(square):
-                raise SessionError(f"the square must be like 'e2', got {square!r}")
-            if square not in squares:
-                rows = "1 and 2" if seat == "white" else "7 and 8"
-                raise SessionError(f"{square} is not on your two home rows (rows {rows})")
+            self._home_square(seat, square)
             if role is not None:
                 if not isinstance(role, str) or role.lower() not in ROLE_COUNTS:
                     raise SessionError(f"the piece must be one of k, q, r, b, n, p, got {role!r}")
@@ -882,6 +898,51 @@ class Session:
             self.draft.pop(square, None)
         else:
             self.draft[square] = role
+        return self.state(now_ms=now_ms)
+
+    @staticmethod
+    def _home_square(seat: str, square) -> str:
+        """``square`` if it is one of ``seat``'s two home rows, else SessionError."""
+        from .hidden_identity import home_squares
+
+        if not isinstance(square, str) or not _SQUARE.match(square):
+            raise SessionError(f"the square must be like 'e2', got {square!r}")
+        if square not in home_squares(seat):
+            rows = "1 and 2" if seat == "white" else "7 and 8"
+            raise SessionError(f"{square} is not on your two home rows (rows {rows})")
+        return square
+
+    def move_placed(self, orig=None, dest=None, *, now_ms: int) -> dict:
+        """Hidden Identity setup: move the piece on ``orig`` to ``dest`` (both on the placing
+        seat's home rows), what the page does when a placed piece is dragged to another square.
+        A piece already on ``dest`` takes ``orig``'s place (the two swap); ``orig == dest``
+        changes nothing.
+
+        >>> s = Session(MemoryBackend()); _ = s.new_game({"variant": "hidden-identity"}, now_ms=0)
+        >>> _ = s.show_board("white", now_ms=1)
+        >>> _ = s.layout("standard", now_ms=2)
+        >>> d = s.move_placed("e1", "e2", now_ms=3)["placing"]["draft"]
+        >>> d["e1"], d["e2"]
+        ('p', 'k')
+        >>> d = s.move_placed("e2", "e1", now_ms=4)["placing"]["draft"]
+        >>> d["e1"], d["e2"]
+        ('k', 'p')
+        >>> s.move_placed("e3", "e1", now_ms=5)["error"]
+        'E3 is not on your two home rows (rows 1 and 2).'
+        """
+        try:
+            seat = self._placing_seat()
+            self._home_square(seat, orig)
+            self._home_square(seat, dest)
+            if orig not in self.draft:
+                raise SessionError(f"there is no piece on {orig} to move")
+        except HiddenChessError as e:
+            return self._error(e, now_ms)
+        if orig != dest:
+            moved, other = self.draft.pop(orig), self.draft.get(dest)
+            self.draft[dest] = moved
+            if other is not None:
+                self.draft[orig] = other
         return self.state(now_ms=now_ms)
 
     def layout(self, kind="standard", *, now_ms: int) -> dict:
@@ -1028,7 +1089,45 @@ class Session:
         if action == "new_game":
             options = args["options"] if "options" in args else args
             return self.new_game(options, now_ms=now_ms)
+        from .peer.friend import ROUTED_ACTIONS
+
+        if self.friend is not None and action in ROUTED_ACTIONS:  # my seat, through the protocol
+            return self.friend.dispatch(self, action, args, now_ms)
         return getattr(self, action)(**args, now_ms=now_ms)
+
+    # ------------------------------------------------------------------ games with a friend
+
+    def join(self, invite=None, *, now_ms: int) -> dict:
+        """Join a friend's game from the invite in the link (``{"g", "v", "c", "h"}``), as the
+        guest (see :mod:`hiddenchess.peer.friend`); the current game is replaced."""
+        from .peer.friend import join_friend_game
+
+        return join_friend_game(self, invite, now_ms)
+
+    def _friend_action(self, action: str, args: dict, now_ms: int) -> dict:
+        if self.friend is None:
+            return self._error(SessionError(f"{action!r} belongs to a game with a friend."), now_ms)
+        return self.friend.dispatch(self, action, args, now_ms)
+
+    def peer_open(self, *, now_ms: int) -> dict:
+        """Friend games: the data channel (re)opened; the hello and the resync go out."""
+        return self._friend_action("peer_open", {}, now_ms)
+
+    def peer_receive(self, data=None, *, now_ms: int) -> dict:
+        """Friend games: a message ``data`` (text) arrived from the friend."""
+        return self._friend_action("peer_receive", {"data": data}, now_ms)
+
+    def peer_closed(self, *, now_ms: int) -> dict:
+        """Friend games: the data channel closed (the game is kept; reconnect to resume)."""
+        return self._friend_action("peer_closed", {}, now_ms)
+
+    def rematch(self, *, now_ms: int) -> dict:
+        """Friend games: offer a rematch, or accept the friend's offer."""
+        return self._friend_action("rematch", {}, now_ms)
+
+    def claim_win(self, *, now_ms: int) -> dict:
+        """Friend games: claim the game on time, or because the friend stalled a draw opening."""
+        return self._friend_action("claim_win", {}, now_ms)
 
     # ------------------------------------------------------------------ state
 
@@ -1075,7 +1174,8 @@ class Session:
             "clock": self._clock_state(now_ms),
             "status": status,
             "drawOffer": None if over else self.draw_offer,
-            "claim": self._claim_state(over or seat == "spectator"),
+            "claim": self._claim_state(over or seat == "spectator"
+                                       or (self.friend is not None and self.friend.pg.turn != seat)),
             "options": {k: v for k, v in self.options.items() if k not in SETUP_KEYS},
             "gameId": self.created_ms,
             "notice": self.notice,
@@ -1096,7 +1196,11 @@ class Session:
             "replay": None,
             "computer": computer,
             "computerVariants": computer_variants(),
+            "peer": None,
+            "friendVariants": list(FRIEND_VARIANTS),
         }
+        if self.friend is not None:
+            self.friend.decorate(self, st, now_ms)
         if self.replay_at is not None and over:
             self._apply_replay(st)
         return st
@@ -1421,6 +1525,7 @@ class Session:
     # ------------------------------------------------------------------ helpers
 
     def _start(self, opts: dict, settings: ClockSettings | None, now_ms: int, *, game: Game | None = None):
+        self.friend = None
         self.game = game if game is not None else Game.new(opts["variant"])
         self.clock = Clock(settings) if settings is not None else None
         self.options = opts
@@ -1445,28 +1550,26 @@ class Session:
         self._save(now_ms)
 
     def _computer_setup(self) -> None:
-        """The computer makes its setup choice when it owes one (Secret Pawn Chess: it seals two
-        of its original pawns, chosen at random)."""
+        """The computer makes its setup choice when it owes one, with the computer's own setup
+        functions (fresh randomness each game): Secret Pawn Chess, :func:`ai.choose_seal` (two
+        original pawns, central ones more often); Hidden Identity, :func:`ai.choose_placement`."""
         if self.computer is None or self.game.phase != "setup":
             return
         seat = self.computer["seat"]
         if seat not in self.game.setup_pending():
             return
         if self.identity_game:
-            import random
+            from .ai.identity import choose_placement
 
-            from .hidden_identity import shuffle_layout
-
-            self.game.setup(seat, {"placement": shuffle_layout(seat, random.SystemRandom())})
+            self.game.setup(seat, {"placement": choose_placement(seat)})
             return
         sealing = self._sealing(seat)
         if sealing is None:
             return
-        import random
+        from .ai.hidden import choose_seal
 
-        squares = random.SystemRandom().sample(sealing["candidates"], sealing["count"])
         try:
-            self.game.seal(seat, squares)
+            self.game.seal(seat, choose_seal(self.game.view(seat).to_json()))
         except HiddenChessError:
             pass  # not its turn to choose yet: it chooses after the player
 
@@ -1495,6 +1598,17 @@ class Session:
                     self.computer_score = score
             else:  # unreadable settings: the players go on on this device
                 opts["mode"] = "local"
+        self.friend = None
+        if opts["mode"] == "friend":
+            from .peer.friend import Friend, _options
+
+            try:
+                self.friend = Friend.from_json(meta.get("friend"))
+            except HiddenChessError:  # unreadable: the moves stay, played on this device
+                opts["mode"] = "local"
+            else:
+                opts = _options(self.friend.pg)
+                self.game, self.clock = self.friend.pg.local, None
         self.auto_flip = meta.get("autoflip") is True
         opts["autoflip"] = self.auto_flip
         self.options = opts
@@ -1515,6 +1629,8 @@ class Session:
             meta["level"] = self.computer["level"]
             meta["color"] = self.computer["player"]
             meta["score"] = self.computer_score
+        if self.friend is not None:
+            meta["friend"] = self.friend.to_json()
         return meta
 
     def _save(self, now_ms: int) -> None:
@@ -1691,8 +1807,16 @@ ACTIONS = {
     "show_board": ("seat",),
     "seal": ("squares",),
     "place": ("square", "role"),
+    "move_placed": ("orig", "dest"),
     "layout": ("kind",),
     "confirm_setup": (),
     "replay": ("ply", "perspective"),
     "replay_exit": (),
+    # games with a friend (hiddenchess.peer.friend)
+    "join": ("invite",),
+    "peer_open": (),
+    "peer_receive": ("data",),
+    "peer_closed": (),
+    "rematch": (),
+    "claim_win": (),
 }

@@ -1,0 +1,377 @@
+"""The Session's friend mode: one seat of a peer-to-peer game, driven by the page.
+
+:class:`~hiddenchess.session.Session` delegates here when its game is played with a friend
+(``options.mode == "friend"``). The page never sees the protocol: it sends the actions below
+through ``Session.dispatch`` and moves text between ``state["peer"]["outbox"]`` and the data
+channel (``assets/peer.js``).
+
+Actions (all return the state dict):
+
+``new_game {mode: "friend", variant, clock, color}``
+    Host side. ``clock``: ``null``, ``[initial_s, increment_s]`` or any form
+    :meth:`ClockSettings.parse <hiddenchess.clock.ClockSettings.parse>` reads (``"5+3"``);
+    ``color``: the host's colour ``"white"``, ``"black"`` or ``"random"`` (default ``"white"``).
+    ``state.peer.invite`` is the settings dict to put in the link:
+    ``{"g": game id, "v": variant, "c": [initial_s, increment_s] or null, "h": host colour}``.
+``join {invite}``
+    Guest side, with the invite dict from the link.
+``peer_open {}``, ``peer_receive {data}``, ``peer_closed {}``
+    The channel opened (the hello/resync goes out), a message arrived, the channel closed.
+``rematch {}``
+    Offer a rematch, or accept the friend's offer; both pages then switch to the new game
+    (same variant and clock, colours swapped) on the open channel.
+``claim_win {}``
+    Claim the game when ``state.peer.canClaim`` is ``"flag"`` (the friend's time ran out beyond
+    the latency allowance) or ``"stalled"`` (the friend owes a draw opening for 30 s).
+``move``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``, ``claim_draw``, ``seal``, ``tick``
+    As usual, for this page's seat only, through the protocol (``tick``: call it while a clock
+    runs; it ends the game when this page's own time is out).
+``place``, ``layout``, ``move_placed``, ``confirm_setup``
+    Hidden Identity: the placement draft stays on this page; ``confirm_setup`` commits it.
+
+Variants: :data:`~hiddenchess.peer.game.PEER_VARIANTS` (standard, royal-pawn, secret-pawn,
+reveal, hidden-identity, hidden-identity-rk; not the tabletop rules, which need a referee for
+their penalties).
+
+``state["peer"]``: ``{"role": "host"|"guest", "status": "inviting"|"connecting"|"setup"|
+"playing"|"waiting"|"disconnected"|"over", "game_id", "seat", "invite", "outbox": [text, ...]
+(the messages produced since the previous state: send them in order), "waiting_for": text or
+None, "rejected": the last rejected message's reason or None, "audit": None | {"status":
+"pending"|"verified"|"failed", "problems": [...]}, "connected": bool, "notice": e.g. a refusal,
+"canClaim": None|"flag"|"stalled", "rematch": None | {"by": "me"|"friend", "game"}, "fork": text
+or None (the two saved games disagree: this game cannot be resumed)}``.
+
+A saved friend game restores with status ``"disconnected"``; ``peer_open`` resyncs it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+
+from ..clock import ClockSettings
+from ..core import SQUARE_INDEX
+from ..errors import HiddenChessError
+from .codec import ProtocolError
+from .game import PAWN_START, PEER_VARIANTS, SECRET_PAWNS, PeerGame, check_settings
+
+__all__ = ["Friend", "new_friend_game", "join_friend_game", "FRIEND_ACTIONS", "ROUTED_ACTIONS"]
+
+#: Actions only friend games have.
+FRIEND_ACTIONS = {
+    "join": ("invite",),
+    "peer_open": (),
+    "peer_receive": ("data",),
+    "peer_closed": (),
+    "rematch": (),
+    "claim_win": (),
+}
+#: Usual actions that, in a friend game, go through the protocol.
+ROUTED_ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw",
+                  "seal", "tick", "takeback", "computer_move", "show_board", "penalty", "place",
+                  "layout", "confirm_setup", "move_placed")
+FRIEND_OPTIONS = ("mode", "variant", "clock", "color", "autoflip")
+
+
+def new_game_id(rng=None) -> str:
+    """A fresh random game id (16 letters and digits)."""
+    rng = rng or random.SystemRandom()
+    return "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(16))
+
+
+def _clock_pair(spec) -> list | None:
+    """``[initial_s, increment_s]`` from ``None``, such a pair, or a ClockSettings spec."""
+    if spec is None or spec == "none":
+        return None
+    if isinstance(spec, (list, tuple)):
+        ok = len(spec) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in spec)
+        if not ok or not (1 <= spec[0] <= 3 * 3600 and 0 <= spec[1] <= 180):
+            raise HiddenChessError("clock must be null or [initial seconds (1..10800), increment "
+                                   f"seconds (0..180)], got {spec!r}")
+        return [spec[0], spec[1]]
+    settings = ClockSettings.parse(spec)
+    if settings is None:
+        return None
+    if settings.initial_ms % 1000 or settings.increment_ms % 1000:
+        raise HiddenChessError("a friend game's clock counts whole seconds")
+    return _clock_pair([settings.initial_ms // 1000, settings.increment_ms // 1000])
+
+
+class Friend:
+    """The friend-mode part of a :class:`~hiddenchess.session.Session`."""
+
+    def __init__(self, pg: PeerGame, role: str):
+        self.pg = pg
+        self.role = role
+        self.ever_connected = False
+        self.restored = False
+        #: Ids of the games before a rematch: their late messages are dropped quietly.
+        self.old_games: list = []
+
+    # ------------------------------------------------------------------ persistence
+    def to_json(self) -> dict:
+        return {"role": self.role, "ever": self.ever_connected, "game": self.pg.to_json(),
+                "old": list(self.old_games[-4:])}
+
+    @classmethod
+    def from_json(cls, data) -> "Friend":
+        if not isinstance(data, dict) or data.get("role") not in ("host", "guest"):
+            raise ProtocolError("the saved friend game is incomplete")
+        friend = cls(PeerGame.from_json(data.get("game")), data["role"])
+        friend.ever_connected = bool(data.get("ever"))
+        old = data.get("old")
+        friend.old_games = [g for g in old if isinstance(g, str)] if isinstance(old, list) else []
+        friend.restored = True
+        return friend
+
+    # ------------------------------------------------------------------ state
+    @property
+    def status(self) -> str:
+        pg = self.pg
+        if pg.phase == "over":
+            return "over"
+        if not pg.connected:
+            if not self.ever_connected and not self.restored:
+                return "inviting" if self.role == "host" else "connecting"
+            return "disconnected"
+        if pg.phase == "setup":
+            return "setup"
+        if pg.turn == pg.seat and pg.waiting_for() is None:
+            return "playing"
+        return "waiting"
+
+    def viewer(self) -> str:
+        pg = self.pg
+        if pg.phase == "over" and (not pg.private or pg.peer_final is not None):
+            return "all"
+        return pg.seat
+
+    def decorate(self, session, st: dict, now_ms: int) -> None:
+        """Overwrite what the protocol decides in the session's state ``st``."""
+        from ..session import message
+
+        pg = self.pg
+        local = pg.local
+        status = pg.status().to_json()
+        status["message"] = message(status)
+        dests = pg.dests()
+        promotions = {}
+        # (only a pawn promotes, or a Reveal cover on its conditional promotion: no other look)
+        promoting = local.position.pawns | local.position.covered
+        for orig, tos in dests.items():
+            if not promoting >> SQUARE_INDEX[orig] & 1:
+                continue
+            for dest in tos:
+                if dest[1] in "18":
+                    roles = local.promotion_roles(orig, dest)
+                    if roles:
+                        promotions[orig + dest] = roles
+        st["movable"] = {"color": pg.seat if dests else None, "dests": dests}
+        st["promotions"] = promotions
+        st["status"] = status
+        st["phase"] = pg.phase
+        st["drawOffer"] = pg.draw_offer["by"] if pg.draw_offer and pg.phase == "play" else None
+        st["handover"] = None
+        st["computer"] = None
+        if not (pg.phase == "play" and pg.turn == pg.seat and dests):
+            st["claim"] = {"now": None, "nowText": None, "moves": []}
+        st["sealing"] = ({"seat": pg.seat, "candidates": list(PAWN_START[pg.seat]),
+                          "count": SECRET_PAWNS} if pg.has_secrets and pg.needs_setup else None)
+        if pg.clock is not None:
+            view = pg.clock.view(now_ms)
+            view["at"] = now_ms
+            st["clock"] = view
+        audit = pg.audit
+        if audit is None and pg.phase == "over":
+            audit = {"status": "pending", "problems": list(pg.problems)}
+        can_claim = ("flag" if pg.can_claim_flag(now_ms) else
+                     "stalled" if pg.can_claim_stall(now_ms) else None)
+        rematch = None
+        if pg.rematch:
+            rematch = {"by": "me" if pg.rematch["by"] == pg.seat else "friend",
+                       "game": pg.rematch["game"]}
+        st["peer"] = {
+            "role": self.role,
+            "status": self.status,
+            "game_id": pg.game_id,
+            "seat": pg.seat,
+            "invite": dict(pg.settings),
+            "outbox": pg.take_outbox(),
+            "waiting_for": pg.waiting_for(),
+            "rejected": pg.rejected,
+            "audit": audit,
+            "connected": pg.connected,
+            "notice": pg.notice,
+            "canClaim": can_claim,
+            "rematch": rematch,
+            "fork": pg.fork,
+        }
+
+    # ------------------------------------------------------------------ actions
+    def dispatch(self, session, action: str, args: dict, now_ms: int) -> dict:
+        """Run a friend-mode action (see the module docstring)."""
+        pg = self.pg
+        try:
+            if action == "move":
+                uci = session._move_uci(args.get("orig"), args.get("dest"), args.get("promotion"))
+                if args.get("allow_illegal"):
+                    raise HiddenChessError("illegal moves are only allowed by the tabletop rules")
+                pg.move(uci, now_ms=now_ms)
+            elif action == "resign":
+                self._own_color(args.get("color"))
+                pg.resign(now_ms=now_ms)
+            elif action == "offer_draw":
+                self._own_color(args.get("color"))
+                pg.offer_draw(now_ms=now_ms)
+            elif action == "accept_draw":
+                self._own_color(args.get("color"))
+                pg.accept_draw(now_ms=now_ms)
+            elif action == "decline_draw":
+                self._own_color(args.get("color"))
+                pg.decline_draw(now_ms=now_ms)
+            elif action == "claim_draw":
+                move = args.get("move")
+                if move is not None and not isinstance(move, str):
+                    raise HiddenChessError(f"the declared move must be UCI text like 'g1f3', got {move!r}")
+                pg.claim_draw(move, now_ms=now_ms)
+            elif action == "seal":
+                pg.seal(args.get("squares"))
+            elif action in ("place", "layout", "move_placed"):
+                # Hidden Identity: the draft stays on this page (the Session's own actions).
+                if not pg.identity or not pg.needs_setup:
+                    raise HiddenChessError("there are no pieces to place now")
+                return getattr(type(session), action)(session, **args, now_ms=now_ms)
+            elif action == "confirm_setup":
+                if not pg.identity or not pg.needs_setup:
+                    raise HiddenChessError("there are no pieces to place now")
+                missing = 16 - len(session.draft)
+                if missing:
+                    raise HiddenChessError(f"place all 16 pieces first ({missing} still in the tray)")
+                pg.place(dict(session.draft))
+                session.draft = {}
+            elif action == "tick":
+                pg.tick(now_ms=now_ms)
+            elif action == "peer_open":
+                pg.connect(now_ms=now_ms)
+                self.ever_connected = True
+            elif action == "peer_receive":
+                data = args.get("data")
+                if not isinstance(data, str):
+                    raise HiddenChessError("peer_receive needs the message text as 'data'")
+                if not self._from_old_game(data):
+                    pg.receive(data, now_ms=now_ms)
+                self._switch_rematch(session, now_ms)
+            elif action == "peer_closed":
+                pg.disconnect()
+            elif action == "rematch":
+                if pg.rematch and pg.rematch["by"] == pg.peer:
+                    pg.accept_rematch()
+                    self._switch_rematch(session, now_ms)
+                    return session.state(now_ms=now_ms)
+                if pg.rematch:
+                    raise HiddenChessError("your rematch offer is waiting for your friend")
+                pg.offer_rematch(new_game_id())
+            elif action == "claim_win":
+                if pg.can_claim_flag(now_ms):
+                    pg.claim_flag(now_ms=now_ms)
+                elif pg.can_claim_stall(now_ms):
+                    pg.claim_stalled(now_ms=now_ms)
+                else:
+                    raise HiddenChessError("there is nothing to claim: your friend's time has not run "
+                                           "out and it owes no answer")
+            elif action in ("takeback", "computer_move"):
+                raise HiddenChessError("there are no takebacks in a game with a friend")
+            else:
+                raise HiddenChessError(f"{action} is not part of a game with a friend")
+        except HiddenChessError as e:
+            # (saved anyway: an action may have sent something before it was refused, e.g. a
+            # move refused because this side's own time had just run out, which it says so)
+            session.game = self.pg.local
+            session._save(now_ms)
+            return session._error(e, now_ms)
+        session.game = self.pg.local
+        session._save(now_ms)
+        return session.state(now_ms=now_ms)
+
+    def _from_old_game(self, data: str) -> bool:
+        """Whether ``data`` is a late message of the game before a rematch (dropped quietly)."""
+        if not self.old_games or len(data) > 20000:
+            return False
+        try:
+            msg = json.loads(data)
+        except ValueError:
+            return False
+        return isinstance(msg, dict) and msg.get("g") in self.old_games
+
+    def _own_color(self, color) -> None:
+        if color is not None and color != self.pg.seat:
+            raise HiddenChessError(f"you play {self.pg.seat} in this game")
+
+    def _switch_rematch(self, session, now_ms: int) -> None:
+        """Both sides agreed on a rematch: start it on the open channel."""
+        old = self.pg
+        if not (old.rematch and old.rematch.get("accepted")):
+            return
+        settings = old.rematch_settings()
+        pending = old.take_outbox()  # (the accept must still go out on the old game)
+        seat = "black" if old.seat == "white" else "white"
+        new = PeerGame(settings, seat)
+        if old.connected:
+            new.connect(now_ms=now_ms)
+        new.outbox[:0] = pending
+        self.pg = new
+        self.old_games = (self.old_games + [old.game_id])[-4:]
+        self.ever_connected = old.connected or self.ever_connected
+        _adopt_into(session, self, now_ms)
+
+
+def _options(pg: PeerGame) -> dict:
+    clock = pg.settings["c"]
+    label = ClockSettings(clock[0] * 1000, clock[1] * 1000).label() if clock else None
+    return {"variant": pg.variant, "mode": "friend", "clock": label, "autoflip": False}
+
+
+def _adopt_into(session, friend: Friend, now_ms: int) -> None:
+    """Make ``friend``'s game the session's game (a new game: saved)."""
+    session._start(_options(friend.pg), None, now_ms, game=friend.pg.local)
+    session.friend = friend
+    session.orientation = friend.pg.seat
+    session._save(now_ms)
+
+
+def new_friend_game(session, options: dict, now_ms: int) -> dict:
+    """``new_game`` with ``mode: "friend"``: the host's side of an invite."""
+    try:
+        unknown = sorted(set(options) - set(FRIEND_OPTIONS))
+        if unknown:
+            raise HiddenChessError(f"unknown option {', '.join(map(repr, unknown))} for a game "
+                                   "with a friend")
+        variant = options.get("variant", "standard")
+        if variant not in PEER_VARIANTS:
+            raise HiddenChessError(f"{variant!r} cannot be played with a friend yet (choose "
+                                   f"{', '.join(PEER_VARIANTS)})")
+        color = options.get("color", "white")
+        if color not in ("white", "black", "random"):
+            raise HiddenChessError(f"color must be 'white', 'black' or 'random', got {color!r}")
+        if color == "random":
+            color = random.SystemRandom().choice(("white", "black"))
+        settings = {"g": new_game_id(), "v": variant, "c": _clock_pair(options.get("clock")),
+                    "h": color}
+        pg = PeerGame(settings, color)
+    except HiddenChessError as e:
+        return session._error(e, now_ms)
+    _adopt_into(session, Friend(pg, "host"), now_ms)
+    return session.state(now_ms=now_ms)
+
+
+def join_friend_game(session, invite, now_ms: int) -> dict:
+    """``join {invite}``: the guest's side, from the invite in the link."""
+    try:
+        settings = check_settings(invite)
+        seat = "black" if settings["h"] == "white" else "white"
+        pg = PeerGame(settings, seat)
+    except HiddenChessError as e:
+        return session._error(e, now_ms)
+    _adopt_into(session, Friend(pg, "guest"), now_ms)
+    return session.state(now_ms=now_ms)

@@ -1,0 +1,130 @@
+"""Hidden Identity Chess without a referee: the opponent's identities as this side may assume them.
+
+Each side knows its own sixteen identities; of the opponent's it knows only what the public
+history proves (:func:`hiddenchess.hidden_identity.candidates`' deduction: captures open the
+captured identity, castling proves king and rook, en passant proves a pawn or "not a pawn", every
+move rules out the roles that could not make it). To run a local engine game each side
+*determinizes*: it gives every opponent piece an original role (and a promoted piece its new
+role) consistent with all of that and with the counts K Q R R B B N N + 8 pawns
+(:func:`determinize`). The local game is that arrangement replayed; nothing of it is shown (the
+page's views mask every enemy identity the public history does not prove). When a new fact
+contradicts the arrangement (a move the assumed role could not make, an opened identity, an en
+passant outcome) a new arrangement is drawn; when none exists the opponent broke the rules.
+
+>>> import random
+>>> from hiddenchess.hidden_identity import home_squares
+>>> start = {"white": home_squares("white"), "black": home_squares("black")}
+>>> moves = [{"uci": "g1f3", "castle": None, "ep": None, "captured": None}]
+>>> det = determinize(start, {}, moves, "white", random.Random(1))
+>>> det["placement"]["g1"], len(det["placement"])
+('n', 16)
+"""
+
+from __future__ import annotations
+
+from ..core import BLACK, WHITE
+from ..errors import HiddenChessError
+from ..hidden_identity import ROLE_COUNTS, _current, _feasible, _knowledge, _original
+
+__all__ = ["determinize", "public_moves", "far_rank", "piece_items"]
+
+
+def far_rank(color: str, square: str) -> bool:
+    """Whether ``square`` is on ``color``'s last rank (where its pawns promote)."""
+    return square[1] == ("8" if color == "white" else "1")
+
+
+def public_moves(moves: list) -> list:
+    """The public move records :func:`~hiddenchess.hidden_identity.candidates`' deduction reads."""
+    out = []
+    for mv in moves:
+        out.append({"kind": "move", "from": mv["uci"][:2], "to": mv["uci"][2:4],
+                    "castle": mv.get("castle"), "ep": mv.get("ep"), "captured": mv.get("captured")})
+    return out
+
+
+def piece_items(start: dict, moves: list) -> dict:
+    """Follow every piece: ``{"board": {square: start square}, "latest": {start square: item},
+    "arrival": {start square: ply of its first arrival on its last rank}}``; ``item`` is the
+    start square or ``"ply:<n>"`` after an arrival on the last rank at ply ``n`` (its new
+    commitment)."""
+    board = {sq: sq for color in ("white", "black") for sq in start.get(color, [])}
+    color_of = {sq: color for color in ("white", "black") for sq in start.get(color, [])}
+    latest = {sq: sq for sq in board}
+    arrival: dict = {}
+    for ply, mv in enumerate(moves):
+        frm, to = mv["uci"][:2], mv["uci"][2:4]
+        origin = board.get(frm)
+        if origin is None:
+            raise HiddenChessError(f"no piece on {frm} at ply {ply + 1}")
+        color = color_of[origin]
+        if mv.get("castle"):
+            rook_from, rook_to = mv["castle"]
+            rook = board.pop(rook_from)
+            del board[frm]
+            board[to] = origin
+            board[rook_to] = rook
+            continue
+        ep = mv.get("ep")
+        if ep == "not-a-pawn":
+            del board[frm]  # the capturing pawn is removed, the piece stays
+            continue
+        if ep == "captured":
+            board.pop(to[0] + frm[1], None)
+        else:
+            board.pop(to, None)
+        del board[frm]
+        board[to] = origin
+        if far_rank(color, to):
+            latest[origin] = f"ply:{ply}"
+            arrival.setdefault(origin, ply)
+    return {"board": board, "latest": latest, "arrival": arrival}
+
+
+def determinize(start: dict, kings: dict, moves: list, color: str, rng) -> dict | None:
+    """An arrangement of ``color``'s identities consistent with the public history: ``{"placement":
+    {start square: original role}, "promotions": {ply: role}}`` (a promoted pawn's new role at
+    the ply it reached the last rank), or ``None`` when no arrangement fits (the history breaks
+    the rules for every one of them). ``start``: both sides' occupied squares when play began;
+    ``kings``: revealed kings (``{color: square}``); ``moves``: the moves with their public facts
+    (``uci``, ``castle``, ``ep``, ``captured``)."""
+    try:
+        know = _knowledge(start, kings, public_moves(moves))
+    except (HiddenChessError, KeyError):
+        return None
+    c = WHITE if color == "white" else BLACK
+    first = 0 if c == WHITE else len(start.get("white", []))
+    squares = list(start.get(color, []))
+    group = [set(know["pieces"][first + i][1]) for i in range(len(squares))]
+    if any(not states for states in group):
+        return None
+    chosen: list = [None] * len(group)
+    order = list(range(len(group)))
+    rng.shuffle(order)
+    order.sort(key=lambda i: len(group[i]))
+    for k in order:
+        options = sorted(group[k])
+        rng.shuffle(options)
+        for s in options:
+            trial = list(group)
+            trial[k] = {s}
+            if _feasible(trial, k, _original(s)):
+                group[k] = {s}
+                chosen[k] = s
+                break
+        else:
+            return None
+    counts = {r: 0 for r in ROLE_COUNTS}
+    for s in chosen:
+        counts[_original(s)] += 1
+    if counts != ROLE_COUNTS:
+        return None
+    placement = {sq: _original(s) for sq, s in zip(squares, chosen)}
+    arrival = piece_items(start, moves)["arrival"]
+    promotions = {}
+    for sq, s in zip(squares, chosen):
+        if s.endswith("*") and sq in arrival:
+            promotions[arrival[sq]] = _current(s)
+    return {"placement": placement, "promotions": promotions}
+
+
