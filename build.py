@@ -11,6 +11,7 @@ into the git-ignored ``assets/vendor/`` so that the page never touches a CDN::
                     python_stdlib.zip, pyodide-lock.json
       pyscript/     core.js, core.css and the chunks they load at run time
       chessground/  chessground.min.js (ESM bundle) and its three CSS files
+      peerjs/       peerjs.min.js (PeerJS client, loaded only for one-click invites)
       py.zip        the Python sources of py/ (unpacked by pyscript.toml)
 
 Usage::
@@ -18,6 +19,7 @@ Usage::
     python3 build.py [build]                  # npm ci (when needed) + vendor
     python3 build.py serve [--port N] [--no-build]
     python3 build.py test [pytest args...]    # .venv + build + pytest
+    python3 build.py signal [--port 9000]     # a local PeerJS PeerServer (one-click invites)
 
 The build is repeatable: a second run rewrites nothing.  Every failure ends
 with one line ``build.py: error: ...`` on stderr and a non-zero exit status.
@@ -36,6 +38,7 @@ import io
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -78,6 +81,16 @@ CHESSGROUND_FILES = {
     "assets/chessground.brown.css": "chessground.brown.css",
     "assets/chessground.cburnett.css": "chessground.cburnett.css",
 }
+
+#: The PeerJS client (npm ``peerjs``): its browser bundle, a classic script that
+#: defines ``window.peerjs``.  assets/signal.js loads it on demand, only when a
+#: signaling server is configured.  Its ``sourceMappingURL`` comment is removed
+#: (the map is not vendored), see :func:`strip_source_map`.
+PEERJS_FILES = {"dist/peerjs.min.js": "peerjs.min.js"}
+
+#: The PeerServer (npm ``peer``, a devDependency) started by ``build.py signal``.
+PEER_SERVER_BIN = Path("peer") / "dist" / "bin" / "peerjs.js"
+DEFAULT_SIGNAL_PORT = 9000
 
 #: Entry points of @pyscript/core's dist/ (the page loads core.js and core.css).
 PYSCRIPT_ENTRIES = ("core.js", "core.css")
@@ -287,6 +300,20 @@ def pack_py_sources(src: Path = PY_SOURCES) -> bytes:
     return buffer.getvalue()
 
 
+def strip_source_map(source: bytes) -> bytes:
+    """Remove a trailing ``//# sourceMappingURL=...`` comment from a script.
+
+    A browser with its developer tools open would otherwise ask for a map that
+    is not vendored (a 404 in the server log).
+
+    >>> strip_source_map(b"var a=1;\\n//# sourceMappingURL=a.js.map\\n")
+    b'var a=1;\\n'
+    >>> strip_source_map(b"var a=1;")
+    b'var a=1;'
+    """
+    return re.sub(rb"\n?//# sourceMappingURL=[^\n]*\n?\Z", b"\n", source)
+
+
 def vendor_manifest(root: Path = ROOT) -> Dict[str, Source]:
     """What ``assets/vendor/`` must contain: relative path -> source file or bytes."""
     modules = root / "node_modules"
@@ -298,6 +325,12 @@ def vendor_manifest(root: Path = ROOT) -> Dict[str, Source]:
         manifest[f"pyscript/{name}"] = dist / name
     for source, name in CHESSGROUND_FILES.items():
         manifest[f"chessground/{name}"] = modules / "chessground" / source
+    for source, name in PEERJS_FILES.items():
+        path = modules / "peerjs" / source
+        if not path.is_file():
+            raise BuildError(f"node_modules/peerjs/{source} is missing (needed for "
+                             f"assets/vendor/peerjs/{name}): run `npm ci` again")
+        manifest[f"peerjs/{name}"] = strip_source_map(path.read_bytes())
     manifest["py.zip"] = pack_py_sources(root / "py")
     for rel, source in manifest.items():
         if isinstance(source, Path) and not source.is_file():
@@ -466,6 +499,118 @@ def serve(port: int, no_build: bool) -> int:
 
 
 # --------------------------------------------------------------------------
+# signaling (one-click invites)
+
+#: The Node.js program ``build.py signal`` runs (an ES module, given with ``-e``).
+#: It starts PeerJS's PeerServer from the ``peer`` package with its defaults
+#: (key ``peerjs``, no peer discovery), prints one ``listening <address> <port>``
+#: line, one line per peer that registers or leaves, and exits with status 1
+#: and an ``error: ...`` line on any failure (e.g. the port is taken), instead
+#: of the ``peerjs`` command's habit of logging the error and staying up.
+PEER_SERVER_JS = r"""
+import { PeerServer } from "peer";
+const [port, host, path] = process.argv.slice(1);
+process.on("uncaughtException", (error) => {
+  console.error("error: " + (error && error.message || error));
+  process.exit(1);
+});
+const app = PeerServer({ port: Number(port), host: host || undefined, path }, (server) => {
+  const where = server.address();
+  console.log("listening " + where.address + " " + where.port);
+});
+app.on("connection", (client) => console.log("peer registered: " + client.getId()));
+app.on("disconnect", (client) => console.log("peer left: " + client.getId()));
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => process.exit(0));
+"""
+
+
+def signal_command(port: int = DEFAULT_SIGNAL_PORT, host: Optional[str] = None,
+                   path: str = "/", root: Path = ROOT) -> List[str]:
+    """The command line that runs a local PeerServer (see :data:`PEER_SERVER_JS`).
+
+    ``host`` is the address to listen on (None: every interface, IPv6 and
+    IPv4, so that friends on the local network can reach it); ``path`` is the
+    PeerServer's mount path (the page's signaling setting "path").  Run it with
+    ``cwd=root`` (Node resolves ``peer`` from ``root/node_modules``).
+
+    Raises :class:`BuildError` with a one-line message when the arguments are
+    bad, Node.js is missing or too old, or the ``peer`` package is not
+    installed.
+    """
+    if not 0 <= port <= 65535:
+        raise BuildError(f"--port must be between 0 and 65535, not {port}")
+    if not path.startswith("/") or any(c.isspace() for c in path):
+        raise BuildError(f"--path must start with / and contain no spaces, not {path!r}")
+    node = shutil.which("node")
+    if not node:
+        raise BuildError(f"node not found on PATH: install Node.js {MIN_NODE_MAJOR}+ "
+                         "(Debian: apt-get install nodejs npm)")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    match = re.match(r"v(\d+)\.", version)
+    if not match or int(match.group(1)) < MIN_NODE_MAJOR:
+        raise BuildError(f"Node.js {MIN_NODE_MAJOR}+ is required, found {version or 'unknown'}")
+    if not (root / "node_modules" / PEER_SERVER_BIN).is_file():
+        raise BuildError("the PeerServer (npm package `peer`, a devDependency) is not installed: "
+                         "run `npm ci` (devDependencies included) or `python3 build.py build`")
+    return [node, "--input-type=module", "-e", PEER_SERVER_JS, str(port), host or "", path]
+
+
+def _stop_process(proc: subprocess.Popen, grace_s: float = 5.0) -> None:
+    """Terminate ``proc`` (then kill it after ``grace_s``), ignoring further Ctrl+C."""
+    while proc.poll() is None:
+        try:
+            proc.terminate()
+            try:
+                proc.wait(grace_s)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        except KeyboardInterrupt:
+            continue
+
+
+def run_signal(port: int, host: Optional[str], path: str) -> int:
+    """``build.py signal``: run the PeerServer in the foreground until Ctrl+C.
+
+    SIGTERM is handled like Ctrl+C, so that the Node.js child never outlives us.
+    """
+    cmd = signal_command(port, host, path)
+
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupted)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, bufsize=1)
+    error = None
+    try:
+        for line in proc.stdout:
+            line = line.rstrip("\n")
+            if line.startswith("listening "):
+                _, address, real_port = line.split(" ", 2)
+                shown = "every interface" if address in ("::", "0.0.0.0") else address
+                print(f"signal: PeerServer listening on {shown}, port {real_port}, path {path} "
+                      "(Ctrl+C to stop)", flush=True)
+                host_hint = (address if shown != "every interface" else
+                             "this machine's address as both players reach it")
+                print(f'signal: page setting "One-click invites": host = {host_hint}, '
+                      f"port = {real_port}, path = {path}, Secure (wss) off", flush=True)
+            elif line.startswith("error: "):
+                error = line[len("error: "):]
+            else:
+                print(f"signal: {line}", flush=True)
+        status = proc.wait()
+    except KeyboardInterrupt:
+        _stop_process(proc)
+        print("\nsignal: stopped")
+        return 0
+    if error is not None or status != 0:
+        where = f"{host or 'every interface'}, port {port}"
+        raise BuildError(f"the PeerServer stopped ({where}): {error or f'exit status {status}'}")
+    return 0
+
+
+# --------------------------------------------------------------------------
 # testing
 
 
@@ -566,7 +711,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             formatter_class=argparse.RawDescriptionHelpFormatter,
             epilog="commands:\n  build                 npm ci (if needed) + vendor into assets/vendor/\n"
                    "  serve [--port N] [--no-build]\n"
-                   "  test [pytest args]    create .venv, build, run pytest over tests/")
+                   "  test [pytest args]    create .venv, build, run pytest over tests/\n"
+                   "  signal [--port N] [--host ADDR] [--path P]\n"
+                   "                        run a local PeerJS PeerServer for one-click invites")
         sub = parser.add_subparsers(dest="command")
         sub.add_parser("build", help="install npm packages if needed and vendor them")
         serve_parser = sub.add_parser("serve", help="serve the repository on 127.0.0.1")
@@ -574,9 +721,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         serve_parser.add_argument("--no-build", action="store_true",
                                   help="serve assets/vendor/ as it is")
         sub.add_parser("test", help="run the test suite (extra arguments go to pytest)")
+        signal_parser = sub.add_parser(
+            "signal", help="run a local PeerJS PeerServer (signaling for one-click invites)")
+        signal_parser.add_argument("--port", type=int, default=DEFAULT_SIGNAL_PORT,
+                                   help=f"default: {DEFAULT_SIGNAL_PORT}")
+        signal_parser.add_argument("--host", default=None,
+                                   help="address to listen on (default: every interface)")
+        signal_parser.add_argument("--path", default="/", help="mount path (default: /)")
         args = parser.parse_args(argv)
         if args.command == "serve":
             return serve(args.port, args.no_build)
+        if args.command == "signal":
+            return run_signal(args.port, args.host, args.path)
         build()
         return 0
     except BuildError as error:

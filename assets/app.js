@@ -341,7 +341,7 @@ function onPlaceSquare(key) {
     const st = call('place', { square: key, role: null }, { quiet: true });
     if (st && !st.error) placeRole = here;
   } else if (!p.squares.includes(key)) {
-    showPlaceError(`Place your pieces on your two home rows (rows ${p.seat === 'white' ? '1 and 2' : '7 and 8'}).`);
+    showPlaceError(homeRowsText(p.seat));
     return;
   } else if (!placeRole) {
     showPlaceError('Pick a piece in the tray first.');
@@ -390,6 +390,8 @@ function renderPlace(st) {
       $('place-error').hidden = true;
       renderPlace(state);
     });
+    b.addEventListener('mousedown', e => pressPlacePiece(e, r, 'tray'));
+    b.addEventListener('touchstart', e => pressPlacePiece(e, r, 'tray'), { passive: true });
     tray.appendChild(b);
   }
   const placed = Object.keys(p.draft).length;
@@ -397,6 +399,103 @@ function renderPlace(st) {
   $('place-confirm').disabled = !p.complete;
   $('place-clear').disabled = !placed;
 }
+
+// Hidden Identity setup by dragging, with a mouse or a finger: a tray piece onto a home square
+// (a piece already there goes back to the tray), a placed piece onto another home square (a piece
+// there swaps with it) or off the board (back to the tray). A press that does not move stays a
+// click (tray: pick the piece; board: take it back and pick it up). Chessground draws the piece
+// under the pointer (dragNewPiece, which it cannot drop itself: nothing is movable while placing);
+// the drop is decided here and sent to the Session.
+const DRAG_START_PX = 6;
+let placeDrag = null; // {role, from: 'tray' | square, x, y, started}
+
+function pointerXY(e) {
+  const t = (e.touches && e.touches[0]) || (e.changedTouches && e.changedTouches[0]);
+  return t ? [t.clientX, t.clientY] : [e.clientX, e.clientY];
+}
+
+function pressPlacePiece(e, role, from) {
+  if (!state || !state.placing || state.handover || (e.type === 'mousedown' && e.button !== 0)) return;
+  if (from === 'tray' && !state.placing.left[role]) return;
+  const [x, y] = pointerXY(e);
+  placeDrag = { role, from, x, y, started: false };
+}
+
+// A press on a placed piece is ours (chessground would select the square and fire a click at once).
+function onPlaceBoardPress(e) {
+  if (!state || !state.placing || state.handover || (e.type === 'mousedown' && e.button !== 0)) return;
+  const key = cg.getKeyAtDomPos(pointerXY(e));
+  const role = key && state.placing.draft[key];
+  if (!role) return; // a free square: chessground's select -> onPlaceSquare (click placement)
+  e.stopPropagation();
+  if (e.cancelable) e.preventDefault(); // no scrolling, no mouse events copied from the touch
+  pressPlacePiece(e, role, key);
+}
+
+function movePlaceDrag(e) {
+  const d = placeDrag;
+  if (!d) return;
+  if (e.type === 'mousemove' && !(e.buttons & 1)) {
+    // The button went up where we could not see it (outside the window): forget the drag.
+    placeDrag = null;
+    if (d.started && state) renderBoard(state);
+    return;
+  }
+  const [x, y] = pointerXY(e);
+  if (e.type === 'touchmove' && e.cancelable) e.preventDefault();
+  if (d.started || Math.hypot(x - d.x, y - d.y) < DRAG_START_PX) return;
+  d.started = true;
+  if (d.from !== 'tray') cg.setPieces(new Map([[d.from, undefined]])); // lifted off its square
+  cg.dragNewPiece({ role: PIECE_OF[d.role], color: state.placing.seat }, e);
+}
+
+function endPlaceDrag(e) {
+  const d = placeDrag;
+  placeDrag = null;
+  if (!d || !state || !state.placing) return;
+  if (e.type === 'touchcancel') return renderBoard(state);
+  const key = d.started ? cg.getKeyAtDomPos(pointerXY(e)) : d.from === 'tray' ? null : d.from;
+  dropPlacePiece(d, key);
+}
+
+// Where a dragged piece lands: key is a square of the board, or null/undefined off the board.
+function dropPlacePiece(d, key) {
+  const p = state.placing;
+  let st = null;
+  if (!d.started) {
+    if (d.from === 'tray') return; // a click on the tray: its click handler picks the piece
+    st = call('place', { square: d.from, role: null }, { quiet: true }); // a click: take it back
+    if (st && !st.error) placeRole = d.role;
+  } else if (!key) {
+    if (d.from === 'tray') return renderBoard(state);
+    st = call('place', { square: d.from, role: null }, { quiet: true }); // off the board
+  } else if (!p.squares.includes(key)) {
+    renderBoard(state);
+    return showPlaceError(homeRowsText(p.seat));
+  } else if (d.from === 'tray') {
+    st = call('place', { square: key, role: d.role }, { quiet: true });
+  } else if (key === d.from) {
+    return renderBoard(state);
+  } else {
+    st = call('move_placed', { orig: d.from, dest: key }, { quiet: true });
+  }
+  if (!st) return;
+  if (st.error) return showPlaceError(st.error);
+  $('place-error').hidden = true;
+  renderPlace(state);
+}
+
+function homeRowsText(seat) {
+  return `Place your pieces on your two home rows (rows ${seat === 'white' ? '1 and 2' : '7 and 8'}).`;
+}
+
+$('board').addEventListener('mousedown', onPlaceBoardPress, { capture: true });
+$('board').addEventListener('touchstart', onPlaceBoardPress, { capture: true, passive: false });
+document.addEventListener('mousemove', movePlaceDrag);
+document.addEventListener('touchmove', movePlaceDrag, { passive: false });
+document.addEventListener('mouseup', endPlaceDrag);
+document.addEventListener('touchend', endPlaceDrag);
+document.addEventListener('touchcancel', endPlaceDrag);
 
 // Hidden Identity: what an enemy piece of unknown identity may be ("N or B or P"), shown over
 // its square on hover (mouse) or tap.
@@ -534,6 +633,7 @@ function call(action, args = {}, { quiet = false, boardError = false } = {}) {
   }
   render(st, { quiet: quiet || (boardError && !!st.error) });
   if (boardError && st.error) showBoardToast(st.error);
+  friendAfterCall(st); // friend play: send the protocol messages this call queued
   return st;
 }
 
@@ -581,6 +681,7 @@ function render(st, { quiet = false } = {}) {
   $('board').classList.toggle('is-sealing', !!st.sealing);
   document.body.dataset.replay = st.replay ? st.replay.perspective : '';
   renderComputer(st);
+  renderFriend(st);
   $('cand-tip').hidden = true;
   $('board').classList.toggle('is-placing', !!st.placing);
   if (st.error && !quiet) showToast(st.error);
@@ -677,9 +778,13 @@ function renderPlayers(st) {
       : comp.seat === color ? `Computer · level ${comp.level}` : 'You';
     el.classList.toggle('is-computer', !!comp && comp.seat === color);
     el.querySelector('.player-actions').hidden = !!comp && comp.seat === color;
-    const turn = !over && st.turnColor === color;
+    // Before the first move (pieces placed, secret pawns chosen) the marker goes to whoever sets up.
+    const setup = !over && st.phase === 'setup';
+    const setupSeat = setup ? ((st.placing || st.sealing || {}).seat || (st.handover && st.handover.to)) : null;
+    const turn = setup ? setupSeat === color : !over && st.turnColor === color;
     el.classList.toggle('is-turn', turn);
-    el.querySelector('.to-move').textContent = turn ? 'to move' : '';
+    el.querySelector('.to-move').textContent = !turn ? ''
+      : setup ? (st.identity ? 'placing pieces' : 'choosing pawns') : 'to move';
     const resign = el.querySelector('.act-resign');
     resign.disabled = over;
     resign.setAttribute('aria-label', `Resign (${COLOR_NAMES[color]})`);
@@ -1165,9 +1270,12 @@ $('seal-clear').addEventListener('click', () => {
   renderSeal(state);
   renderBoard(state);
 });
-$('place-shuffle').addEventListener('click', () => call('layout', { kind: 'shuffle' }));
-$('place-standard').addEventListener('click', () => call('layout', { kind: 'standard' }));
-$('place-clear').addEventListener('click', () => call('layout', { kind: 'clear' }));
+for (const [id, kind] of [['place-shuffle', 'shuffle'], ['place-standard', 'standard'], ['place-clear', 'clear']]) {
+  $(id).addEventListener('click', () => {
+    $('place-error').hidden = true; // (an earlier refusal no longer applies)
+    call('layout', { kind });
+  });
+}
 $('place-confirm').addEventListener('click', () => {
   const st = call('confirm_setup', {}, { quiet: true });
   if (st && st.error) showPlaceError(st.error);
@@ -1260,6 +1368,7 @@ function openNewGame() {
   }
   syncCustomClock();
   syncComputer();
+  syncFriend();
   dlg.showModal();
   (form.querySelector('input[name=variant]:checked') || form.querySelector('input')).focus();
 }
@@ -1304,7 +1413,26 @@ function chosenVariant() {
 $('form-new').addEventListener('change', () => {
   syncCustomClock();
   syncComputer();
+  syncFriend();
 });
+
+// "Invite a friend": its own colour choice, for the variants the Session plays with a friend.
+// The variants the Session plays with a friend (unless the state names them: state.friendVariants).
+const FRIEND_VARIANTS = ['standard', 'royal-pawn', 'secret-pawn', 'reveal', 'hidden-identity', 'hidden-identity-rk'];
+const FRIEND_NOTE = 'Play on another device with a link. No server; every secret is checked at the end.';
+function syncFriend() {
+  const form = $('form-new');
+  const input = form.querySelector('input[name=mode][value=friend]');
+  const variant = chosenVariant();
+  const supported = (state && state.friendVariants) || FRIEND_VARIANTS;
+  const ok = !variant || supported.includes(variant);
+  input.disabled = !ok;
+  $('choice-friend').classList.toggle('is-disabled', !ok);
+  $('friend-note').textContent = ok ? FRIEND_NOTE : 'Not available for this variant yet.';
+  if (!ok && input.checked) form.querySelector('input[name=mode][value=local]').checked = true;
+  $('friend-options').hidden = !input.checked;
+  $('new-start').textContent = input.checked ? 'Create the invite' : 'Start game';
+}
 $('new-cancel').addEventListener('click', () => $('dlg-new').close());
 
 $('form-new').addEventListener('submit', e => {
@@ -1324,6 +1452,7 @@ $('form-new').addEventListener('submit', e => {
     options.level = Number(f.get('level') || 3);
     options.color = f.get('color') || 'white';
   }
+  if (options.mode === 'friend') options.color = f.get('fcolor') || 'white';
   const st = call('new_game', options, { quiet: true }); // an error is shown in the dialog itself
   if (st && st.error) {
     $('new-error').textContent = st.error;
@@ -1429,6 +1558,639 @@ document.addEventListener('keydown', e => {
   }
 });
 
+// ------------------------------------------------------------------ friend play (issue #7)
+// "Invite a friend": the Session's friend mode (py/hiddenchess/peer/) plays the protocol; the
+// functions below only carry its messages over assets/peer.js (window.HCPeer) and draw the
+// invite / join / reconnect card over the board, the connection pill and the audit.
+//   * every state may carry state.peer.outbox: sent in order right after the call that made it
+//     (friendAfterCall); messages made while disconnected are re-sent by the resync (hello);
+//   * HCPeer events -> actions: open -> peer_open, message -> peer_receive {data},
+//     close / lost -> peer_closed;
+//   * the host's link is <page>#join=<invite>.<offer>; opening it calls join {invite} and shows
+//     the answer code; a reload on either side restores the game "disconnected" and both sides
+//     offer a new link (either one may be used; the other side pastes it and sends its answer).
+
+const FRIEND_CONN_TEXT = {
+  connected: 'Connected',
+  reconnecting: 'Reconnecting…',
+  waiting: 'Waiting for your friend',
+  lost: 'Connection lost',
+};
+
+const friend = {
+  peer: null, // the HCPeer.Peer of the current connection (attempt)
+  gameId: null, // the friend game these fields belong to
+  card: null, // null | 'invite' | 'join' | 'answer' | 'reconnect': what the card over the board shows
+  code: '', // the link or answer code this side has to send
+  making: false, // a code is being prepared (ICE gathering)
+  error: '', // the last problem with a pasted code / link
+  hidden: false, // the player closed the card to look at the board
+  waitingSince: 0, // when this side started to wait for the other (join / answer)
+  noticeShown: null, // the protocol notice already shown
+  alt: null, // a second Peer over a one-click signaling channel (assets/signal.js), if any
+  signalNote: '', // what the one-click channel is doing (or why it cannot)
+  taken: false, // the one-click host said another friend took this invite
+};
+
+function friendGame(st) {
+  return st && st.peer ? st.peer : null;
+}
+
+// After every Session call: send what the protocol queued.
+function friendAfterCall(st) {
+  const p = friendGame(st);
+  if (!p || !p.outbox || !p.outbox.length) return;
+  const peer = friend.peer;
+  if (!peer || !(peer.status === 'open' || peer.status === 'weak')) return; // the resync re-sends them
+  for (const text of p.outbox) {
+    try {
+      peer.send(text);
+    } catch (e) {
+      break; // the connection just dropped: onclose follows, then the resync
+    }
+  }
+}
+
+// Forget the current peer without hearing from it again.
+function friendDrop() {
+  const old = friend.peer;
+  friend.peer = null;
+  if (old) {
+    old.onstatus = old.onopen = old.onmessage = old.onclose = null;
+    old.close();
+  }
+}
+
+function friendReset(gameId) {
+  friendDrop();
+  friendDropAlt();
+  Object.assign(friend, { peer: null, gameId, card: null, code: '', making: false, error: '', hidden: false, waitingSince: 0, signalNote: '', taken: false });
+}
+
+function friendNewPeer() {
+  friendDrop();
+  const peer = new window.HCPeer.Peer({ gameId: friend.gameId });
+  friend.peer = peer;
+  friendWire(peer);
+  return peer;
+}
+
+function friendWire(peer) {
+  peer.onstatus = () => {
+    if ((peer === friend.peer || peer === friend.alt) && state) renderFriend(state);
+  };
+  peer.onopen = () => {
+    if (peer === friend.alt) {
+      // The one-click channel opened first: the manual codes are not needed any more.
+      friendDrop();
+      friend.alt = null;
+      friend.peer = peer;
+    }
+    if (peer !== friend.peer) return;
+    friendDropAlt();
+    Object.assign(friend, { card: null, code: '', error: '', hidden: false, signalNote: '' });
+    if (/^#join=/.test(location.hash)) history.replaceState(null, '', location.pathname + location.search);
+    call('peer_open');
+  };
+  peer.onmessage = data => {
+    if (peer === friend.peer) call('peer_receive', { data }, { quiet: true });
+  };
+  peer.onclose = () => {
+    if (peer === friend.alt) friend.alt = null;
+    if (peer !== friend.peer) return;
+    friend.peer = null;
+    friend.hidden = false;
+    call('peer_closed');
+  };
+}
+
+// ---- one-click invites (assets/signal.js, optional): when a signaling server is configured
+// (the host's setting; the guest takes it from the link), a second Peer is attached to the
+// signaling channel next to the manual codes, and whichever opens first carries the game.
+const SIGNAL_LINK_KEY = 'hiddenchess:signal:link'; // the last link's {g, peerId, settings} (guest)
+
+function friendDropAlt() {
+  const old = friend.alt;
+  friend.alt = null;
+  if (old) {
+    old.onstatus = old.onopen = old.onmessage = old.onclose = null;
+    old.close();
+  }
+}
+
+// Remember the one-click part of a link this page joined with (for reconnects after a reload).
+function friendRememberSignal(gameId, hash) {
+  const S = window.HCSignal;
+  const j = S && S.fromHash(hash);
+  if (!j) return;
+  if (j.error) {
+    friend.signalNote = j.error;
+    return;
+  }
+  try {
+    localStorage.setItem(SIGNAL_LINK_KEY, JSON.stringify({ g: gameId, peerId: j.peerId, settings: j.settings }));
+  } catch (e) {
+    // storage full or off: one-click reconnects just do not happen
+  }
+}
+
+// Start the one-click attempt for this side, if there is one; returns the channel or null.
+function friendSignal(role) {
+  const S = window.HCSignal;
+  friendDropAlt();
+  if (!S) return null;
+  let ch;
+  try {
+    if (role === 'host') {
+      if (!S.enabled()) return null;
+      ch = S.host(friend.gameId);
+    } else {
+      const saved = JSON.parse(localStorage.getItem(SIGNAL_LINK_KEY) || 'null');
+      if (!saved || saved.g !== friend.gameId) return null;
+      ch = S.join(saved.peerId, saved.settings);
+    }
+  } catch (e) {
+    friend.signalNote = `One-click connection unavailable (${e.message || e}); the codes work as usual.`;
+    return null;
+  }
+  const peer = new window.HCPeer.Peer({ gameId: friend.gameId });
+  friend.alt = peer;
+  friendWire(peer);
+  ch.onstatus = text => {
+    if (peer !== friend.alt) return;
+    friend.signalNote = text;
+    if (state && friend.card) renderFriendCard(friend.card);
+  };
+  ch.onerror = err => {
+    if (peer !== friend.alt || !err) return;
+    if (err.kind === 'taken') {
+      // Final: the host already has its friend. The answer code is no use either.
+      friendDrop();
+      friendDropAlt();
+      Object.assign(friend, { taken: true, code: '', making: false, signalNote: '', error: err.message });
+    } else {
+      friend.signalNote = err.message || String(err);
+    }
+    if (state) renderFriend(state);
+  };
+  peer.attach(ch);
+  return ch;
+}
+
+// This side offers: a new invite (host, before the game) or a reconnect link (after a drop).
+async function friendOffer(st) {
+  const p = friendGame(st);
+  friend.making = true;
+  friend.code = '';
+  const peer = friendNewPeer();
+  try {
+    const { code } = await peer.host();
+    if (peer !== friend.peer) return;
+    const invite = p.invite || { g: p.game_id };
+    let link = window.HCPeer.inviteLink(location.href, invite, code);
+    const ch = friendSignal(p.role === 'host' ? 'host' : 'guest');
+    if (ch && p.role === 'host') link += `&${window.HCSignal.linkParams(ch.peerId)}`;
+    friend.code = link;
+  } catch (e) {
+    if (peer === friend.peer) friend.error = `Could not prepare the connection: ${e.message || e}`;
+  } finally {
+    if (peer === friend.peer) friend.making = false;
+    if (state) renderFriend(state);
+  }
+}
+
+// This side answers an offer (the invite link, or the other side's reconnect link).
+async function friendAnswer(offerCode, card) {
+  friend.making = true;
+  friend.code = '';
+  friend.error = '';
+  friend.card = card;
+  friend.hidden = false;
+  const peer = friendNewPeer();
+  if (state) renderFriend(state);
+  try {
+    const { code } = await peer.join(offerCode);
+    if (peer !== friend.peer) return;
+    friend.code = code;
+    friend.waitingSince = Date.now();
+  } catch (e) {
+    if (peer === friend.peer) {
+      friend.error = e.message || String(e);
+      friendDrop();
+      friend.card = null;
+    }
+  } finally {
+    if (peer === friend.peer || !friend.peer) friend.making = false;
+    if (state) renderFriend(state);
+  }
+}
+
+// The Connect button: the pasted text is the friend's answer, or (to reconnect) the friend's link.
+const OWN_LINK = 'This is your own link: send it to your friend, and paste the answer your friend sends back.';
+
+// Whether an offer code is the one this page is showing (its own link).
+function friendOwnOffer(offer) {
+  try {
+    return !!friend.code && window.HCPeer.parseLink(friend.code).offer === offer;
+  } catch (e) {
+    return false;
+  }
+}
+
+async function friendPaste() {
+  const text = $('friend-paste').value.trim();
+  friend.error = '';
+  const H = window.HCPeer;
+  try {
+    if (!text) throw new H.CodeError('mangled', 'Paste the code or link your friend sent you first.');
+    if (/#join=|^join=/.test(text) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(text)) {
+      const { invite, offer } = H.parseLink(text);
+      if (invite.g !== friend.gameId) throw new H.CodeError('another-invite', 'This link belongs to another game, not to this one.');
+      if (friendOwnOffer(offer)) throw new H.CodeError('wrong-kind', OWN_LINK);
+      // The friend's link (e.g. its page was reloaded and made a new one): answer it.
+      $('friend-paste').value = '';
+      await friendAnswer(offer, friend.card === 'relink' ? 'join' : 'answer');
+      return;
+    }
+    const kind = H.decode(text).kind;
+    if (kind === 0) {
+      if (friendOwnOffer(text)) throw new H.CodeError('wrong-kind', OWN_LINK);
+      $('friend-paste').value = '';
+      await friendAnswer(text, friend.card === 'relink' ? 'join' : 'answer');
+      return;
+    }
+    if (!friend.peer || friend.peer.status === 'lost' || friend.peer.status === 'closed') {
+      throw new H.CodeError('stale', 'This answer was made for an older link: send your friend the current link and paste the answer it gives.');
+    }
+    await friend.peer.accept(text);
+    $('friend-paste').value = '';
+    friend.waitingSince = Date.now();
+  } catch (e) {
+    friend.error = e.message || String(e);
+  }
+  if (state) renderFriend(state);
+}
+
+// A page opened with #join=<invite>.<offer> (or the hash changed to one).
+async function friendOpenLink() {
+  if (!/^#join=/.test(location.hash) || !ready) return;
+  const H = window.HCPeer;
+  let link;
+  try {
+    link = H.parseLink(location.href);
+  } catch (e) {
+    history.replaceState(null, '', location.pathname + location.search);
+    showToast(`${e.message}`);
+    return;
+  }
+  const p = friendGame(state);
+  if (p && p.game_id === link.invite.g) {
+    // The same game: a reconnect link (or the invite opened again).
+    if (friend.peer && (friend.peer.status === 'open' || friend.peer.status === 'weak')) {
+      history.replaceState(null, '', location.pathname + location.search);
+      showToast('Already connected to your friend.');
+      return;
+    }
+    if (p.role === 'host' && p.status === 'inviting') {
+      history.replaceState(null, '', location.pathname + location.search);
+      friend.error = OWN_LINK;
+      renderFriend(state);
+      return;
+    }
+    friendRememberSignal(link.invite.g, location.hash);
+    friendSignal('guest');
+    await friendAnswer(link.offer, p.status === 'connecting' ? 'join' : 'answer');
+    return;
+  }
+  const inProgress = state && !(state.status && state.status.over) && (state.moves || []).length > 0;
+  if (inProgress) {
+    const ok = await confirmDialog("Join your friend's game?", 'This ends the game in progress on this device (only one game is kept).', 'Join');
+    if (!ok) {
+      history.replaceState(null, '', location.pathname + location.search);
+      return;
+    }
+  }
+  const st = call('join', { invite: link.invite }, { quiet: true });
+  if (!st) return;
+  if (st.error || !friendGame(st)) {
+    history.replaceState(null, '', location.pathname + location.search);
+    showToast(`Cannot join this game: ${st.error || 'the invite was not accepted'}`);
+    return;
+  }
+  bannerDismissedFor = null;
+  renderFriend(st); // the friend fields now belong to this game
+  friendRememberSignal(link.invite.g, location.hash);
+  friendSignal('guest');
+  await friendAnswer(link.offer, 'join');
+}
+
+// What the connection looks like: connected / reconnecting / waiting / lost.
+function friendConn(p) {
+  const s = friend.peer ? friend.peer.status : 'lost';
+  if (s === 'open') return 'connected';
+  if (s === 'weak') return 'reconnecting';
+  const first = p.status === 'inviting' || p.status === 'connecting';
+  if (first) return 'waiting';
+  // After a drop: "reconnecting" once the two sides are exchanging codes, "lost" until then.
+  return s === 'joining' || s === 'connecting' ? 'reconnecting' : 'lost';
+}
+
+const FRIEND_CARDS = {
+  invite: {
+    title: 'Invite a friend',
+    steps: [
+      'Send this link to your friend (by message or mail).',
+      'Your friend opens it and sends you back an answer code.',
+      'Paste the answer below and press Connect: the game starts.',
+    ],
+    mine: 'Your invite link',
+    paste: "Your friend's answer",
+    wait: null,
+  },
+  join: {
+    title: "Join your friend's game",
+    steps: [
+      'Send this answer code back to your friend.',
+      'Your friend pastes it and presses Connect: the game starts by itself.',
+    ],
+    mine: 'Your answer code',
+    paste: null,
+    wait: 'Waiting for your friend to enter your answer…',
+  },
+  answer: {
+    title: 'Reconnect',
+    steps: ['Send this answer code back to your friend, who pastes it and presses Connect.'],
+    mine: 'Your answer code',
+    paste: null,
+    wait: 'Waiting for your friend to enter your answer…',
+  },
+  taken: {
+    title: 'This game is already taken',
+    steps: ['Another friend joined this invite first. Ask your friend for a new invite, or start a game of your own.'],
+    mine: '',
+    paste: null,
+    wait: null,
+  },
+  relink: {
+    title: "Join your friend's game",
+    steps: ['Ask your friend for the invite link again (or a new one) and paste it below.'],
+    mine: '',
+    paste: "Your friend's invite link",
+    wait: null,
+  },
+  reconnect: {
+    title: 'Reconnect to your friend',
+    steps: [
+      'Send your friend this new link and paste the answer it gives,',
+      'or, if your friend sent you a link first, paste that link instead.',
+    ],
+    mine: 'Your new link',
+    paste: "Your friend's answer or link",
+    wait: null,
+  },
+};
+
+function friendCardFor(p) {
+  if (friend.taken) return 'taken';
+  const open = friend.peer && (friend.peer.status === 'open' || friend.peer.status === 'weak');
+  if (open || p.connected) return null;
+  const busy = !!friend.peer || friend.making;
+  if ((friend.card === 'join' || friend.card === 'answer') && busy) return friend.card;
+  if (p.status === 'inviting') return 'invite';
+  // A guest whose invite could not be used (damaged link, reload before the host connected).
+  if (p.status === 'connecting' && !busy) return 'relink';
+  if (p.status === 'over' && p.audit && p.audit.status !== 'pending') return null; // nothing left to exchange
+  return 'reconnect';
+}
+
+function renderFriend(st) {
+  const p = friendGame(st);
+  const bar = $('friend-bar');
+  if (!p) {
+    if (friend.gameId !== null) friendReset(null);
+    bar.hidden = true;
+    $('friend-card').hidden = true;
+    $('friend-audit').hidden = true;
+    $('friend-rejected').hidden = true;
+    $('banner-audit').hidden = true;
+    return;
+  }
+  if (p.game_id !== friend.gameId) {
+    const live = friend.peer && (friend.peer.status === 'open' || friend.peer.status === 'weak');
+    if (live && p.connected && friend.gameId !== null) {
+      // A rematch: the new game goes on over the same channel.
+      friend.gameId = friend.peer.gameId = p.game_id;
+      Object.assign(friend, { card: null, code: '', error: '', hidden: false, noticeShown: null });
+    } else {
+      friendReset(p.game_id);
+    }
+  }
+
+  // The card: make this side's code when the card needs one and none is being made.
+  const card = friendCardFor(p);
+  friend.card = card;
+  const peerBusy = friend.peer && ['inviting', 'joining', 'connecting'].includes(friend.peer.status);
+  if ((card === 'invite' || card === 'reconnect') && !friend.making && !peerBusy && !friend.peer) {
+    friendOffer(st);
+  }
+  renderFriendCard(card);
+
+  // The bar: connection pill, who plays what.
+  const conn = friendConn(p);
+  bar.hidden = false;
+  const pill = $('friend-pill');
+  pill.dataset.conn = conn;
+  pill.textContent = FRIEND_CONN_TEXT[conn];
+  const seat = p.seat || (st.options && st.options.color);
+  $('friend-who').textContent = seat && COLOR_NAMES[seat] ? `You play ${COLOR_NAMES[seat]}` : '';
+  const show = $('friend-show');
+  show.hidden = !card || !friend.hidden;
+  show.textContent = card === 'reconnect' ? 'Reconnect' : 'Show the invite';
+
+  // Player names and the buttons of the seat this device does not play.
+  for (const color of ['white', 'black']) {
+    const el = playerEl(color);
+    if (!el || !seat) continue;
+    el.querySelector('.player-name').textContent = color === seat ? `You · ${COLOR_NAMES[color]}` : `Your friend · ${COLOR_NAMES[color]}`;
+    el.querySelector('.player-actions').hidden = color !== seat;
+  }
+  if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer
+  const over = !!(st.status && st.status.over);
+  if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
+
+  // Claims (the friend's flag fell, or a Reveal draw opening is overdue) and the rematch.
+  const claim = $('friend-claim');
+  claim.hidden = !p.canClaim || over;
+  claim.textContent = p.canClaim === 'stalled' ? 'Claim the win (your friend stalls)' : 'Claim the win on time';
+  const rematch = $('friend-rematch');
+  const rm = p.rematch;
+  rematch.hidden = !over || (rm && rm.by === 'me') || !p.connected;
+  rematch.textContent = rm && rm.by === 'friend' ? 'Accept the rematch' : 'Rematch';
+  if (over && rm && rm.by === 'me') $('friend-who').textContent = 'Rematch offered: waiting for your friend…';
+  // A try the friend's hidden pieces refused (e.g. "a secret pawn attacks that square").
+  const noteKey = p.notice ? `${p.game_id}|${(st.moves || []).length}|${p.notice}` : null;
+  if (noteKey && noteKey !== friend.noticeShown) showBoardToast(p.notice);
+  friend.noticeShown = noteKey;
+
+  // Messages the protocol refused, and the audit.
+  const rej = $('friend-rejected');
+  rej.hidden = !p.rejected && !p.fork;
+  rej.textContent = p.fork
+    ? `This game cannot be resumed: ${p.fork} Start a new game.`
+    : p.rejected ? `A message from your friend's device was refused: ${p.rejected}` : '';
+  renderFriendAudit(p.audit);
+}
+
+function renderFriendCard(card) {
+  const el = $('friend-card');
+  const wasShown = !el.hidden;
+  el.hidden = !card || friend.hidden;
+  // On phones the card replaces the board: let chessground measure it again when it is back.
+  if (wasShown && el.hidden) requestAnimationFrame(() => cg.redrawAll());
+  if (!card) return;
+  const c = FRIEND_CARDS[card];
+  $('friend-title').textContent = c.title;
+  const steps = $('friend-steps');
+  steps.replaceChildren(...c.steps.map(t => Object.assign(document.createElement('li'), { textContent: t })));
+  el.dataset.card = card;
+  $('friend-mine').hidden = !friend.code;
+  if ($('friend-code').value !== friend.code) $('friend-code').value = friend.code;
+  $('friend-code-label').textContent = c.mine;
+  $('friend-making').hidden = !friend.making;
+  $('friend-paste-box').hidden = !c.paste;
+  if (c.paste) $('friend-paste-label').textContent = c.paste;
+  const err = $('friend-error');
+  const newError = !!friend.error && err.textContent !== friend.error;
+  err.hidden = !friend.error;
+  err.textContent = friend.error;
+  if (newError) err.scrollIntoView({ block: 'nearest' });
+  $('friend-signal').hidden = !friend.signalNote;
+  $('friend-signal').textContent = friend.signalNote ? `One-click: ${friend.signalNote}` : '';
+  const connecting = friend.peer && friend.peer.status === 'connecting';
+  const wait = connecting ? 'Connecting…' : c.wait && friend.code ? c.wait : null;
+  $('friend-wait').hidden = !wait;
+  if (wait) {
+    const long = friend.waitingSince && Date.now() - friend.waitingSince > 60000 && !connecting;
+    $('friend-wait-text').textContent = long
+      ? `${wait} (Still nothing? Your friend may have reloaded the page, or the invite was already taken by someone else.)`
+      : wait;
+  }
+}
+
+function renderFriendAudit(audit) {
+  const box = $('friend-audit');
+  const banner = $('banner-audit');
+  box.hidden = banner.hidden = !audit;
+  if (!audit) return;
+  box.dataset.audit = audit.status;
+  banner.dataset.audit = audit.status;
+  box.replaceChildren();
+  let title;
+  if (audit.status === 'verified') title = '✓ Verified: every move, answer and secret of both sides checks out.';
+  else if (audit.status === 'failed') title = "✗ Not verified: your friend's device broke the rules.";
+  else title = 'Checking the game: waiting for both sides to open their secrets…';
+  const head = document.createElement('strong');
+  head.textContent = title;
+  box.appendChild(head);
+  const problems = audit.problems || [];
+  if (problems.length) {
+    const ul = document.createElement('ul');
+    for (const pr of problems) {
+      const li = document.createElement('li');
+      // ply: 1-based half-move (0 = the setup before the first move)
+      const who = pr.by ? COLOR_NAMES[pr.by] || pr.by : '';
+      const at = pr.ply == null ? '' : pr.ply === 0 ? 'Setup' : `Move ${Math.ceil(pr.ply / 2)}`;
+      const where = at && who ? `${at} (${who})` : at || who;
+      li.textContent = `${where ? `${where}: ` : ''}${pr.message || pr.kind}`;
+      li.dataset.kind = pr.kind || '';
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
+  }
+  banner.textContent = audit.status === 'verified' ? '✓ Verified' : audit.status === 'failed' ? `✗ Not verified (${problems.length} problem${problems.length === 1 ? '' : 's'})` : 'Checking…';
+}
+
+async function friendCopy() {
+  const text = $('friend-code').value;
+  if (!text) return;
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    ok = true;
+  } catch (e) {
+    const area = $('friend-code');
+    area.focus();
+    area.select();
+    try {
+      ok = document.execCommand('copy');
+    } catch (e2) {
+      ok = false;
+    }
+  }
+  const btn = $('friend-copy');
+  btn.textContent = ok ? 'Copied' : 'Select and copy';
+  setTimeout(() => {
+    btn.textContent = 'Copy';
+  }, 2000);
+}
+
+$('friend-copy').addEventListener('click', friendCopy);
+$('friend-code').addEventListener('focus', e => e.target.select());
+$('friend-connect').addEventListener('click', friendPaste);
+$('friend-paste').addEventListener('keydown', e => {
+  if (e.key === 'Enter' && !e.shiftKey) {
+    e.preventDefault();
+    friendPaste();
+  }
+});
+$('friend-hide').addEventListener('click', () => {
+  friend.hidden = true;
+  if (state) renderFriend(state);
+});
+$('friend-claim').addEventListener('click', () => call('claim_win'));
+$('friend-rematch').addEventListener('click', () => call('rematch'));
+// The friend's clock and a stalled draw opening are judged on this page's time: ask again each second.
+// Only a change is rendered (a render would close an open promotion picker every second).
+function friendPoll() {
+  const p = friendGame(state);
+  if (!ready || !p || !p.connected || (state.status && state.status.over) || !(state.clock || state.reveal)) return;
+  let st;
+  try {
+    st = JSON.parse(window.hc.call(state.clock ? 'tick' : 'state', '{}'));
+  } catch (e) {
+    return;
+  }
+  const q = friendGame(st);
+  const changed = !q || (q.outbox && q.outbox.length) || q.canClaim !== p.canClaim || q.status !== p.status ||
+    JSON.stringify(st.status) !== JSON.stringify(state.status);
+  if (!changed) return;
+  render(st, { quiet: true });
+  friendAfterCall(st);
+}
+setInterval(friendPoll, 1000);
+$('friend-show').addEventListener('click', () => {
+  friend.hidden = false;
+  if (state) renderFriend(state);
+});
+window.addEventListener('hashchange', friendOpenLink);
+setInterval(() => {
+  if (state && friend.card && friend.waitingSince) renderFriendCard(friend.card);
+}, 5000);
+
+// For tests and the console.
+window.hcFriend = {
+  info: () => ({
+    card: friend.card,
+    code: friend.code,
+    error: friend.error,
+    making: friend.making,
+    peerStatus: friend.peer ? friend.peer.status : null,
+    gameId: friend.gameId,
+    alt: friend.alt ? friend.alt.status : null,
+    signalNote: friend.signalNote,
+  }),
+};
+
 // ------------------------------------------------------------------ start-up
 
 function onReady() {
@@ -1438,6 +2200,7 @@ function onReady() {
   $('loading').hidden = true;
   for (const id of ['btn-new', 'btn-flip', 'chk-autoflip']) $(id).disabled = false;
   document.body.dataset.ready = 'true';
+  friendOpenLink(); // opened with an invite link (#join=...)
   return st;
 }
 

@@ -173,6 +173,9 @@ def test_vendored_files_are_the_runtime_set(node_modules):
             for child, dynamic in build.js_imports(source):
                 if not dynamic:
                     assert f"pyscript/{child}" in names, (name, child)
+    # The PeerJS client is its browser bundle (window.peerjs), without the source map link.
+    peerjs = manifest["peerjs/peerjs.min.js"]
+    assert b"window.peerjs=" in peerjs and b"sourceMappingURL" not in peerjs
     # The chessground bundle is the ES module build.
     assert "export{" in (manifest["chessground/chessground.min.js"]).read_text().replace(" ", "")
 
@@ -181,9 +184,12 @@ def test_pinned_npm_versions_are_the_installed_ones(node_modules):
     package = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())
     assert package["dependencies"] == {
-        "pyodide": "314.0.7", "@pyscript/core": "0.7.31", "chessground": "9.2.1"}
+        "pyodide": "314.0.7", "@pyscript/core": "0.7.31", "chessground": "9.2.1",
+        "peerjs": "1.5.5"}
+    # The PeerServer behind `build.py signal` is only needed to run one, never by the page.
+    assert package["devDependencies"] == {"peer": "1.0.2"}
     assert package["private"] is True and package["license"] == "GPL-3.0-or-later"
-    for name, version in package["dependencies"].items():
+    for name, version in {**package["dependencies"], **package["devDependencies"]}.items():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
         installed = json.loads((node_modules / name / "package.json").read_text())
         assert installed["version"] == version

@@ -186,6 +186,7 @@ from .reveal import DrawError, SeededDraw, odds, pool_of
 from .rules import Rules
 from .storage import MemoryBackend, Storage
 from .ai import DETERMINIZERS, LEVELS
+from .peer.friend import FRIEND_ACTIONS
 from .peer.game import PEER_VARIANTS as FRIEND_VARIANTS
 
 __all__ = ["Session", "SessionError", "VARIANTS", "MODES", "REASON_TEXT", "ACTIONS"]
@@ -1813,10 +1814,5 @@ ACTIONS = {
     "replay": ("ply", "perspective"),
     "replay_exit": (),
     # games with a friend (hiddenchess.peer.friend)
-    "join": ("invite",),
-    "peer_open": (),
-    "peer_receive": ("data",),
-    "peer_closed": (),
-    "rematch": (),
-    "claim_win": (),
+    **FRIEND_ACTIONS,
 }

@@ -1,11 +1,14 @@
 """Hidden Identity Chess on one device, as two people would play it: the new-game dialog, both
-setups behind the hand-over screen (tray, Shuffle, Standard layout, Clear, Confirm), enemy pieces
+setups behind the hand-over screen (tray clicks, drags with the mouse and with a finger, Shuffle,
+Standard layout, Clear, Confirm), enemy pieces
 drawn as blanks with their possible identities on hover, a capture that reveals, en passant
-against a piece that was not a pawn, the king capture, the end-of-game reveal and the replay.
+against a piece that was not a pawn, the king capture, the end-of-game reveal and the replay,
+and a game drawn because the side to move has no move at all.
 
 Like the other browser tests, the tests share one page per module (Pyodide boots once) that
 blocks every request to another host. Set ``HC_SHOTS=/some/dir`` to save screenshots (desktop
-and phone) of the setup, the blanks with their candidates and the king-capture ending.
+and phone) of the setup, the blanks with their candidates and the king-capture ending, and
+(desktop) of a piece in the middle of a drag and of the arrangement after the drags.
 """
 
 from __future__ import annotations
@@ -214,3 +217,207 @@ def test_a_whole_game_on_one_device(app):
     expect(app.locator("#board piece.unknown.black:not(.ghost)")).to_have_count(16)
     bar.locator("button[data-persp=all]").click()
     expect(app.locator("#board piece.unknown:not(.ghost)")).to_have_count(0)
+
+
+# --- setup by dragging ---------------------------------------------------------------------------
+def tray_center(page, role: str) -> tuple:
+    box = tray_button(page, role).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def press_and_move(page, start: tuple, end: tuple, steps: int = 8) -> None:
+    """A real mouse drag up to the release: press on ``start`` and move in steps to ``end``."""
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=steps)
+
+
+def mouse_drag(page, start: tuple, end: tuple) -> None:
+    press_and_move(page, start, end)
+    page.mouse.up()
+
+
+def draft(page) -> dict:
+    return state(page)["placing"]["draft"]
+
+
+def wait_draft(page, expected: dict) -> None:
+    """Until the Session's draft is ``expected`` (the drop calls the Session synchronously, so
+    this returns at once unless the drag did not land)."""
+    page.wait_for_function("want => JSON.stringify(Object.entries(window.hcApp.state().placing.draft)"
+                           ".sort()) === JSON.stringify(Object.entries(want).sort())", arg=expected,
+                           timeout=5000)
+
+
+def off_board(page) -> tuple:
+    """A point left of the board, on nothing that reacts to a drop."""
+    box = page.locator("#board cg-board").bounding_box()
+    return max(box["x"] - 30, 2), box["y"] + box["height"] / 2
+
+
+def touch_drag(page, start: tuple, end: tuple, steps: int = 8) -> None:
+    """A finger drag (real touch events through the DevTools protocol: Playwright's touchscreen
+    only taps)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        def touch(kind, x, y):
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", *start)
+        for i in range(1, steps + 1):
+            touch("touchMove", start[0] + (end[0] - start[0]) * i / steps,
+                  start[1] + (end[1] - start[1]) * i / steps)
+        touch("touchEnd", *end)
+    finally:
+        cdp.detach()
+
+
+def test_setup_by_dragging_with_the_mouse(app):
+    app.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity'})")
+    take_device(app, "white", "place")
+    error = app.locator("#place-error")
+
+    # Tray -> home square, for every kind of piece; mid-drag the piece follows the pointer.
+    press_and_move(app, tray_center(app, "k"), square_center(app, "e1"))
+    dragging = app.locator("#board piece.dragging")
+    expect(dragging).to_have_count(1)
+    expect(dragging).to_have_class(re.compile(r"\bking\b.*\bwhite\b|\bwhite\b.*\bking\b"))
+    assert draft(app) == {}  # nothing is placed before the drop
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        app.screenshot(path=os.path.join(SHOTS, "drag-mid.png"))
+    app.mouse.up()
+    wait_draft(app, {"e1": "k"})
+    expect(app.locator("#place-count")).to_have_text("1 of 16 placed")
+    expect(tray_button(app, "k")).to_be_disabled()
+    expect(app.locator("#board piece.king.white:not(.ghost)")).to_have_count(1)
+    expect(app.locator("#board piece.dragging")).to_have_count(0)
+    mouse_drag(app, tray_center(app, "q"), square_center(app, "d1"))
+    wait_draft(app, {"e1": "k", "d1": "q"})
+
+    # A placed piece onto an occupied home square: the two swap.
+    mouse_drag(app, square_center(app, "e1"), square_center(app, "d1"))
+    wait_draft(app, {"d1": "k", "e1": "q"})
+    expect(app.locator("#board piece.king.white:not(.ghost)")).to_have_count(1)
+    expect(app.locator("#board piece.queen.white:not(.ghost)")).to_have_count(1)
+    # ... onto a free home square: it moves.
+    mouse_drag(app, square_center(app, "d1"), square_center(app, "a2"))
+    wait_draft(app, {"a2": "k", "e1": "q"})
+    # ... off the home rows: refused with a message, the piece stays where it was.
+    mouse_drag(app, square_center(app, "a2"), square_center(app, "a4"))
+    expect(error).to_contain_text("two home rows (rows 1 and 2)")
+    assert draft(app) == {"a2": "k", "e1": "q"}
+    expect(app.locator("#board piece.king.white:not(.ghost)")).to_have_count(1)
+    # A tray piece dropped off the home rows is refused too.
+    mouse_drag(app, tray_center(app, "r"), square_center(app, "h5"))
+    expect(error).to_contain_text("two home rows")
+    assert draft(app) == {"a2": "k", "e1": "q"}
+    expect(app.locator("#board piece.rook:not(.ghost)")).to_have_count(0)
+    # A tray piece onto an occupied square: the piece there goes back to the tray.
+    mouse_drag(app, tray_center(app, "r"), square_center(app, "e1"))
+    wait_draft(app, {"a2": "k", "e1": "r"})
+    expect(error).to_be_hidden()
+    expect(tray_button(app, "q")).to_have_attribute("aria-label", "Queen (1 left)")
+    expect(tray_button(app, "r")).to_have_attribute("aria-label", "Rook (1 left)")
+
+    # Off the board (or back onto the tray): back to the tray.
+    mouse_drag(app, square_center(app, "a2"), off_board(app))
+    wait_draft(app, {"e1": "r"})
+    expect(tray_button(app, "k")).to_be_enabled()
+    mouse_drag(app, square_center(app, "e1"), tray_center(app, "p"))
+    wait_draft(app, {})
+    expect(app.locator("#board piece.white:not(.ghost)")).to_have_count(0)
+
+    # Clicks still work beside the drags: a tray click picks, a square click places; a click
+    # on a placed piece takes it back and picks it up.
+    tray_button(app, "n").click()
+    expect(tray_button(app, "n")).to_have_attribute("aria-pressed", "true")
+    click(app, "g1")
+    wait_draft(app, {"g1": "n"})
+    tray_button(app, "n").click()  # unpick
+    click(app, "g1")
+    wait_draft(app, {})
+    expect(tray_button(app, "n")).to_have_attribute("aria-pressed", "true")
+    click(app, "b1")
+    wait_draft(app, {"b1": "n"})
+
+    # The rest by layout (which clears an earlier refusal), a drag on top, then confirm: the
+    # game gets the dragged arrangement.
+    mouse_drag(app, square_center(app, "b1"), square_center(app, "b3"))
+    expect(error).to_be_visible()
+    app.locator("#place-standard").click()
+    expect(error).to_be_hidden()
+    mouse_drag(app, square_center(app, "e1"), square_center(app, "h2"))
+    wait_draft(app, {**{f"{f}2": "p" for f in "abcdefg"}, "h2": "k", "e1": "p",
+                     "a1": "r", "b1": "n", "c1": "b", "d1": "q", "f1": "b", "g1": "n", "h1": "r"})
+    if SHOTS:
+        app.screenshot(path=os.path.join(SHOTS, "drag-after.png"))
+    app.locator("#place-confirm").click()
+    expect(app.locator("#place-panel")).to_be_hidden()
+    assert state(app)["handover"] == {"to": "black", "for": "place"}
+    take_device(app, "black", "place")
+    app.locator("#place-standard").click()
+    app.locator("#place-confirm").click()
+    take_device(app, "white", "move")
+    assert state(app)["fen"].split("/")[-2:] == ["PPPPPPPK", "RNBQPBNR"]
+
+
+def test_setup_by_dragging_with_a_finger_and_the_setup_marker(app):
+    app.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity'})")
+    white, black = (app.locator(f".player[data-color={c}] .to-move") for c in ("white", "black"))
+    expect(white).to_have_text("placing pieces")  # (the hand-over screen is up: White is next)
+    expect(black).to_have_text("")
+    take_device(app, "white", "place")
+    app.locator("#place-standard").click()
+    app.locator("#place-confirm").click()
+    expect(black).to_have_text("placing pieces")
+    expect(white).to_have_text("")
+    take_device(app, "black", "place")
+    assert state(app)["orientation"] == "black"
+    expect(black).to_have_text("placing pieces")
+    expect(white).to_have_text("")
+    expect(app.locator(".player.is-turn")).to_have_attribute("data-color", "black")
+
+    # Touch: tray -> square, square -> square (swap), square -> off the board.
+    touch_drag(app, tray_center(app, "k"), square_center(app, "e8"))
+    wait_draft(app, {"e8": "k"})
+    touch_drag(app, tray_center(app, "p"), square_center(app, "d8"))
+    wait_draft(app, {"e8": "k", "d8": "p"})
+    touch_drag(app, square_center(app, "e8"), square_center(app, "d8"))
+    wait_draft(app, {"d8": "k", "e8": "p"})
+    touch_drag(app, square_center(app, "e8"), off_board(app))
+    wait_draft(app, {"d8": "k"})
+    # A tap on a tray piece still picks it, a tap on a square places it.
+    cdp_tap(app, tray_center(app, "q"))
+    expect(tray_button(app, "q")).to_have_attribute("aria-pressed", "true")
+    cdp_tap(app, square_center(app, "a7"))
+    wait_draft(app, {"d8": "k", "a7": "q"})
+
+    app.locator("#place-standard").click()
+    app.locator("#place-confirm").click()
+    expect(app.locator("#status-line")).to_have_text("Pass the device to White")
+    expect(white).to_have_text("to move")
+    expect(black).to_have_text("")
+
+
+def cdp_tap(page, at: tuple) -> None:
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": at[0], "y": at[1]}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+
+
+def test_no_legal_move_at_all_is_a_draw_on_the_page(app):
+    # White: king a1 boxed in by its own bishop a2 and pawns b1 b2, pawn b3 that Black's b5 pawn
+    # is about to block. Black plays b5-b4: White has no move at all.
+    app.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity', "
+                 "fen: '7k/8/8/1p6/8/1P6/BP6/KP6 b - - 0 1 unmoved:-'})")
+    take_device(app, "black", "move")
+    click_move(app, "b5", "b4")
+    expect(app.locator("#banner-title")).to_have_text("Stalemate — draw")
+    st = state(app)
+    assert st["status"]["reason"] == "stalemate" and st["status"]["result"] == "1/2-1/2"
+    expect(app.locator("#result-line")).to_contain_text("1/2-1/2")

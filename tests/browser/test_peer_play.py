@@ -1,0 +1,389 @@
+"""Play a friend over real WebRTC (issue #7): two browser contexts (two "devices") inside a
+private network namespace (see netns.py), driven through the page as two people would use it.
+
+The host creates the invite in the new-game dialog and sends the link; the guest opens it and
+sends back the answer code; the host pastes it. They seal secret pawns, play a Secret Pawn game
+with a reveal by each side, the guest reloads its page and the two reconnect with new codes
+(resync: no move lost or doubled), then Black resigns and both pages show "verified".
+Screenshots of the invite, join, playing and verified screens go to $HC_SHOTS (if set).
+
+Both pages store ``hiddenchess:ice = []``: no STUN request, host candidates only.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import square_center, state, wait_ready
+from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+
+CONNECT_MS = 30_000
+SHOTS = os.environ.get("HC_SHOTS")
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
+class Device:
+    """One player's browser: its own context (own localStorage), the app page, its errors."""
+
+    def __init__(self, browser, site, name: str):
+        self.name = name
+        self.context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
+        self.context.add_init_script("localStorage.setItem('hiddenchess:ice', '[]')")
+        self.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.base)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.site = site
+
+    def open(self, url: str | None = None) -> None:
+        self.page.goto(url or self.site.url("/index.html"))
+        wait_ready(self.page)
+
+    def state(self) -> dict:
+        return state(self.page)
+
+    def peer(self) -> dict:
+        return self.state()["peer"]
+
+    def conn(self):
+        return self.page.locator("#friend-pill")
+
+    def wait_connected(self) -> None:
+        expect(self.conn()).to_have_attribute("data-conn", "connected", timeout=CONNECT_MS)
+        expect(self.page.locator("#friend-card")).to_be_hidden()
+
+    def code(self) -> str:
+        """The link / answer code this device shows to send."""
+        box = self.page.locator("#friend-code")
+        expect(box).to_be_visible(timeout=CONNECT_MS)
+        expect(box).not_to_have_value("", timeout=CONNECT_MS)
+        return box.input_value()
+
+    def paste(self, text: str) -> None:
+        self.page.locator("#friend-paste").fill(text)
+        self.page.locator("#friend-connect").click()
+
+    def click(self, square: str) -> None:
+        self.page.mouse.click(*square_center(self.page, square))
+
+    def move(self, orig: str, dest: str) -> None:
+        """Play a move by clicking, then wait until the other side's answer made it final."""
+        # My turn first: the friend's last move has arrived and made the piece movable.
+        self.page.wait_for_function(f"(window.hcApp.state().movable.dests || {{}})['{orig}'] !== undefined",
+                                    timeout=CONNECT_MS)
+        before = len(self.state()["moves"])
+        self.click(orig)
+        self.click(dest)
+        self.page.wait_for_function(f"window.hcApp.state().moves.length > {before}", timeout=CONNECT_MS)
+
+    def seal(self, squares: list[str]) -> None:
+        panel = self.page.locator("#seal-panel")
+        expect(panel).to_be_visible(timeout=CONNECT_MS)
+        for sq in squares:
+            self.click(sq)
+        self.page.locator("#seal-submit").click()
+        expect(panel).to_be_hidden()
+
+    def sans(self) -> list[str]:
+        return [m["san"] for m in self.state()["moves"]]
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def devices(ns_browser, ns_site):
+    host = Device(ns_browser, ns_site, "host")
+    guest = Device(ns_browser, ns_site, "guest")
+    yield host, guest
+    for d in (host, guest):
+        # What each side was doing, for a failure's report (printed, shown by pytest on failure).
+        try:
+            p = d.peer() or {}
+            print(f"[{d.name}] peer:", {k: p.get(k) for k in ("status", "seat", "waiting_for", "rejected",
+                                                              "connected", "audit", "fork")},
+                  "friend:", d.page.evaluate("window.hcFriend.info()"),
+                  "moves:", d.sans(), "page errors:", d.errors)
+        except Exception as error:  # the page may be gone
+            print(f"[{d.name}] no state: {error}")
+    for d in (host, guest):
+        assert d.errors == [], (d.name, d.errors)
+        d.close()
+
+
+def invite(host: Device, variant: str, color: str = "white", clock: str = "none") -> str:
+    """Through the new-game dialog: Invite a friend; returns the invite link."""
+    page = host.page
+    page.locator("#btn-new").click()
+    dialog = page.locator("#dlg-new")
+    expect(dialog).to_be_visible()
+    dialog.locator(f"input[name=variant][value={variant}]").check()
+    page.locator("#choice-friend").click()
+    expect(page.locator("#friend-options")).to_be_visible()
+    dialog.locator(f"input[name=fcolor][value={color}]").check()
+    dialog.locator(f"input[name=clock][value='{clock}']").check()
+    expect(page.locator("#new-start")).to_have_text("Create the invite")
+    page.locator("#new-start").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#friend-card")).to_be_visible()
+    expect(page.locator("#friend-title")).to_have_text("Invite a friend")
+    link = host.code()
+    assert "#join=" in link
+    # The Copy button puts the whole link on the clipboard.
+    page.locator("#friend-copy").click()
+    expect(page.locator("#friend-copy")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    return link
+
+
+def test_secret_pawn_game_with_a_friend(devices):
+    host, guest = devices
+    host.open()
+    link = invite(host, "secret-pawn")
+    assert host.peer()["role"] == "host"
+    expect(host.conn()).to_have_attribute("data-conn", "waiting")
+    shot(host.page, "invite")
+
+    # The guest opens the link: its page joins the game and shows the answer code.
+    guest.open(link)
+    expect(guest.page.locator("#friend-title")).to_have_text("Join your friend's game")
+    answer = guest.code()
+    assert 0 < len(answer) <= 200, len(answer)
+    assert guest.peer()["role"] == "guest"
+    expect(guest.page.locator("#friend-wait")).to_be_visible()
+    shot(guest.page, "join")
+
+    # A damaged answer is refused with a clear message; the real one connects.
+    host.paste(answer[:-4] + ("AAAA" if not answer.endswith("AAAA") else "BBBB"))
+    expect(host.page.locator("#friend-error")).to_contain_text("damaged")
+    host.paste(answer)
+    host.wait_connected()
+    guest.wait_connected()
+    assert host.peer()["seat"] == "white" and guest.peer()["seat"] == "black"
+    expect(host.page.locator("#friend-who")).to_have_text("You play White")
+    expect(guest.page.locator("#friend-who")).to_have_text("You play Black")
+    # The link has done its job: a reload of the guest page must not join again.
+    assert "#join=" not in guest.page.url
+
+    # Both seal their secret pawns (each sees only its own).
+    host.seal(["d2", "e2"])
+    guest.seal(["d7", "e7"])
+    for d in (host, guest):
+        expect(d.page.locator("#status-line")).to_have_text("White to move", timeout=CONNECT_MS)
+
+    host.move("e2", "e4")
+    guest.move("d7", "d6")
+    host.move("e4", "f4")  # a sideways step: White's secret e-pawn reveals
+    guest.move("d6", "c6")  # Black's secret d-pawn reveals the same way
+    for d in (host, guest):
+        expect(d.page.locator("#moves .san")).to_have_count(4)
+    assert host.sans() == guest.sans()
+    assert "**" in host.sans()[2] and "**" in host.sans()[3], host.sans()
+    assert set(host.state()["secrets"]["revealed"]) >= {"f4", "c6"}
+    assert set(guest.state()["secrets"]["revealed"]) >= {"f4", "c6"}
+    # Black never learnt White's other secret pawn (d2), nor White Black's (e7).
+    assert "d2" not in guest.state()["secrets"]["visible"]
+    assert "e7" not in host.state()["secrets"]["visible"]
+    # On the board: White sees its hidden d2 tie and both revealed ties, Black the revealed ones only.
+    expect(host.page.locator("#board .cg-custom-svgs .necktie-revealed")).to_have_count(2)
+    expect(host.page.locator("#board .cg-custom-svgs .necktie-hidden")).to_have_count(1)
+    expect(guest.page.locator("#board .cg-custom-svgs .necktie-revealed")).to_have_count(2)
+    expect(guest.page.locator("#board .cg-custom-svgs .necktie-hidden")).to_have_count(1)  # its own e7
+    shot(host.page, "playing")
+
+    # The guest reloads: both sides see the connection lost and reconnect with new codes.
+    guest.page.reload()
+    wait_ready(guest.page)
+    assert guest.sans() == host.sans()  # the game was saved
+    expect(host.conn()).to_have_attribute("data-conn", "lost", timeout=CONNECT_MS)
+    expect(host.page.locator("#friend-title")).to_have_text("Reconnect to your friend")
+    new_link = host.code()
+    guest.paste(new_link)
+    expect(guest.page.locator("#friend-title")).to_have_text("Reconnect")
+    host.paste(guest.code())
+    host.wait_connected()
+    guest.wait_connected()
+
+    host.move("g1", "f3")
+    guest.move("g8", "f6")
+    assert host.sans() == guest.sans() and len(host.sans()) == 6
+
+    # Black resigns: the game ends on both devices and both audits verify.
+    guest.page.locator("#player-bottom .act-resign").click()
+    guest.page.locator("#confirm-yes").click()
+    for d in (host, guest):
+        expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
+        expect(d.page.locator("#friend-audit")).to_contain_text("Verified")
+        assert d.state()["status"]["over"] and d.state()["status"]["result"] == "1-0"
+    shot(host.page, "verified")
+    shot(guest.page, "verified-guest")
+
+
+def test_stale_answer_own_link_and_damaged_link_are_explained(devices):
+    host, guest = devices
+    host.open()
+    link = invite(host, "standard", color="black")
+    # Pasting one's own link where the answer goes is explained.
+    host.paste(link)
+    expect(host.page.locator("#friend-error")).to_contain_text("your own link")
+
+    # A damaged link: the guest's page says so and joins nothing.
+    guest.open()
+    damaged = link[:-6] + ("AAAAAA" if not link.endswith("AAAAAA") else "BBBBBB")
+    guest.page.goto(damaged)
+    wait_ready(guest.page)
+    expect(guest.page.locator("#toast")).to_contain_text("damaged")
+    assert guest.state()["peer"] is None
+
+    guest.page.goto(link)
+    wait_ready(guest.page)
+    old_answer = guest.code()
+
+    # The host reloads before entering the answer: its page offers a new link, and the old
+    # answer (made for the link from before the reload) is refused as stale.
+    host.page.reload()
+    wait_ready(host.page)
+    expect(host.page.locator("#friend-card")).to_be_visible()
+    new_link = host.code()
+    assert new_link != link
+    host.paste(old_answer)
+    expect(host.page.locator("#friend-error")).to_contain_text("older invite link")
+
+    # The guest opens the new link in the same tab: a new answer, which connects.
+    guest.page.goto(new_link)
+    expect(guest.page.locator("#friend-code")).not_to_have_value(old_answer, timeout=CONNECT_MS)
+    host.paste(guest.code())
+    host.wait_connected()
+    guest.wait_connected()
+    assert host.peer()["seat"] == "black" and guest.peer()["seat"] == "white"
+    guest.move("e2", "e4")
+    host.move("e7", "e5")
+    assert host.sans() == guest.sans() == ["e4", "e5"]
+    # Only the side to move may move; the other's board is frozen until the move arrives.
+    assert host.state()["movable"]["dests"] == {}
+    # The draw offer goes through the protocol and is accepted on the other device.
+    guest.page.locator("#player-bottom .act-draw").click()
+    expect(host.page.locator("#offer")).to_be_visible(timeout=CONNECT_MS)
+    expect(guest.page.locator("#offer")).to_be_hidden()
+    host.page.locator("#btn-accept").click()
+    for d in (host, guest):
+        expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
+        assert d.state()["status"]["result"] == "1/2-1/2"
+
+    # A rematch on the same connection: colours swap, the new game starts on both devices.
+    old_game = host.peer()["game_id"]
+    host.page.locator("#friend-rematch").click()
+    expect(guest.page.locator("#friend-rematch")).to_have_text("Accept the rematch", timeout=CONNECT_MS)
+    guest.page.locator("#friend-rematch").click()
+    for d in (host, guest):
+        d.page.wait_for_function(f"window.hcApp.state().peer.game_id !== '{old_game}'", timeout=CONNECT_MS)
+        d.wait_connected()
+        assert d.state()["moves"] == [] and not d.state()["status"]["over"]
+    assert host.peer()["seat"] == "white" and guest.peer()["seat"] == "black"
+    assert host.peer()["game_id"] == guest.peer()["game_id"]
+    host.move("d2", "d4")
+    guest.move("d7", "d5")
+    assert host.sans() == guest.sans() == ["d4", "d5"]
+
+
+def test_reveal_game_with_a_clock(devices):
+    """Joint draws and clocks through the page: both devices see the same drawn roles and the
+    same running clocks; the friend's clock is judged each second (claims) without disturbing play."""
+    host, guest = devices
+    host.open()
+    link = invite(host, "reveal", clock="5+3")
+    guest.open(link)
+    host.paste(guest.code())
+    host.wait_connected()
+    guest.wait_connected()
+    for d in (host, guest):
+        expect(d.page.locator("#game-title")).to_contain_text("5+3")
+    host.move("b1", "c3")  # a cover's first move: its role is drawn jointly
+    guest.move("g8", "f6")
+    host.move("e2", "e4")
+    guest.page.wait_for_function("window.hcApp.state().moves.length === 3", timeout=CONNECT_MS)
+    assert host.sans() == guest.sans(), (host.sans(), guest.sans())
+    assert "?" in host.sans()[0] and "?" in host.sans()[1], host.sans()
+    roles = [(d.state()["reveal"]["pools"]) for d in (host, guest)]
+    assert roles[0] == roles[1]
+    # Both clocks run on both pages: Black's clock is running after White's third ply.
+    for d in (host, guest):
+        clock = d.state()["clock"]
+        assert clock["running"] == "black" and clock["white"] <= 300_000 + 2 * 3000
+        expect(d.page.locator("#friend-claim")).to_be_hidden()
+    shot(guest.page, "reveal-clock")
+
+
+def test_guest_reloads_before_the_host_connects(devices):
+    """The guest's page is reloaded before the host entered its answer. Reloaded with the link,
+    it answers the (still open) invite again; opened without it, it offers a link of its own,
+    which the host pastes into the invite card and answers."""
+    host, guest = devices
+    host.open()
+    link = invite(host, "royal-pawn")
+    guest.open(link)
+    first_answer = guest.code()
+    guest.page.reload()
+    wait_ready(guest.page)
+    expect(guest.page.locator("#friend-code")).not_to_have_value(first_answer, timeout=CONNECT_MS)
+    assert guest.code() != first_answer
+
+    guest.open()  # the page without the link: the saved game, and a link of the guest's own
+    expect(guest.page.locator("#friend-title")).to_have_text("Reconnect to your friend")
+    guest_link = guest.code()
+    assert "#join=" in guest_link and guest_link != link
+    # The guest's own link pasted on the guest's page is explained, not used.
+    guest.paste(guest_link)
+    expect(guest.page.locator("#friend-error")).to_contain_text("your own link")
+
+    host.paste(guest_link)
+    expect(host.page.locator("#friend-title")).to_have_text("Reconnect")
+    guest.paste(host.code())
+    host.wait_connected()
+    guest.wait_connected()
+    assert guest.peer()["seat"] == "black"
+    host.move("e2", "e4")
+    guest.move("e7", "e5")
+    assert host.sans() == guest.sans() == ["e4", "e5"]
+    assert host.state()["royal"] and host.state()["royal"] == guest.state()["royal"]
+
+
+def test_hidden_identity_with_a_friend(devices):
+    """Hidden Identity through the page: each side places its pieces on its own device (the
+    friend sees only where they stand), then a capture opens the captured piece's identity."""
+    host, guest = devices
+    host.open()
+    link = invite(host, "hidden-identity")
+    guest.open(link)
+    host.paste(guest.code())
+    host.wait_connected()
+    guest.wait_connected()
+    for d in (host, guest):
+        expect(d.page.locator("#place-panel")).to_be_visible(timeout=CONNECT_MS)
+        d.page.locator("#place-standard").click()
+        d.page.locator("#place-confirm").click()
+        expect(d.page.locator("#place-panel")).to_be_hidden(timeout=CONNECT_MS)
+    # Each device knows its own pieces; the friend's are blanks ("*" / "?" in the view).
+    host.page.wait_for_function("window.hcApp.state().phase === 'play'", timeout=CONNECT_MS)
+    assert "*" in host.state()["fen"] and "?" not in host.state()["fen"]
+    guest.page.wait_for_function("window.hcApp.state().phase === 'play'", timeout=CONNECT_MS)
+    assert "?" in guest.state()["fen"] and "*" not in guest.state()["fen"]
+    host.move("e2", "e4")
+    guest.move("d7", "d5")
+    host.move("e4", "d5")  # captures a blank: its identity is opened by its owner
+    guest.page.wait_for_function("window.hcApp.state().moves.length === 3", timeout=CONNECT_MS)
+    host.page.wait_for_function("window.hcApp.state().identity.captured.length === 1", timeout=CONNECT_MS)
+    assert host.state()["identity"]["captured"][0]["piece"] == "pawn"
+    assert host.sans() == guest.sans()
+    shot(host.page, "identity")
