@@ -1156,3 +1156,24 @@ def test_flag_claim_against_a_move_made_in_time_is_refused():
     p.w.take_outbox()
     text = p.b._send("claim", ply=2, reason="flag", move="", left=-3000)
     assert "came early" in p.w.receive(text, now_ms=10_000)
+
+
+def test_identity_after_a_king_capture_assumed_identities_stay_hidden_until_the_final():
+    # Black's king stands on f7; White's queen takes it. Black's page has lost its king but only
+    # assumes what White's other pieces are: until White's final openings arrive, Black's view of
+    # the finished game must not show those assumptions as if they were the truth.
+    p = identity_pair(black="rnbqpbnr/pppppkpp")
+    play(p, ["e2e4", "a7a6", "d1h5", "a6a5"])
+    p.w.move("h5f7")
+    for text in p.w.take_outbox():        # the move reaches Black
+        assert p.b.receive(text) is None
+    for text in p.b.take_outbox():        # Black's answer (its king, opened) reaches White
+        assert p.w.receive(text) is None
+    assert p.w.status().over and p.b.status().over and p.b.peer_final is None
+    board = p.b.local.view("black").board.split("/")
+    assert board[-1] == "???1????" and board[-2] == "????1???"   # (d1, e2 empty; Q on f7 unknown)
+    assert "truth" not in p.b.local.rules.secrets(p.b.local, "black")
+    p.pump()                              # the finals cross: now everything is known
+    verified(p)
+    board = p.b.local.view("black").board.split("/")
+    assert board[-1] == "RNB1KBNR" and board[-2] == "PPPP1PPP"

@@ -185,6 +185,9 @@ class Game:
         self.draw_source = None
         #: The draw forced for the move being played (``Game.play(move, draw=...)``).
         self.pending_draw = None
+        #: ``False`` while part of this "truth" is only assumed (a peer game's copy before the
+        #: friend opened its hidden identities): a finished game then does not show everything.
+        self.truth_known = True
         self._evaluate()
 
     @classmethod

@@ -583,6 +583,12 @@ def _fen_text(pos, board: str) -> str:
                      str(pos.fullmove)])
 
 
+def _shows_all(game) -> bool:
+    """Whether views show every identity: the game is over and its truth is known (a peer
+    game's copy holds assumed enemy identities until the friend's final openings arrive)."""
+    return game.status.over and game.truth_known
+
+
 class HiddenIdentityRules(Rules):
     """Hooks of Hidden Identity Chess."""
 
@@ -739,17 +745,17 @@ class HiddenIdentityRules(Rules):
                     pos._put(SQUARE_INDEX[sq], color, _LETTER_TYPE[role])
             return _board_text(pos, seat, {}, False)
         return _board_text(game.position, seat, self._cands(game, seat, game.ply),
-                           game.status.over)
+                           _shows_all(game))
 
     def view_fen(self, game, seat: str) -> str:
         pos = game.position
-        if game.status.over:
+        if _shows_all(game):
             return notation.fen(pos)
         return _fen_text(pos, self.view_board(game, seat))
 
     def view_move(self, game, index: int, seat: str) -> dict:
         p = game.history[index]
-        if game.status.over or seat == p.color:
+        if _shows_all(game) or seat == p.color:
             return {"uci": p.uci, "san": p.san}
         return {"uci": p.uci[:4], "san": p.san}
 
@@ -797,7 +803,7 @@ class HiddenIdentityRules(Rules):
             for p in game.history for e in p.events if e.kind == "capture"
         ]
         out["candidates"] = self._cands(game, seat, game.ply)
-        if game.status.over:
+        if _shows_all(game):
             out["truth"] = {s: dict(v) for s, v in game.setup_data.items()}
         return out
 

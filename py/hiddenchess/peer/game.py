@@ -360,6 +360,8 @@ class PeerGame:
         if self.ending is not None and not self._local.status.over and (
                 not self.identity or self.peer_final is not None):
             self._apply_ending(self._local)
+        # (Hidden Identity: the enemy identities are assumed until the friend's final openings.)
+        self._local.truth_known = not self.identity or self.peer_final is not None
         return self._local
 
     def _apply_ending(self, game: Game) -> None:
