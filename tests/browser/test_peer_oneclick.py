@@ -1,6 +1,8 @@
 """One-click invites in the app (issue #7): with a signaling server configured on the host's
 page, the invite link alone connects the friend (no answer code to send back), a third device
-opening the same link is told the game is taken, and a reload reconnects by itself.
+opening the same link is told the game is taken, and a reload reconnects by itself. A whole
+Secret Pawn game (seal, a reveal by each side, a reload, resign) ends "Verified" on both pages
+with the PeerServer as the only signaling: nobody pastes a code.
 
 Everything runs inside the private network namespace of netns.py: the site, a local PeerJS
 PeerServer (``python3 build.py signal``, as a player would start it) and the browsers.
@@ -60,17 +62,42 @@ def signal_server(netns, ns_site):  # noqa: F811
         proc.stdout.close()
 
 
-@pytest.fixture
-def three(ns_browser, ns_site, signal_server):
-    devices = [Device(ns_browser, ns_site, name) for name in ("host", "guest", "third")]
+def _devices(ns_browser, ns_site, signal_server, names):  # noqa: F811
+    """Devices for ``names``; only the first (the host) configures the signaling server."""
+    devices = [Device(ns_browser, ns_site, name) for name in names]
     # Only the host configures the server: the link carries it to the others.
     devices[0].context.add_init_script(
         f"localStorage.setItem('hiddenchess:signal', {json.dumps(json.dumps(signal_server))})")
+    return devices
+
+
+def _close(devices) -> None:
     # Chromium reports a WebSocket to a server that went away as a console error, not a page error.
-    yield devices
     for d in devices:
         assert d.errors == [], (d.name, d.errors)
         d.close()
+
+
+@pytest.fixture
+def three(ns_browser, ns_site, signal_server):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, signal_server, ("host", "guest", "third"))
+    yield devices
+    _close(devices)
+
+
+@pytest.fixture
+def two(ns_browser, ns_site, signal_server):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, signal_server, ("host", "guest"))
+    yield devices
+    for d in devices:  # what each side was doing, printed for a failure's report
+        try:
+            p = d.peer() or {}
+            print(f"[{d.name}] peer:", {k: p.get(k) for k in ("status", "seat", "waiting_for", "rejected",
+                                                              "connected", "audit", "fork")},
+                  "friend:", d.page.evaluate("window.hcFriend.info()"), "moves:", d.sans())
+        except Exception as error:  # the page may be gone
+            print(f"[{d.name}] no state: {error}")
+    _close(devices)
 
 
 def test_the_link_alone_connects_and_a_second_friend_is_told_it_is_taken(three):
@@ -105,3 +132,75 @@ def test_the_link_alone_connects_and_a_second_friend_is_told_it_is_taken(three):
     guest.wait_connected()
     guest.move("b8", "c6")
     assert host.sans() == guest.sans() == ["e4", "e5", "Nf3", "Nc6"]
+
+
+def _no_code_pasted(device) -> None:
+    """The one-click flow asks for no code: the friend card (link / answer code to send, paste box)
+    is closed and nothing was typed into the paste box."""
+    assert device.page.locator("#friend-paste").input_value() == ""
+    expect(device.page.locator("#friend-card")).to_be_hidden()
+
+
+def test_secret_pawn_game_through_the_server_ends_verified(two):
+    """Invite link only: seal, a reveal by each side, the host reloads and the pages reconnect
+    by themselves, Black resigns, and both audits replay the game and show "Verified"."""
+    host, guest = two
+    host.open()
+    link = invite(host, "secret-pawn")
+    assert "&peer=hc-" in link and "&sig=" in link, link
+    guest.open(link)
+    host.wait_connected()
+    guest.wait_connected()
+    assert host.peer()["seat"] == "white" and guest.peer()["seat"] == "black"
+    assert "#join=" not in guest.page.url  # a reload must not join again
+
+    host.seal(["d2", "e2"])
+    guest.seal(["d7", "e7"])
+    for d in (host, guest):
+        expect(d.page.locator("#status-line")).to_have_text("White to move", timeout=CONNECT_MS)
+    host.move("e2", "e4")
+    guest.move("d7", "d6")
+    host.move("e4", "f4")  # sideways: White's secret e-pawn reveals
+    guest.move("d6", "c6")  # Black's secret d-pawn reveals
+    for d in (host, guest):
+        expect(d.page.locator("#moves .san")).to_have_count(4)
+    assert host.sans() == guest.sans()
+    assert "**" in host.sans()[2] and "**" in host.sans()[3], host.sans()
+    for d in (host, guest):
+        assert set(d.state()["secrets"]["revealed"]) >= {"f4", "c6"}
+    # The unrevealed secrets stayed private.
+    assert "d2" not in guest.state()["secrets"]["visible"]
+    assert "e7" not in host.state()["secrets"]["visible"]
+
+    # The host (who made the invite) reloads: its page restores the game and both pages
+    # reconnect through the server without any code.
+    before = host.sans()
+    host.page.reload()
+    wait_ready(host.page)
+    assert host.sans() == before  # the game was saved
+    host.wait_connected()
+    guest.wait_connected()
+    for d in (host, guest):
+        _no_code_pasted(d)
+
+    host.move("g1", "f3")
+    guest.move("g8", "f6")
+    assert host.sans() == guest.sans() and len(host.sans()) == 6
+    # Resync lost nothing and doubled nothing, and neither side refused a message or forked.
+    assert [m["uci"] for m in host.state()["moves"]] == [m["uci"] for m in guest.state()["moves"]]
+    for d in (host, guest):
+        assert not d.peer()["rejected"] and not d.peer()["fork"], (d.name, d.peer())
+
+    guest.page.locator("#player-bottom .act-resign").click()
+    guest.page.locator("#confirm-yes").click()
+    for d in (host, guest):
+        expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
+        expect(d.page.locator("#friend-audit")).to_contain_text("Verified")
+        assert d.state()["status"]["over"] and d.state()["status"]["result"] == "1-0"
+        # The game-over banner says it too.
+        expect(d.page.locator("#banner-audit")).to_have_attribute("data-audit", "verified")
+        expect(d.page.locator("#banner-audit")).to_have_text("✓ Verified")
+        d.page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')",
+                                 timeout=CONNECT_MS)  # a still picture for the screenshot
+    shot(host.page, "oneclick-verified")
+    shot(guest.page, "oneclick-verified-guest")
