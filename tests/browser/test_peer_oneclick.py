@@ -13,13 +13,6 @@ the page (app.js friend play + assets/peer.js ``attach``) uses it.
 from __future__ import annotations
 
 import json
-import os
-import re
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -27,47 +20,17 @@ from playwright.sync_api import expect
 from .conftest import wait_ready
 from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
 from .test_peer_play import CONNECT_MS, Device, invite, shot
+from .test_peer_signal import peer_server  # noqa: F401  (fixture: `build.py signal` in the namespace)
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-@pytest.fixture(scope="module")
-def signal_server(netns, ns_site):  # noqa: F811
-    """``python3 build.py signal`` inside the namespace; its settings for the host's page."""
-    if not (ROOT / "node_modules" / "peer").is_dir():
-        pytest.skip("the npm package `peer` (PeerServer) is not installed: run `python3 build.py`")
-    proc = netns.popen([sys.executable, str(ROOT / "build.py"), "signal", "--host", "127.0.0.1",
-                        "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(ROOT))
-    seen, port = [], None
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and port is None:
-        line = proc.stdout.readline().decode(errors="replace")
-        if not line:
-            break
-        seen.append(line.rstrip())
-        match = re.search(r"port (\d+)", line)
-        if match and "listening" in line:
-            port = int(match.group(1))
-    if port is None:
-        proc.kill()
-        pytest.fail("build.py signal did not start:\n" + "\n".join(seen), pytrace=False)
-    try:
-        yield {"host": "127.0.0.1", "port": port, "path": "/", "secure": False}
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
-        proc.stdout.close()
-
-
-def _devices(ns_browser, ns_site, signal_server, names):  # noqa: F811
+def _devices(ns_browser, ns_site, peer_server, names):  # noqa: F811
     """Devices for ``names``; only the first (the host) configures the signaling server."""
     devices = [Device(ns_browser, ns_site, name) for name in names]
     # Only the host configures the server: the link carries it to the others.
     devices[0].context.add_init_script(
-        f"localStorage.setItem('hiddenchess:signal', {json.dumps(json.dumps(signal_server))})")
+        f"localStorage.setItem('hiddenchess:signal', {json.dumps(json.dumps(peer_server))})")
     return devices
 
 
@@ -79,15 +42,15 @@ def _close(devices) -> None:
 
 
 @pytest.fixture
-def three(ns_browser, ns_site, signal_server):  # noqa: F811
-    devices = _devices(ns_browser, ns_site, signal_server, ("host", "guest", "third"))
+def three(ns_browser, ns_site, peer_server):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, peer_server, ("host", "guest", "third"))
     yield devices
     _close(devices)
 
 
 @pytest.fixture
-def two(ns_browser, ns_site, signal_server):  # noqa: F811
-    devices = _devices(ns_browser, ns_site, signal_server, ("host", "guest"))
+def two(ns_browser, ns_site, peer_server):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, peer_server, ("host", "guest"))
     yield devices
     for d in devices:  # what each side was doing, printed for a failure's report
         try:

@@ -52,6 +52,8 @@ CONSOLE_NOISE = re.compile(r"^WebSocket connection to 'ws://127\.0\.0\.1:\d+/pee
 @pytest.fixture(scope="module")
 def peer_server(netns, ns_site):  # noqa: F811  (pytest fixture injection)
     """``python3 build.py signal`` inside the namespace: its settings dict for the pages."""
+    if not (ROOT / "node_modules" / "peer").is_dir():
+        pytest.skip("the npm package `peer` (PeerServer) is not installed: run `python3 build.py`")
     proc = netns.popen([sys.executable, str(ROOT / "build.py"), "signal",
                         "--host", "127.0.0.1", "--port", "0"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(ROOT))
