@@ -286,6 +286,24 @@ def test_an_interrupted_iteration_is_thrown_away():
     assert cut.nodes == full.nodes + 50
 
 
+def test_an_interrupted_iteration_keeps_a_move_it_proved_better():
+    # Black to move mates with ...Bc5+ (3 plies), which depth 2 does not see (it prefers ...c5).
+    # A budget that runs out in iteration 3 after ...Bc5 has been searched plays the mate, although
+    # the last completed iteration is depth 2.
+    pos = position_from_fen("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1")
+    depth2 = Searcher(pos, max_nodes=10 ** 9).think(max_depth=2)
+    depth3 = Searcher(pos, max_nodes=10 ** 9).think(max_depth=3)
+    assert uci(depth2.move) != "f8c5" and uci(depth3.move) == "f8c5"
+    cut = [Searcher(pos, max_nodes=n).think() for n in range(depth2.nodes + 100, depth3.nodes, 100)]
+    kept = [r for r in cut if r.depth == 2 and uci(r.move) == "f8c5"]
+    assert kept and all(r.score > MATE_BOUND for r in kept)
+    # with a root margin (the levels below 5, several samples) the interrupted iteration is
+    # still thrown away
+    for n in range(depth2.nodes + 100, depth3.nodes, 400):
+        r = Searcher(pos, max_nodes=n).think(margin=300)
+        assert r.depth == 3 or uci(r.move) != "f8c5"
+
+
 def test_node_budget_and_position_left_untouched():
     pos = position_from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8")
     before = pos.state_key()

@@ -11,7 +11,8 @@ Levels
 ------
 Budgets are in *nodes* (positions searched), so a level plays the same on every machine and,
 with a seed, plays the same moves every time. The time cap is a safety net for slow devices
-(the search stops mid-iteration and answers with the last completed one). Measured speed:
+(the search stops mid-iteration and answers with the last completed one, or with a move the
+interrupted iteration already proved better). Measured speed:
 about 35-45k nodes/s on CPython 3.11, 12-15k nodes/s in Pyodide 3.14 under Node.js.
 
 =====  ========  =========  ======  ========  ==========  ========================================
@@ -41,7 +42,11 @@ up to four samples of the opponent's secret pawns, each consistent with every re
 and plays the best mean; in Reveal Chess a cover's first move is scored by expectimax over the
 roles left in the pool. :func:`choose_seal` picks the computer's two secret pawns. In Hidden
 Identity Chess (:mod:`hiddenchess.ai.identity`) it searches up to four arrangements of the
-enemy identities consistent with what it has seen, and a captured king loses.
+enemy identities consistent with what it has seen, and a captured king loses; level 5 draws
+them from a model of a sensible setup (:attr:`Level.prior`: the king on the first row, not in
+a corner), the lower levels uniformly. With several samples the root moves are compared by
+their mean *expected result* (:func:`combine_scores`), so that a king within reach in one
+sample counts as one win among the samples, not as 25 000 cp.
 
 Randomness comes only from ``random.Random(seed)``: the same view, level and seed give the same
 move (unless the time cap cuts a search short); without a seed every game differs.
@@ -55,6 +60,7 @@ move (unless the time cap cuts a search short); without a seed every game differ
 ('Qxf7#', True)
 """
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -98,6 +104,9 @@ class Level:
     blunder: float
     #: Root moves are scored exactly when within this many centipawns of the best.
     margin: int
+    #: Whether the samples of the hidden pieces follow a model of the opponent's setup (Hidden
+    #: Identity: the king where a sensible player puts it); the lower levels draw uniformly.
+    prior: bool = False
 
 
 #: With several samples (hidden information), every root move within this many centipawns of a
@@ -108,12 +117,46 @@ class Level:
 #: level 5 against level 4 in Hidden Identity, 100 did not score better (50 %) than 300 (60 %).
 SAMPLE_MARGIN = 300
 
+#: Scale of the logistic between centipawns and expected results (:func:`expected_result`).
+RESULT_SCALE = 400.0
+
+
+def expected_result(score) -> float:
+    """The expected result (0 = loss, 1 = win) of a score in centipawns, on a logistic of scale
+    :data:`RESULT_SCALE`: +400 cp is about 0.91, a won game end 1.0.
+
+    With several samples (hidden information) the root moves are compared by their mean
+    expected result, not their mean score: a game end found in one sample (a king within reach,
+    ``MATE`` = 100 000 cp) would otherwise outweigh everything the other samples say, while as
+    an expected result it counts as one win among the samples.
+
+    >>> expected_result(0), round(expected_result(400), 2), expected_result(MATE)
+    (0.5, 0.91, 1.0)
+    """
+    if score > MATE_BOUND:
+        return 1.0
+    if score < -MATE_BOUND:
+        return 0.0
+    return 1.0 / (1.0 + 10.0 ** (-score / RESULT_SCALE))
+
+
+def centipawns(result: float) -> float:
+    """The inverse of :func:`expected_result` (clamped to about +-5 200 cp, beyond any material
+    balance).
+
+    >>> round(centipawns(expected_result(123))), round(centipawns(expected_result(-4321)))
+    (123, -4321)
+    """
+    p = min(1.0 - 1e-13, max(1e-13, result))
+    return RESULT_SCALE * math.log10(p / (1.0 - p))
+
+
 LEVELS = {
     1: Level(1, "Beginner", 1, 1_000, 500, False, 150, 0.25, 450),
     2: Level(2, "Casual", 2, 1_500, 800, True, 80, 0.10, 240),
     3: Level(3, "Club", 3, 3_000, 1_200, True, 40, 0.05, 120),
     4: Level(4, "Strong", 6, 8_000, 1_600, True, 10, 0.0, 30),
-    5: Level(5, "Master", MAX_PLY - 8, 24_000, 2_000, True, 0, 0.0, 0),
+    5: Level(5, "Master", MAX_PLY - 8, 24_000, 2_000, True, 0, 0.0, 0, prior=True),
 }
 
 
@@ -152,7 +195,7 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
     if isinstance(status, dict) and status.get("over"):
         raise GameOverError(f"the game has ended ({status.get('reason')})")
     rng = random.Random(seed)
-    samples = determinize(view, rng)
+    samples = determinize(view, rng, prior=lvl.prior)
     nodes_budget = lvl.max_nodes if max_nodes is None else max_nodes
     limit_ms = lvl.time_ms if time_limit_ms is None else time_limit_ms
     if nodes_budget <= 0 or limit_ms <= 0:
@@ -172,9 +215,32 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
 
     order = list(legal)
     rng.shuffle(order)
-    total = sum(s.weight for s in samples)
     share = max(1, nodes_budget // len(samples))
-    combined = {}
+    per_sample, nodes, depth, first = _search_margins(
+        samples, pos, order, lvl, share, deadline, clock, allowed)
+    combined = combine_scores(per_sample)
+    if len(samples) == 1 and _uci(first.move) in combined:
+        best_uci = _uci(first.move)
+        best_score = first.score
+    else:
+        best_uci = max(combined, key=combined.get)
+        best_score = int(round(combined[best_uci]))
+    chosen = _with_errors(lvl, rng, legal, combined, best_uci, best_score)
+    move = next(m for m in legal if _uci(m) == chosen)
+    if chosen == best_uci and len(samples) == 1:
+        pv = first.pv
+        score = best_score
+    else:
+        pv = [move]
+        score = int(round(combined.get(chosen, best_score)))
+    return _answer(pos, move, depth or 0, nodes, score, pv, lvl)
+
+
+def _search_margins(samples, pos, order, lvl, share, deadline, clock, allowed):
+    """Each sample searched on its own with the level's root margin (several samples: at least
+    :data:`SAMPLE_MARGIN`), so that every move near the best has an exact score in it.
+    Returns ``(per_sample, nodes, depth, first result)`` for :func:`combine_scores`."""
+    per_sample = []
     nodes = 0
     depth = None
     first = None
@@ -193,25 +259,47 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
         scores = result.root_scores or {result.move: result.score}
         if allowed is not None:
             scores = {m: s for m, s in scores.items() if _uci(m) in allowed} or scores
-        for m, s in scores.items():
-            key = _uci(m)
-            combined[key] = combined.get(key, 0.0) + s * sample.weight / total
+        per_sample.append((sample.weight, {_uci(m): s for m, s in scores.items()}))
+    return per_sample, nodes, depth, first
 
-    if len(samples) == 1 and _uci(first.move) in combined:
-        best_uci = _uci(first.move)
-        best_score = first.score
-    else:
-        best_uci = max(combined, key=combined.get)
-        best_score = int(round(combined[best_uci]))
-    chosen = _with_errors(lvl, rng, legal, combined, best_uci, best_score)
-    move = next(m for m in legal if _uci(m) == chosen)
-    if chosen == best_uci and len(samples) == 1:
-        pv = first.pv
-        score = best_score
-    else:
-        pv = [move]
-        score = int(round(combined.get(chosen, best_score)))
-    return _answer(pos, move, depth or 0, nodes, score, pv, lvl)
+
+def combine_scores(per_sample) -> dict:
+    """The root scores of several samples as one: ``per_sample`` lists ``(weight, {uci:
+    centipawns})`` per sample; the answer maps each move to the centipawns
+    (:func:`centipawns`) of its weighted mean :func:`expected_result` over the samples that
+    scored it. A game end that every sample found for a move keeps its mean game-end score.
+
+    A king within reach in one sample of four is a win there, not 25 000 cp that drowns the
+    others: below, winning a knight in every sample beats a king capture in one sample that
+    loses the queen in the other three.
+
+    >>> round(combine_scores([(1, {"e4": 100}), (1, {"e4": 300}), (2, {"e4": 200})])["e4"])
+    193
+    >>> grab = [(1, {"Qxa5": 99_990, "Bxf6": 300})] + [(1, {"Qxa5": -800, "Bxf6": 300})] * 3
+    >>> best = combine_scores(grab); max(best, key=best.get)
+    'Bxf6'
+    >>> round(combine_scores([(1, {"Qxh7": 99_990})] * 2)["Qxh7"])
+    99990
+    """
+    if len(per_sample) == 1:
+        return dict(per_sample[0][1])
+    mean, raw, weight, ends = {}, {}, {}, {}
+    for w, scores in per_sample:
+        for key, s in scores.items():
+            mean[key] = mean.get(key, 0.0) + expected_result(s) * w
+            raw[key] = raw.get(key, 0.0) + s * w
+            weight[key] = weight.get(key, 0.0) + w
+            end = 1 if s > MATE_BOUND else -1 if s < -MATE_BOUND else 0
+            ends.setdefault(key, set()).add(end)
+    out = {}
+    n = len(per_sample)
+    for key in mean:
+        seen = sum(1 for _, scores in per_sample if key in scores)
+        if seen == n and len(ends[key]) == 1 and 0 not in ends[key]:
+            out[key] = raw[key] / weight[key]
+        else:
+            out[key] = centipawns(mean[key] / weight[key])
+    return out
 
 
 def _translate(order, pos, other):
@@ -258,6 +346,7 @@ def _answer(pos, move, depth, nodes, score, pv, lvl) -> dict:
 
 __all__ = [
     "DETERMINIZERS", "InvalidLevelError", "InvalidViewError", "LEVELS", "Level", "Sample",
-    "choose_move", "choose_placement", "choose_seal", "determinize", "get_level",
+    "choose_move", "choose_placement", "choose_seal", "combine_scores", "centipawns",
+    "determinize", "expected_result", "get_level",
     "register_determinizer",
 ]

@@ -42,6 +42,7 @@ weight (the root expectation then is the expectimax over the first draw).
 [1]
 """
 
+import inspect
 from dataclasses import dataclass, field
 
 from ..errors import HiddenChessError, UnknownVariantError
@@ -92,9 +93,12 @@ def view_field(view, name):
         raise InvalidViewError(f"the view has no {name!r} field") from None
 
 
-def determinize(view: dict, rng) -> list:
-    """The samples to search for ``view``. Raises UnknownVariantError for a variant without a
-    determinizer, InvalidViewError / InvalidFenError for a malformed view."""
+def determinize(view: dict, rng, *, prior=True) -> list:
+    """The samples to search for ``view``. ``prior`` False asks a determinizer that models the
+    opponent's habits (Hidden Identity: where a sensible player puts the king) to sample without
+    that model (the weaker levels); determinizers without such a model ignore it. Raises
+    UnknownVariantError for a variant without a determinizer, InvalidViewError /
+    InvalidFenError for a malformed view."""
     if not isinstance(view, dict):
         raise InvalidViewError(
             f"expected a dict (Game.view(seat).to_json()), got {type(view).__name__}")
@@ -103,7 +107,10 @@ def determinize(view: dict, rng) -> list:
     if fn is None:
         get_variant(variant_id)  # an unknown id raises UnknownVariantError with the known ones
         raise UnknownVariantError(f"{variant_id!r} has no computer opponent yet")
-    samples = fn(view, rng)
+    if not prior and "prior" in inspect.signature(fn).parameters:
+        samples = fn(view, rng, prior=False)
+    else:
+        samples = fn(view, rng)
     if not samples:
         raise InvalidViewError("no position is consistent with this view")
     return samples

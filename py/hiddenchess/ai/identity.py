@@ -19,9 +19,12 @@ candidates allow -- a random permutation of the pool restricted to the candidate
 none of whose candidate roles is left in the pool may hold a promoted pawn (a pool pawn becomes
 one of its candidate roles). A draw that leaves the king unplaced is thrown away and redrawn
 (rejection sampling), so the samples are close to uniform over the arrangements consistent
-with the view. :data:`SAMPLES` distinct arrangements are searched (fewer when fewer exist) and
-the computer plays the move with the best mean score
-(:func:`hiddenchess.ai.choose_move`).
+with the view. Level 5 weighs the draws with a model of a sensible setup,
+:func:`placement_prior` (a piece that started on the first row is the likelier king, one from
+the second row rarely is, never exclusively: the candidates always rule), so the samples favour
+the arrangements a real player makes. :data:`SAMPLES` distinct arrangements are searched (fewer
+when fewer exist) and the computer plays the move with the best mean expected result
+(:func:`hiddenchess.ai.choose_move`, :func:`hiddenchess.ai.combine_scores`).
 
 Every sample keeps the computer's own pieces exactly as they are, so its legal moves are the
 same in every sample (legality in a game without check depends only on its own pieces and the
@@ -53,8 +56,10 @@ queen never in front), differently in every game.
 import random
 from collections import Counter
 
+from ..errors import HiddenChessError
 from ..core import BLACK, COLOR_NAMES, SQUARE_INDEX, SQUARE_NAMES, WHITE
-from ..hidden_identity import ROLE_COUNTS, ROLES, candidates as _candidates
+from ..hidden_identity import KNOWLEDGE_KINDS, ROLE_COUNTS, ROLES, _knowledge
+from ..hidden_identity import candidates as _candidates
 from ..notation import position_from_fen
 from ..variants import get_variant
 from .determinizers import InvalidViewError, Sample, register_determinizer, view_field
@@ -150,10 +155,65 @@ def enemy_pool(captured, enemy: str) -> Counter:
     return pool
 
 
-def sample_identities(cands: dict, pool: Counter, rng) -> "dict | None":
+#: Prior on the opponent's setup (:func:`placement_prior`): how much likelier (or less likely)
+#: than the pool's counts alone a role is for a piece that started on the opponent's first or
+#: second row. A sensible player puts the king on the first row, not in a corner, behind pawns,
+#: and keeps the queen off the second row (see :func:`choose_placement`); the factors are soft, so
+#: an unusual arrangement stays possible and the candidates (what the moves proved) always rule.
+PLACEMENT_PRIOR = {
+    "first": {"k": 1.0, "p": 0.2},
+    "first-corner": {"k": 0.25, "p": 0.2},
+    "second": {"k": 0.05, "q": 0.3},
+}
+
+
+def placement_prior(view, enemy: str) -> dict:
+    """``{square: {role: factor}}`` for the enemy pieces on the board: the factors of
+    :data:`PLACEMENT_PRIOR` chosen by the square each piece *started* on (followed through the
+    public move history, as :func:`hiddenchess.hidden_identity.candidates` does). Public
+    information only; pieces that started elsewhere (a game set up from a FEN) get no factor.
+
+    >>> from hiddenchess.game import Game
+    >>> from hiddenchess.hidden_identity import standard_layout
+    >>> g = Game.new("hidden-identity")
+    >>> _ = g.setup("white", "rnbqkbnr/pppppppp"); _ = g.setup("black", standard_layout("black"))
+    >>> _ = g.play("e2e4")
+    >>> prior = placement_prior(g.view("black").to_json(), "white")
+    >>> prior["e4"]["k"], prior["e1"]["k"], prior["a1"]["k"]
+    (0.05, 1.0, 0.25)
+    """
+    secrets = view.get("secrets") or {}
+    start = secrets.get("start")
+    if not isinstance(start, dict):
+        return {}
+    moves = [e for ply in view.get("events") or [] for e in ply
+             if isinstance(e, dict) and e.get("kind") in KNOWLEDGE_KINDS]
+    try:
+        know = _knowledge(start, secrets.get("kings") or {}, moves)
+    except (HiddenChessError, KeyError, TypeError, ValueError):
+        return {}
+    origins = [sq for color in (WHITE, BLACK) for sq in start.get(COLOR_NAMES[color], [])]
+    first, second = ("1", "2") if enemy == "white" else ("8", "7")
+    out = {}
+    for square, pid in know["board"].items():
+        origin = origins[pid]
+        if know["pieces"][pid][0] != COLOR_NAMES.index(enemy):
+            continue
+        if origin[1] == first:
+            factors = PLACEMENT_PRIOR["first-corner" if origin[0] in "ah" else "first"]
+        elif origin[1] == second:
+            factors = PLACEMENT_PRIOR["second"]
+        else:
+            continue
+        out[SQUARE_NAMES[square]] = factors
+    return out
+
+
+def sample_identities(cands: dict, pool: Counter, rng, prior=None) -> "dict | None":
     """One arrangement ``{square: role}`` of the enemy pieces on the squares of ``cands``
     (``{square: [roles]}``), each role among its square's candidates, drawn from ``pool`` (see
-    the module docstring); ``None`` when this draw failed (the caller draws again).
+    the module docstring); ``None`` when this draw failed (the caller draws again). ``prior``
+    (optional, :func:`placement_prior`) multiplies a square's draw weights by its factors.
 
     >>> arr = sample_identities({"e1": ["k", "q"], "d1": ["k", "q"]},
     ...                         Counter({"k": 1, "q": 1}), random.Random(4))
@@ -168,7 +228,8 @@ def sample_identities(cands: dict, pool: Counter, rng) -> "dict | None":
     for sq in squares:
         roles = [r for r in cands[sq] if left[r] > 0]
         if roles:
-            pick = rng.choices(roles, weights=[left[r] for r in roles])[0]
+            factors = prior.get(sq, {}) if prior else {}
+            pick = rng.choices(roles, weights=[left[r] * factors.get(r, 1.0) for r in roles])[0]
             left[pick] -= 1
         else:
             promoted = [r for r in cands[sq] if r not in "kp"]
@@ -236,9 +297,10 @@ def _fen_of(view, own: dict, own_color: int, enemy: dict) -> str:
 
 @register_determinizer("hidden-identity")
 @register_determinizer("hidden-identity-rk")
-def identity(view, rng) -> list:
+def identity(view, rng, prior=True) -> list:
     """Hidden Identity Chess: up to :data:`SAMPLES` full positions, one per distinct sampled
-    arrangement of the enemy identities, each of weight 1 (see the module docstring)."""
+    arrangement of the enemy identities, each of weight 1 (see the module docstring); with
+    ``prior`` the draws follow :func:`placement_prior`, else the pool's counts alone."""
     seat = _seat(view)
     if view.get("phase") == "setup" or view.get("setup_pending"):
         raise InvalidViewError("the pieces are not placed yet (see choose_placement)")
@@ -256,11 +318,12 @@ def identity(view, rng) -> list:
     if any(not roles for roles in cands.values()):
         raise InvalidViewError("an enemy piece has no possible identity")
     pool = enemy_pool(secrets.get("captured"), enemy_name)
+    prior = placement_prior(view, enemy_name) if prior else None
     own_color = WHITE if seat == "white" else BLACK
     turn = view.get("turn")
     found, seen = [], set()
     for _ in range(SAMPLES * TRIES):
-        arrangement = sample_identities(cands, pool, rng)
+        arrangement = sample_identities(cands, pool, rng, prior)
         if arrangement is None:
             continue
         key = tuple(sorted(arrangement.items()))
@@ -282,6 +345,6 @@ def identity(view, rng) -> list:
 
 
 __all__ = [
-    "KING_FILE_WEIGHTS", "SAMPLES", "choose_placement", "enemy_pool", "identity",
-    "sample_identities",
+    "KING_FILE_WEIGHTS", "PLACEMENT_PRIOR", "SAMPLES", "choose_placement", "enemy_pool",
+    "identity", "placement_prior", "sample_identities",
 ]

@@ -6,7 +6,9 @@ positions that came before it. Techniques:
 
 * iterative deepening; the budget (nodes and a clock deadline) is checked every
   :attr:`Searcher.check_every` nodes *inside* the search, and an interrupted iteration is thrown
-  away: the answer is the best move of the last completed one;
+  away -- the answer is the best move of the last completed one -- unless it had already
+  searched that move (it is tried first) and then proved another move better (plain search,
+  no root margin);
 * principal variation search (null windows after the first move) with aspiration windows from
   depth 4, a transposition table keyed by the position's state, check extension, null-move
   pruning (not in check, not without pieces), late move reductions for quiet moves, and near
@@ -131,6 +133,9 @@ class Searcher:
         self.quiescence = quiescence
         self.root_order = root_order
         self.nodes = 0
+        #: During a root iteration: ``(move, score)`` of a move after the first that has been
+        #: searched fully and scored above the first (kept when the iteration is interrupted).
+        self.partial = None
         self.next_check = self._next_check()
         self.tt = {}
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
@@ -186,6 +191,12 @@ class Searcher:
                 while pos._stack:  # unwind the interrupted line (pop restores the full state)
                     pos.pop()
                 self.psq = root_psq
+                if not margin and self.partial is not None and self.partial[0] != best.move:
+                    # The interrupted iteration already proved a move better than the last
+                    # iteration's best (searched first, fully): play it.
+                    move, score = self.partial
+                    best = Result(move, score, best.depth, self.nodes, self._pv(move),
+                                  best.root_scores)
                 break
             best = Result(move, score, depth, self.nodes, self._pv(move), scores)
             # Next iteration: best move first, the rest by this iteration's scores.
@@ -197,6 +208,7 @@ class Searcher:
 
     def _root(self, moves, depth, margin, alpha=-INF, beta=INF):
         pos = self.pos
+        self.partial = None
         key = repetition_key(pos)
         self.keys.append(key)
         best_score, best_move = -INF, moves[0]
@@ -233,6 +245,8 @@ class Searcher:
                     best_score, best_move = score, m
                     if score > alpha:
                         alpha = score
+                        if i:
+                            self.partial = (m, score)
                         if score >= beta:
                             break
         finally:
