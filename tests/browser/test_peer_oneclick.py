@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from .conftest import wait_ready
 from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
-from .test_peer_play import CONNECT_MS, Device, invite, shot
+from .test_peer_play import CONNECT_MS, Device, invite, seal_and_reveal_both_ways, shot
 from .test_peer_signal import peer_server  # noqa: F401  (fixture: `build.py signal` in the namespace)
 
 pytestmark = pytest.mark.browser
@@ -117,23 +117,7 @@ def test_secret_pawn_game_through_the_server_ends_verified(two):
     assert host.peer()["seat"] == "white" and guest.peer()["seat"] == "black"
     assert "#join=" not in guest.page.url  # a reload must not join again
 
-    host.seal(["d2", "e2"])
-    guest.seal(["d7", "e7"])
-    for d in (host, guest):
-        expect(d.page.locator("#status-line")).to_have_text("White to move", timeout=CONNECT_MS)
-    host.move("e2", "e4")
-    guest.move("d7", "d6")
-    host.move("e4", "f4")  # sideways: White's secret e-pawn reveals
-    guest.move("d6", "c6")  # Black's secret d-pawn reveals
-    for d in (host, guest):
-        expect(d.page.locator("#moves .san")).to_have_count(4)
-    assert host.sans() == guest.sans()
-    assert "**" in host.sans()[2] and "**" in host.sans()[3], host.sans()
-    for d in (host, guest):
-        assert set(d.state()["secrets"]["revealed"]) >= {"f4", "c6"}
-    # The unrevealed secrets stayed private.
-    assert "d2" not in guest.state()["secrets"]["visible"]
-    assert "e7" not in host.state()["secrets"]["visible"]
+    seal_and_reveal_both_ways(host, guest)
 
     # The host (who made the invite) reloads: its page restores the game and both pages
     # reconnect through the server without any code.

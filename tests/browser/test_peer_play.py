@@ -122,6 +122,29 @@ def devices(ns_browser, ns_site):
         d.close()
 
 
+
+def seal_and_reveal_both_ways(host, guest):
+    """Secret Pawn: White seals d2+e2, Black d7+e7; e4 d6, then a sideways step by each side's
+    secret pawn (ef4, dc6) reveals it on both pages; the unrevealed d2 and e7 stay private."""
+    host.seal(["d2", "e2"])
+    guest.seal(["d7", "e7"])
+    for d in (host, guest):
+        expect(d.page.locator("#status-line")).to_have_text("White to move", timeout=CONNECT_MS)
+    host.move("e2", "e4")
+    guest.move("d7", "d6")
+    host.move("e4", "f4")  # a sideways step: White's secret e-pawn reveals
+    guest.move("d6", "c6")  # Black's secret d-pawn reveals the same way
+    for d in (host, guest):
+        expect(d.page.locator("#moves .san")).to_have_count(4)
+    assert host.sans() == guest.sans()
+    assert "**" in host.sans()[2] and "**" in host.sans()[3], host.sans()
+    for d in (host, guest):
+        assert set(d.state()["secrets"]["revealed"]) >= {"f4", "c6"}
+    # Black never learnt White's other secret pawn (d2), nor White Black's (e7).
+    assert "d2" not in guest.state()["secrets"]["visible"]
+    assert "e7" not in host.state()["secrets"]["visible"]
+
+
 def invite(host: Device, variant: str, color: str = "white", clock: str = "none") -> str:
     """Through the new-game dialog: Invite a friend; returns the invite link."""
     page = host.page
@@ -176,25 +199,8 @@ def test_secret_pawn_game_with_a_friend(devices):
     # The link has done its job: a reload of the guest page must not join again.
     assert "#join=" not in guest.page.url
 
-    # Both seal their secret pawns (each sees only its own).
-    host.seal(["d2", "e2"])
-    guest.seal(["d7", "e7"])
-    for d in (host, guest):
-        expect(d.page.locator("#status-line")).to_have_text("White to move", timeout=CONNECT_MS)
-
-    host.move("e2", "e4")
-    guest.move("d7", "d6")
-    host.move("e4", "f4")  # a sideways step: White's secret e-pawn reveals
-    guest.move("d6", "c6")  # Black's secret d-pawn reveals the same way
-    for d in (host, guest):
-        expect(d.page.locator("#moves .san")).to_have_count(4)
-    assert host.sans() == guest.sans()
-    assert "**" in host.sans()[2] and "**" in host.sans()[3], host.sans()
-    assert set(host.state()["secrets"]["revealed"]) >= {"f4", "c6"}
-    assert set(guest.state()["secrets"]["revealed"]) >= {"f4", "c6"}
-    # Black never learnt White's other secret pawn (d2), nor White Black's (e7).
-    assert "d2" not in guest.state()["secrets"]["visible"]
-    assert "e7" not in host.state()["secrets"]["visible"]
+    # Both seal their secret pawns (each sees only its own) and reveal one each.
+    seal_and_reveal_both_ways(host, guest)
     # On the board: White sees its hidden d2 tie and both revealed ties, Black the revealed ones only.
     expect(host.page.locator("#board .cg-custom-svgs .necktie-revealed")).to_have_count(2)
     expect(host.page.locator("#board .cg-custom-svgs .necktie-hidden")).to_have_count(1)
