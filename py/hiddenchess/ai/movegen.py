@@ -27,6 +27,14 @@ _NOT_H = 0x7F7F7F7F7F7F7F7F
 _ALL = (1 << 64) - 1
 
 
+def _knight_attacks(s: int, occ: int) -> int:
+    return KNIGHT_ATTACKS[s]
+
+
+def _king_attacks(s: int, occ: int) -> int:
+    return KING_ATTACKS[s]
+
+
 def tactical_moves(pos) -> list:
     """Pseudo-legal captures (en passant included), pawn pushes that promote (to a queen) and
     royal-pawn moves to the last rank, for the side to move. Not for positions with secret
@@ -39,47 +47,21 @@ def tactical_moves(pos) -> list:
     occ = us | them
     out = []
     append = out.append
-    # Knights, sliders, kings.
-    bbs = pos.knights & us
-    while bbs:
-        b = bbs & -bbs
-        bbs ^= b
-        s = b.bit_length() - 1
-        d = KNIGHT_ATTACKS[s] & them
-        while d:
-            low = d & -d
-            d ^= low
-            append(s | (low.bit_length() - 1) << 6)
-    bbs = (pos.bishops | pos.queens) & us
-    while bbs:
-        b = bbs & -bbs
-        bbs ^= b
-        s = b.bit_length() - 1
-        d = bishop_attacks(s, occ) & them
-        while d:
-            low = d & -d
-            d ^= low
-            append(s | (low.bit_length() - 1) << 6)
-    bbs = (pos.rooks | pos.queens) & us
-    while bbs:
-        b = bbs & -bbs
-        bbs ^= b
-        s = b.bit_length() - 1
-        d = rook_attacks(s, occ) & them
-        while d:
-            low = d & -d
-            d ^= low
-            append(s | (low.bit_length() - 1) << 6)
-    bbs = pos.kings & us
-    while bbs:
-        b = bbs & -bbs
-        bbs ^= b
-        s = b.bit_length() - 1
-        d = KING_ATTACKS[s] & them
-        while d:
-            low = d & -d
-            d ^= low
-            append(s | (low.bit_length() - 1) << 6)
+    # Knights, sliders, kings (in that order: the search's move order depends on it).
+    for pieces, attacks in ((pos.knights, _knight_attacks),
+                            (pos.bishops | pos.queens, bishop_attacks),
+                            (pos.rooks | pos.queens, rook_attacks),
+                            (pos.kings, _king_attacks)):
+        bbs = pieces & us
+        while bbs:
+            b = bbs & -bbs
+            bbs ^= b
+            s = b.bit_length() - 1
+            d = attacks(s, occ) & them
+            while d:
+                low = d & -d
+                d ^= low
+                append(s | (low.bit_length() - 1) << 6)
     # Pawns, set-wise.
     pawns = pos.pawns & us
     if pawns:
