@@ -1156,12 +1156,19 @@ class PeerGame:
                 self._set_clock({self.peer: left}, self.peer, now_ms)  # its time runs on
         return commit
 
-    def _on_answer(self, msg, now_ms):
+    def _pending_for(self, msg, by: str, stage: str, nothing: str) -> dict:
+        """The pending move ``msg`` (an answer or an opening) is about: ``by``'s move waiting for
+        ``stage`` at the same ply; else the message is refused (out of turn / wrong ply)."""
         p = self.pending
-        if p is None or p["by"] != self.seat or p["stage"] != "answer":
-            raise _Reject("out of turn: an answer to no move")
+        if p is None or p["by"] != by or p["stage"] != stage:
+            raise _Reject(f"out of turn: {nothing}")
+        what = "answer" if stage == "answer" else "opening"
         if msg["ply"] != p["ply"]:
-            raise _Reject(f"the answer is about ply {msg['ply']}, the move is at ply {p['ply']}")
+            raise _Reject(f"the {what} is about ply {msg['ply']}, the move is at ply {p['ply']}")
+        return p
+
+    def _on_answer(self, msg, now_ms):
+        p = self._pending_for(msg, self.seat, "answer", "an answer to no move")
         if self.identity:
             return self._on_answer_identity(msg, now_ms)
         if msg["ep"]:
@@ -1233,11 +1240,7 @@ class PeerGame:
         return commit
 
     def _on_open(self, msg, now_ms):
-        p = self.pending
-        if p is None or p["by"] != self.peer or p["stage"] != "open":
-            raise _Reject("out of turn: an opening nobody asked for")
-        if msg["ply"] != p["ply"]:
-            raise _Reject(f"the opening is about ply {msg['ply']}, the move is at ply {p['ply']}")
+        p = self._pending_for(msg, self.peer, "open", "an opening nobody asked for")
         attempt = self.attempts[-1]
         if self.draws:
             if msg["open"]:
