@@ -1029,18 +1029,23 @@ class PeerGame:
             self._redeterminize()
         return commit
 
-    def _on_move(self, msg, now_ms):
-        if self.identity:
-            return self._on_move_identity(msg, now_ms)
-        if msg["castle"] or msg["c"] or msg["ep"]:
-            raise _Reject("this variant's moves carry no castling squares, en passant mark nor "
-                          "commitments")
+    def _require_friend_to_move(self) -> None:
+        """Refuse a move message unless the game is in play, it is the friend's turn and no
+        move is waiting for its answer."""
         if self.phase != "play":
             raise _Reject("a move arrived while the game is not in play")
         if self.turn != self.peer:
             raise _Reject("out of turn: it is not your friend's move")
         if self.pending is not None:
             raise _Reject("out of turn: a move is already waiting for its answer")
+
+    def _on_move(self, msg, now_ms):
+        if self.identity:
+            return self._on_move_identity(msg, now_ms)
+        if msg["castle"] or msg["c"] or msg["ep"]:
+            raise _Reject("this variant's moves carry no castling squares, en passant mark nor "
+                          "commitments")
+        self._require_friend_to_move()
         if self.probe is not None and self.probe["by"] == self.seat:
             raise _Reject("out of turn: a probe is waiting for its answer")
         self._check_ply(msg)
@@ -1623,12 +1628,7 @@ class PeerGame:
     def _on_move_identity(self, msg, now_ms):
         from .identity import far_rank, piece_items
 
-        if self.phase != "play":
-            raise _Reject("a move arrived while the game is not in play")
-        if self.turn != self.peer:
-            raise _Reject("out of turn: it is not your friend's move")
-        if self.pending is not None:
-            raise _Reject("out of turn: a move is already waiting for its answer")
+        self._require_friend_to_move()
         self._check_ply(msg)
         ply, uci = self.ply, msg["uci"]
         if len(uci) != 4 or msg["open"] or msg["draw"]:
