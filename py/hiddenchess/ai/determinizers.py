@@ -93,6 +93,15 @@ def view_field(view, name):
         raise InvalidViewError(f"the view has no {name!r} field") from None
 
 
+def view_seat(view) -> str:
+    """The view's seat, ``"white"`` or ``"black"``, or InvalidViewError (the computer plays from
+    a player's view, never a spectator's)."""
+    seat = view_field(view, "seat")
+    if seat not in ("white", "black"):
+        raise InvalidViewError(f"the computer needs a player's view (white or black), got {seat!r}")
+    return seat
+
+
 def determinize(view: dict, rng, *, prior=True) -> list:
     """The samples to search for ``view``. ``prior`` False asks a determinizer that models the
     opponent's habits (Hidden Identity: where a sensible player puts the king) to sample without

@@ -83,7 +83,7 @@ from ..notation import parse_uci, position_from_fen, uci
 from ..reveal import apply_reveal, pool_of, reveal_square
 from ..secret_pawn import SecretPawnRules
 from ..variants import get_variant
-from .determinizers import InvalidViewError, Sample, register_determinizer, view_field
+from .determinizers import InvalidViewError, Sample, register_determinizer, view_field, view_seat
 from .search import repetition_key
 
 #: How many consistent assignments of the opponent's secret pawns are searched per move.
@@ -107,13 +107,6 @@ def _mask(squares) -> int:
 
 def _names(mask: int) -> list:
     return [SQUARE_NAMES[s] for s in range(64) if mask >> s & 1]
-
-
-def _seat_of(view) -> str:
-    seat = view_field(view, "seat")
-    if seat not in _SEATS:
-        raise InvalidViewError(f"the computer needs a player's view (white or black), got {seat!r}")
-    return seat
 
 
 def _moves_and_events(view) -> tuple:
@@ -154,7 +147,7 @@ def choose_seal(view_or_info, rng=None) -> list:
     if not isinstance(view_or_info, dict):
         raise InvalidViewError(
             f"expected the seat's view as a dict, got {type(view_or_info).__name__}")
-    seat = _seat_of(view_or_info)
+    seat = view_seat(view_or_info)
     variant = get_variant(view_or_info.get("variant", "secret-pawn"))
     pos = position_from_fen(view_field(view_or_info, "fen"), variant)
     color = WHITE if seat == "white" else BLACK
@@ -189,7 +182,7 @@ def pawn_constraints(view) -> tuple:
     >>> sorted(secret), sorted(plain), count
     (['h7'], ['d7'], 2)
     """
-    seat = _seat_of(view)
+    seat = view_seat(view)
     them = _other(seat)
     variant = get_variant(view_field(view, "variant"))
     start = position_from_fen(view_field(view, "start_fen"), variant)
@@ -277,7 +270,7 @@ def consistent_assignments(view, rng=None) -> list:
     public history leads to with them, and the repetition keys of the positions before the
     current one. The order is shuffled by ``rng`` when given (so taking the first few is a
     uniform sample)."""
-    seat = _seat_of(view)
+    seat = view_seat(view)
     ucis, events = _moves_and_events(view)
     start_fen = view_field(view, "start_fen")
     candidates, secret, plain, count = pawn_constraints(view)
@@ -298,7 +291,7 @@ def secret_pawn(view, rng) -> list:
     """Secret Pawn Chess: up to :data:`SAMPLES` positions, one per consistent assignment of the
     opponent's secret pawns (chosen uniformly), each with the moves legal in every consistent
     world as ``root_moves``. See the module docstring."""
-    _seat_of(view)
+    view_seat(view)
     if view.get("phase") == "setup" or view.get("setup_pending"):
         raise InvalidViewError("the secret pawns are not sealed yet (see choose_seal)")
     worlds = consistent_assignments(view, rng)

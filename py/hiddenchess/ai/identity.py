@@ -62,7 +62,7 @@ from ..hidden_identity import KNOWLEDGE_KINDS, ROLE_COUNTS, ROLES, _knowledge
 from ..hidden_identity import candidates as _candidates
 from ..notation import position_from_fen
 from ..variants import get_variant
-from .determinizers import InvalidViewError, Sample, register_determinizer, view_field
+from .determinizers import InvalidViewError, Sample, register_determinizer, view_field, view_seat
 
 #: How many arrangements of the enemy identities are searched per move.
 SAMPLES = 4
@@ -243,13 +243,6 @@ def sample_identities(cands: dict, pool: Counter, rng, prior=None) -> "dict | No
     return out
 
 
-def _seat(view) -> str:
-    seat = view_field(view, "seat")
-    if seat not in _SEATS:
-        raise InvalidViewError(f"the computer needs a player's view (white or black), got {seat!r}")
-    return seat
-
-
 def _unmoved(view) -> set:
     """Squares of pieces that have not moved yet (public: moves are shown by their squares)."""
     secrets = view.get("secrets") or {}
@@ -301,7 +294,7 @@ def identity(view, rng, prior=True) -> list:
     """Hidden Identity Chess: up to :data:`SAMPLES` full positions, one per distinct sampled
     arrangement of the enemy identities, each of weight 1 (see the module docstring); with
     ``prior`` the draws follow :func:`placement_prior`, else the pool's counts alone."""
-    seat = _seat(view)
+    seat = view_seat(view)
     if view.get("phase") == "setup" or view.get("setup_pending"):
         raise InvalidViewError("the pieces are not placed yet (see choose_placement)")
     variant = get_variant(view_field(view, "variant"))
