@@ -323,3 +323,16 @@ def app(shared):
     yield page
     assert shared.blocked == [], shared.blocked
     assert shared.page_errors == [], shared.page_errors
+
+
+def click(page, square: str) -> None:
+    """Click the middle of ``square`` on the board."""
+    page.mouse.click(*square_center(page, square))
+
+
+def click_move(page, orig: str, dest: str) -> None:
+    """Click the piece, then the destination (chessground's click-to-move); wait for the move."""
+    before = len(state(page)["moves"])
+    click(page, orig)
+    click(page, dest)
+    page.wait_for_function(f"window.hcApp.state().moves.length > {before}")

@@ -19,17 +19,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import square_center, state
+from .conftest import click, click_move, square_center, state
 
 pytestmark = pytest.mark.browser
 
 SHOTS = os.environ.get("HC_SHOTS")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-def click(page, square: str) -> None:
-    page.mouse.click(*square_center(page, square))
 
 
 def shot(page, name: str) -> None:
@@ -61,13 +57,6 @@ def take_device(page, color: str, purpose: str) -> None:
     page.locator("#handover-show").click()
     expect(handover).to_be_hidden()
     assert state(page)["viewer"] == color
-
-
-def click_move(page, orig: str, dest: str) -> None:
-    before = len(state(page)["moves"])
-    click(page, orig)
-    click(page, dest)
-    page.wait_for_function(f"window.hcApp.state().moves.length > {before}")
 
 
 def tray_button(page, role: str):

@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import square_center, state, wait_ready
+from .conftest import click_move, square_center, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -36,14 +36,6 @@ def app(shared):
     yield page
     assert shared.blocked == [], shared.blocked
     assert shared.page_errors == [], shared.page_errors
-
-
-def click_move(page, orig: str, dest: str) -> None:
-    """Click the piece, then the destination (chessground's click-to-move)."""
-    before = len(state(page)["moves"])
-    page.mouse.click(*square_center(page, orig))
-    page.mouse.click(*square_center(page, dest))
-    page.wait_for_function(f"window.hcApp.state().moves.length > {before}")
 
 
 def drag(page, orig: str, dest: str) -> None:

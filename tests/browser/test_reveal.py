@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import square_center, state
+from .conftest import click, click_move, state
 
 pytestmark = pytest.mark.browser
 
@@ -27,17 +27,6 @@ def new_game(page, **options) -> dict:
     st = page.evaluate("o => window.hcApp.call('new_game', o)", options)
     assert st["error"] is None, st["error"]
     return st
-
-
-def click(page, square: str) -> None:
-    page.mouse.click(*square_center(page, square))
-
-
-def click_move(page, orig: str, dest: str) -> None:
-    before = len(state(page)["moves"])
-    click(page, orig)
-    click(page, dest)
-    page.wait_for_function(f"window.hcApp.state().moves.length > {before}")
 
 
 def badges(page):

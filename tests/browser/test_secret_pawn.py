@@ -13,15 +13,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import square_center, state, wait_ready
+from .conftest import click, click_move, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
-
-
-def click(page, square: str) -> None:
-    page.mouse.click(*square_center(page, square))
 
 
 def ties(page, kind: str):
@@ -45,13 +41,6 @@ def take_device(page, color: str) -> None:
     button.click()
     expect(handover).to_be_hidden()
     assert state(page)["viewer"] == color
-
-
-def click_move(page, orig: str, dest: str) -> None:
-    before = len(state(page)["moves"])
-    click(page, orig)
-    click(page, dest)
-    page.wait_for_function(f"window.hcApp.state().moves.length > {before}")
 
 
 def seal(page, color: str, squares: list[str]) -> None:

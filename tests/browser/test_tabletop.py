@@ -10,13 +10,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import square_center, state
+from .conftest import click, state
 
 pytestmark = pytest.mark.browser
-
-
-def click(page, square: str) -> None:
-    page.mouse.click(*square_center(page, square))
 
 
 def take_device(page, color: str) -> None:
