@@ -1010,6 +1010,13 @@ function showToast(text) {
   toastTimer = setTimeout(() => (t.hidden = true), 4500);
 }
 
+function hideToasts() {
+  clearTimeout(toastTimer);
+  clearTimeout(boardToastTimer);
+  $('toast').hidden = true;
+  $('board-toast').hidden = true;
+}
+
 function showBoardToast(text) {
   const t = $('board-toast');
   t.textContent = text;
@@ -1462,6 +1469,7 @@ $('form-new').addEventListener('submit', e => {
   if (st) {
     bannerDismissedFor = null;
     noticeDismissed = null;
+    hideToasts(); // a notice about the previous game does not belong to the new one
     $('dlg-new').close();
   }
 });

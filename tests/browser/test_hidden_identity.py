@@ -410,3 +410,14 @@ def test_no_legal_move_at_all_is_a_draw_on_the_page(app):
     st = state(app)
     assert st["status"]["reason"] == "stalemate" and st["status"]["result"] == "1/2-1/2"
     expect(app.locator("#result-line")).to_contain_text("1/2-1/2")
+
+
+
+def test_a_new_game_clears_the_previous_games_notice(app):
+    app.evaluate("window.hcApp.call('new_game', {variant: 'standard'})")
+    app.evaluate("window.hcApp.call('move', {orig: 'e2', dest: 'e5'})")  # refused: a notice
+    expect(app.locator("#toast")).to_be_visible()
+    app.locator("#btn-new").click()
+    app.locator("#new-start").click()
+    expect(app.locator("#dlg-new")).to_be_hidden()
+    expect(app.locator("#toast")).to_be_hidden(timeout=1000)  # at once, not seconds later
