@@ -17,14 +17,14 @@ Matches
   (``--movetime``): our search runs with that time limit and no node budget; sunfish's
   iterative deepening is cut by its own in-search deadline.
 
-Every game runs through the real :class:`~hiddenchess.game.Game`, and each computer is handed
+Every game runs through the real :class:`~hiddenchess.game.game.Game`, and each computer is handed
 only ``Game.view(seat).to_json()`` of its own seat, as the page hands it to the worker:
 
 * Secret Pawn: each seat seals the pawns :func:`hiddenchess.ai.choose_seal` picks from its
   sealing view (a new random generator per pair of games), then a book opening is played;
 * Hidden Identity: each seat's arrangement comes from :func:`hiddenchess.ai.choose_placement`
   (random per pair of games);
-* Reveal: the roles are drawn by :class:`hiddenchess.reveal.SeededDraw` (one seed per game);
+* Reveal: the roles are drawn by :class:`hiddenchess.variants.reveal.rules.SeededDraw` (one seed per game);
 * Standard, Royal Pawn and Secret Pawn start from the book lines of :data:`OPENINGS`; Reveal and
   Hidden Identity (no useful book: the pieces are unknown) from ``--opening-plies`` plies chosen
   by level 1 with a per-pair seed, so every pair starts differently.
@@ -60,8 +60,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "py"))
 
 from hiddenchess.ai import LEVELS, choose_move, choose_placement, choose_seal  # noqa: E402
 from hiddenchess.errors import IllegalMoveError  # noqa: E402
-from hiddenchess.game import Game  # noqa: E402
-from hiddenchess.reveal import SeededDraw  # noqa: E402
+from hiddenchess.game.game import Game  # noqa: E402
+from hiddenchess.variants.reveal.rules import SeededDraw  # noqa: E402
 
 #: Variants of a default run, in the order they are played.
 VARIANTS = ("standard", "royal-pawn", "secret-pawn", "reveal", "hidden-identity")

@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "py"))
 sys.path.insert(0, HERE)
 
-from hiddenchess.notation import position_from_fen  # noqa: E402
+from hiddenchess.engine.notation import position_from_fen  # noqa: E402
 
 POSITIONS = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4, 3),
@@ -81,7 +81,7 @@ def timed(fn, *args, repeat=1):
 
 PYODIDE_CODE = """
 import time
-from hiddenchess.notation import position_from_fen
+from hiddenchess.engine.notation import position_from_fen
 out = []
 for name, fen, depth in {jobs!r}:
     pos = position_from_fen(fen)

@@ -1,12 +1,12 @@
 """PyScript entry of the page: the only Python that touches the browser.
 
 It is deliberately thin. It wraps ``window.localStorage`` in the backend interface that
-:mod:`hiddenchess.storage` expects, creates one :class:`hiddenchess.session.Session`, and gives
+:mod:`hiddenchess.app.storage` expects, creates one :class:`hiddenchess.app.session.Session`, and gives
 the page a bridge::
 
     window.hc.call(action: string, argsJson: string) -> stateJson: string
 
-where ``action`` is one of :data:`hiddenchess.session.ACTIONS` (``"restore"``, ``"move"``, ...)
+where ``action`` is one of :data:`hiddenchess.app.session.ACTIONS` (``"restore"``, ``"move"``, ...)
 and the time of every action is the browser's ``Date.now()``. Then it sets ``window.hcReady =
 true`` and fires the ``hc:ready`` event, which makes the board playable (``assets/app.js``).
 """
@@ -17,11 +17,11 @@ import traceback
 from pyodide.ffi import create_proxy
 from pyscript import window
 
-from hiddenchess.session import Session
+from hiddenchess.app.session import Session
 
 
 class LocalStorageBackend:
-    """``window.localStorage`` with the four methods :class:`hiddenchess.storage.Storage` uses.
+    """``window.localStorage`` with the four methods :class:`hiddenchess.app.storage.Storage` uses.
 
     Errors (``QuotaExceededError``, ``SecurityError`` when storage is disabled) propagate as
     exceptions; ``Storage`` turns them into a warning for the player.

@@ -1,4 +1,4 @@
-"""The computer opponent in Secret Pawn Chess and Reveal Chess (hiddenchess.ai.hidden).
+"""The computer opponent in Secret Pawn Chess and Reveal Chess (hiddenchess.variants.secret_pawn.ai).
 
 It must play from its seat's view only (no peeking at the opponent's secret pawns), sample the
 opponent's secret pawns consistently with every reveal it saw, never fix a Reveal Chess role
@@ -10,16 +10,19 @@ import random
 
 import pytest
 
-from hiddenchess.ai import LEVELS, InvalidViewError, choose_move, determinize, hidden
+from hiddenchess.ai import LEVELS, InvalidViewError, choose_move, determinize
 from hiddenchess.ai.evaluation import cover_terms, evaluate, tables_for
-from hiddenchess.ai.hidden import (
-    SAMPLES, choose_seal, consistent_assignments, pawn_constraints, reveal_outcomes,
+from hiddenchess.variants.reveal import ai as reveal_ai
+from hiddenchess.variants.reveal.ai import reveal_outcomes
+from hiddenchess.variants.secret_pawn import ai as hidden
+from hiddenchess.variants.secret_pawn.ai import (
+    SAMPLES, choose_seal, consistent_assignments, pawn_constraints,
 )
 from hiddenchess.ai.search import Searcher
-from hiddenchess.core import SQUARE_INDEX, SQUARE_NAMES
-from hiddenchess.game import Game
-from hiddenchess.notation import parse_uci, position_from_fen, uci
-from hiddenchess.reveal import SeededDraw
+from hiddenchess.engine.core import SQUARE_INDEX, SQUARE_NAMES
+from hiddenchess.game.game import Game
+from hiddenchess.engine.notation import parse_uci, position_from_fen, uci
+from hiddenchess.variants.reveal.rules import SeededDraw
 
 def frozen_clock():
     """A clock that never runs out: only the node budgets count, so results are reproducible."""
@@ -374,7 +377,7 @@ def test_cover_value_is_the_pools_expectation():
 
 
 def pos_fen(pos):
-    from hiddenchess.notation import fen
+    from hiddenchess.engine.notation import fen
     return fen(pos)
 
 
@@ -386,7 +389,10 @@ def test_reveal_history_replays_the_drawn_roles():
 
 
 def test_doctests():
-    failures, tests = doctest.testmod(hidden)
+    failures, tests = 0, 0
+    for module in (hidden, reveal_ai):
+        result = doctest.testmod(module)
+        failures, tests = failures + result.failed, tests + result.attempted
     assert tests > 0 and failures == 0
 
 

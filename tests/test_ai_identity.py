@@ -1,4 +1,4 @@
-"""The computer opponent in Hidden Identity Chess (hiddenchess.ai.identity)."""
+"""The computer opponent in Hidden Identity Chess (hiddenchess.variants.hidden_identity.ai)."""
 
 from __future__ import annotations
 
@@ -10,19 +10,19 @@ from collections import Counter
 import pytest
 
 from hiddenchess.ai import (
-    DETERMINIZERS, LEVELS, InvalidViewError, choose_move, choose_placement, determinize,
+    DETERMINIZERS, LEVELS, InvalidViewError, choose_move, determinize,
 )
-from hiddenchess.ai import identity as identity_module
-from hiddenchess.ai.identity import (
-    PLACEMENT_PRIOR, enemy_pool, identity, placement_prior, sample_identities,
+from hiddenchess.variants.hidden_identity import ai as identity_module
+from hiddenchess.variants.hidden_identity.ai import (
+    PLACEMENT_PRIOR, choose_placement, enemy_pool, identity, placement_prior, sample_identities,
 )
-from hiddenchess.core import PIECE_SYMBOLS, SQUARE_NAMES, WHITE
-from hiddenchess.game import Game
-from hiddenchess.hidden_identity import (
+from hiddenchess.engine.core import PIECE_SYMBOLS, SQUARE_NAMES, WHITE
+from hiddenchess.game.game import Game
+from hiddenchess.variants.hidden_identity.rules import (
     candidates, home_squares, shuffle_layout, standard_layout,
 )
-from hiddenchess.session import Session, computer_variants
-from hiddenchess.storage import MemoryBackend
+from hiddenchess.app.session import Session, computer_variants
+from hiddenchess.app.storage import MemoryBackend
 
 T0 = 1_700_000_000_000
 
@@ -83,7 +83,7 @@ def test_samples_are_consistent_with_the_view(seed):
 
 
 def _uci(m):
-    from hiddenchess.notation import uci
+    from hiddenchess.engine.notation import uci
     return uci(m)
 
 
@@ -317,8 +317,8 @@ def king_or_knight():
     (Rxa8 wins at once) and a knight guarded by the king on b7 in the other three (Rxa8 loses
     the rook for it); dxe5 wins a knight in all four."""
     from hiddenchess.ai import Sample, register_determinizer
-    from hiddenchess.notation import position_from_fen
-    from hiddenchess.variants import get_variant
+    from hiddenchess.engine.notation import position_from_fen
+    from hiddenchess.engine.variant import get_variant
 
     variant = get_variant("hidden-identity")
     king = "k7/1n6/8/4n3/3P4/8/8/R5K1 w - - 0 1"

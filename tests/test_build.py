@@ -80,7 +80,7 @@ def test_py_zip_holds_exactly_the_python_sources_of_py():
         names = archive.namelist()
         assert names == _py_files(ROOT / "py")
         assert "main.py" in names
-        assert {"hiddenchess/__init__.py", "hiddenchess/game.py", "hiddenchess/position.py"} <= set(names)
+        assert {"hiddenchess/__init__.py", "hiddenchess/game/game.py", "hiddenchess/engine/position.py"} <= set(names)
         for name in names:
             assert archive.read(name) == (ROOT / "py" / name).read_bytes(), name
         assert archive.testzip() is None

@@ -1,4 +1,4 @@
-"""Tests of hiddenchess.clock: time-control parsing, the Fischer clock, JSON round trips."""
+"""Tests of hiddenchess.game.clock: time-control parsing, the Fischer clock, JSON round trips."""
 
 import doctest
 import json
@@ -6,8 +6,8 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import hiddenchess.clock
-from hiddenchess.clock import (
+import hiddenchess.game.clock
+from hiddenchess.game.clock import (
     MAX_INCREMENT_MS,
     MAX_INITIAL_MS,
     MIN_INITIAL_MS,
@@ -476,4 +476,4 @@ def test_remaining_is_monotonic_in_time_while_running(s, a, b):
 
 
 def test_docstring_examples():
-    assert doctest.testmod(hiddenchess.clock).failed == 0
+    assert doctest.testmod(hiddenchess.game.clock).failed == 0

@@ -13,11 +13,11 @@ from hypothesis import given, settings, strategies as st
 
 from hiddenchess import Game
 from hiddenchess.errors import GameOverError, IllegalMoveError, SetupError
-from hiddenchess.hidden_identity import (
+from hiddenchess.variants.hidden_identity.rules import (
     ROLE_COUNTS, candidates, compact, parse_placement, parse_public, shuffle_layout,
     standard_layout,
 )
-from hiddenchess.record import from_record, to_record
+from hiddenchess.game.record import from_record, to_record
 
 HI = "hidden-identity"
 
@@ -170,7 +170,7 @@ def test_castling_shapes(rook, uci, king_to, rook_to):
     g = fen_game(f"4k3/8/8/8/8/8/8/{rank}", unmoved=f"e1,{rook}")
     res = g.play(uci)
     pos = g.position
-    from hiddenchess.core import KING, ROOK, SQUARE_INDEX
+    from hiddenchess.engine.core import KING, ROOK, SQUARE_INDEX
     assert pos.piece_at(SQUARE_INDEX[king_to]) == (0, KING)
     assert pos.piece_at(SQUARE_INDEX[rook_to]) == (0, ROOK)
     assert res.san == f"{uci} castle {rook}{rook_to}"
@@ -348,7 +348,7 @@ def test_views_do_not_depend_on_the_hidden_arrangement(seed, plies):
 def test_candidates_always_include_the_truth(seed, plies, variant):
     g = random_game(seed, plies, variant)
     pos = g.position
-    from hiddenchess.core import PIECE_SYMBOLS, SQUARE_INDEX
+    from hiddenchess.engine.core import PIECE_SYMBOLS, SQUARE_INDEX
     for seat in ("white", "black", "spectator"):
         view = g.view(seat)
         cands = candidates(view)
@@ -422,7 +422,7 @@ def test_record_before_setup_and_with_a_bad_placement():
 def test_module_examples():
     import doctest
 
-    from hiddenchess import hidden_identity
+    from hiddenchess.variants.hidden_identity import rules as hidden_identity
 
     failures, tried = doctest.testmod(hidden_identity)
     assert tried >= 10 and failures == 0
@@ -430,8 +430,8 @@ def test_module_examples():
 
 # --- the setup screen's draft (Session) ----------------------------------------------------------
 def _placing_session():
-    from hiddenchess.session import Session
-    from hiddenchess.storage import MemoryBackend
+    from hiddenchess.app.session import Session
+    from hiddenchess.app.storage import MemoryBackend
 
     s = Session(MemoryBackend())
     assert s.new_game({"variant": HI}, now_ms=0)["error"] is None

@@ -13,7 +13,7 @@ from hiddenchess import (
     VARIANTS, AmbiguousMoveError, Game, HiddenChessError, IllegalMoveError, InvalidFenError,
     InvalidMoveError,
 )
-from hiddenchess.notation import (
+from hiddenchess.engine.notation import (
     fen, parse_move, parse_san, parse_uci, position_from_fen, san, uci,
 )
 

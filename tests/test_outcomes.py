@@ -11,7 +11,7 @@ import chess
 import pytest
 
 from hiddenchess import ClaimError, Game, GameOverError, HiddenChessError, get_variant
-from hiddenchess.variants import derive
+from hiddenchess.engine.variant import derive
 
 KNIGHT_DANCE = ["Nf3", "Nf6", "Ng1", "Ng8"]  # back to the start position after four plies
 

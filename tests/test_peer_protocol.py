@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from hiddenchess import Game
-from hiddenchess.core import SQUARE_INDEX
+from hiddenchess.engine.core import SQUARE_INDEX
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.peer import PeerGame, ProtocolError, decode, encode, message_hash
 from hiddenchess.peer.codec import MAX_BYTES, SCHEMAS
@@ -726,7 +726,7 @@ def identity_pair(white=STANDARD, black=STANDARD, variant="hidden-identity", see
 @pytest.mark.parametrize("variant, seed", [("hidden-identity", 0), ("hidden-identity-rk", 1),
                                            ("hidden-identity", 2)])
 def test_identity_random_games_verify(variant, seed):
-    from hiddenchess.ai.identity import choose_placement
+    from hiddenchess.variants.hidden_identity.ai import choose_placement
 
     rnd = random.Random(seed)
     p = identity_pair(choose_placement("white", rnd), choose_placement("black", rnd), variant, seed)
@@ -854,7 +854,8 @@ def test_identity_cheat_changed_placement():
 def test_doctests():
     import doctest
 
-    from hiddenchess.peer import codec, crypto, identity
+    from hiddenchess.peer import codec, crypto
+    from hiddenchess.variants.hidden_identity import peer as identity
 
     for module in (codec, crypto, identity):
         failed, tried = doctest.testmod(module)

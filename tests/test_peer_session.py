@@ -8,8 +8,8 @@ import json
 import pytest
 
 from hiddenchess.peer import decode
-from hiddenchess.session import Session
-from hiddenchess.storage import MemoryBackend
+from hiddenchess.app.session import Session
+from hiddenchess.app.storage import MemoryBackend
 
 from test_peer_protocol import SP_MOVES, SP_SEALS
 
@@ -317,9 +317,10 @@ def test_after_the_end_everything_is_shown_and_replayable():
 
 PYODIDE_CODE = r"""
 import doctest, json, sys
-from hiddenchess.peer import codec, crypto, identity, game as pgame
-from hiddenchess.session import Session
-from hiddenchess.storage import MemoryBackend
+from hiddenchess.peer import codec, crypto, game as pgame
+from hiddenchess.variants.hidden_identity import peer as identity
+from hiddenchess.app.session import Session
+from hiddenchess.app.storage import MemoryBackend
 failed = sum(doctest.testmod(m).failed for m in (codec, crypto, identity))
 a, b = Session(MemoryBackend()), Session(MemoryBackend())
 st = a.dispatch("new_game", {"mode": "friend", "variant": "secret-pawn"}, now_ms=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from hiddenchess.core import SQUARE_INDEX
+from hiddenchess.engine.core import SQUARE_INDEX
 from hiddenchess.peer import PeerGame
 
 

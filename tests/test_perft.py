@@ -128,7 +128,7 @@ def chess_divide(board, depth: int) -> dict:
 
 
 def engine_divide(pos, depth: int) -> dict:
-    from hiddenchess.notation import uci
+    from hiddenchess.engine.notation import uci
 
     out = {}
     for m in pos.legal_moves():
@@ -157,7 +157,7 @@ def test_data_file_is_complete_and_well_formed():
 # --- engine against the file ---------------------------------------------------------------------
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_perft_matches_data_file(case):
-    from hiddenchess.notation import position_from_fen
+    from hiddenchess.engine.notation import position_from_fen
 
     pos = position_from_fen(case.fen)
     budget = SUITE_NODE_BUDGET if case.id in PUBLISHED else ENGINE_NODE_BUDGET
@@ -169,7 +169,7 @@ def test_perft_matches_data_file(case):
 # --- engine against python-chess, live, per root move --------------------------------------------
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_divide_matches_python_chess_live(case):
-    from hiddenchess.notation import fen, position_from_fen
+    from hiddenchess.engine.notation import fen, position_from_fen
 
     depth = max(case.depths_within(LIVE_NODE_BUDGET))
     pos = position_from_fen(case.fen)

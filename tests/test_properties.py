@@ -28,8 +28,8 @@ import chess
 from hypothesis import HealthCheck, Phase, event, given, settings, strategies as st
 
 from hiddenchess import Game
-from hiddenchess.core import BLACK, WHITE
-from hiddenchess.notation import fen, parse_san, position_from_fen, san, uci
+from hiddenchess.engine.core import BLACK, WHITE
+from hiddenchess.engine.notation import fen, parse_san, position_from_fen, san, uci
 from slowgen import SlowPosition
 
 STANDARD_STARTS = [

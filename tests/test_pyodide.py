@@ -18,8 +18,11 @@ pytestmark = pytest.mark.skipif(
 CODE = r"""
 import doctest, sys
 import hiddenchess
-from hiddenchess import game, notation, position, secret_pawn, record, clock, storage, session
-from hiddenchess.notation import position_from_fen
+from hiddenchess.engine import notation, position
+from hiddenchess.game import game, record, clock
+from hiddenchess.app import storage, session
+from hiddenchess.variants.secret_pawn import rules as secret_pawn
+from hiddenchess.engine.notation import position_from_fen
 failed = 0
 for m in (hiddenchess, game, notation, position, secret_pawn, record, clock, storage, session):
     failed += doctest.testmod(m).failed
@@ -39,7 +42,7 @@ print("secret-san", g.play("c4").san, g.play("e5").san, g.play("c4d5").san)
 def test_engine_runs_in_pyodide():
     from pyodide_runner import run_in_pyodide
 
-    from hiddenchess.notation import position_from_fen
+    from hiddenchess.engine.notation import position_from_fen
 
     out = dict(line.split(" ", 1) for line in run_in_pyodide(CODE).strip().splitlines())
     assert out["doctest-failures"] == "0"

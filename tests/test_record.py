@@ -1,4 +1,4 @@
-"""Tests of hiddenchess.record: the JSON game record (round trips, malformed input) and PGN."""
+"""Tests of hiddenchess.game.record: the JSON game record (round trips, malformed input) and PGN."""
 
 import copy
 import doctest
@@ -12,11 +12,11 @@ import chess.pgn
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import hiddenchess.record
+import hiddenchess.game.record
 from hiddenchess import Game
-from hiddenchess.clock import Clock, ClockSettings
+from hiddenchess.game.clock import Clock, ClockSettings
 from hiddenchess.errors import HiddenChessError, RecordError
-from hiddenchess.record import (
+from hiddenchess.game.record import (
     KNOWN_SECTIONS,
     RECORD_FORMAT,
     RECORD_VERSION,
@@ -518,4 +518,4 @@ def test_long_game_wraps_and_keeps_numbers_with_moves():
 
 
 def test_docstring_examples():
-    assert doctest.testmod(hiddenchess.record).failed == 0
+    assert doctest.testmod(hiddenchess.game.record).failed == 0

@@ -18,11 +18,11 @@ import chess
 import pytest
 
 from hiddenchess import Game, HiddenChessError, IllegalMoveError, InvalidFenError
-from hiddenchess import reveal
+from hiddenchess.variants.reveal import rules as reveal
 from hiddenchess.errors import ClaimError, RecordError
-from hiddenchess.notation import position_from_fen
-from hiddenchess.record import from_record, to_record
-from hiddenchess.reveal import DrawError, SeededDraw, odds, pick, pool_of
+from hiddenchess.engine.notation import position_from_fen
+from hiddenchess.game.record import from_record, to_record
+from hiddenchess.variants.reveal.rules import DrawError, SeededDraw, odds, pick, pool_of
 
 VARIANT = "reveal"
 FULL = "q1r2b2n2p8/q1r2b2n2p8"

@@ -4,7 +4,7 @@ cross-checked by the independent slow generator in tests/slowgen.py."""
 import pytest
 
 from hiddenchess import Game, IllegalMoveError, InvalidFenError
-from hiddenchess.notation import fen, position_from_fen
+from hiddenchess.engine.notation import fen, position_from_fen
 from slowgen import SlowPosition
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

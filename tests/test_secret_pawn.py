@@ -23,9 +23,9 @@ from hiddenchess import (
     AmbiguousMoveError, Game, HiddenChessError, IllegalMoveError, InvalidFenError,
 )
 from hiddenchess.errors import SetupError
-from hiddenchess.notation import parse_san, position_from_fen
-from hiddenchess.position import EN_PASSANT, move_flag
-from hiddenchess.record import from_record, to_record
+from hiddenchess.engine.notation import parse_san, position_from_fen
+from hiddenchess.engine.position import EN_PASSANT, move_flag
+from hiddenchess.game.record import from_record, to_record
 from slowgen_secret import SlowSecretPosition, random_fen, square, uci
 
 VARIANT = "secret-pawn"

@@ -1,4 +1,4 @@
-"""Tests of hiddenchess.session: every action and error path, with a memory storage backend."""
+"""Tests of hiddenchess.app.session: every action and error path, with a memory storage backend."""
 
 import json
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hiddenchess.game import Game
-from hiddenchess.session import ACTIONS, Session, message
-from hiddenchess.storage import MemoryBackend
+from hiddenchess.game.game import Game
+from hiddenchess.app.session import ACTIONS, Session, message
+from hiddenchess.app.storage import MemoryBackend
 
 T0 = 1_700_000_000_000  # a Date.now() value
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"

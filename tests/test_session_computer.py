@@ -1,4 +1,4 @@
-"""Games against the computer through the Session (hiddenchess.session), under CPython.
+"""Games against the computer through the Session (hiddenchess.app.session), under CPython.
 
 The page's Web Worker is replaced by a synchronous callback: :func:`answer` hands the session's
 request (``state["computer"]["request"]``) to :func:`hiddenchess.ai.choose_move` -- exactly what
@@ -11,11 +11,13 @@ import json
 
 import pytest
 
-from hiddenchess import session as session_module
+from hiddenchess.app import session as session_module
+import hiddenchess.ai
 from hiddenchess.ai import DETERMINIZERS, choose_move
-from hiddenchess.game import Game
-from hiddenchess.session import Session, computer_variants
-from hiddenchess.storage import MemoryBackend
+from hiddenchess.ai.determinizers import full_information
+from hiddenchess.game.game import Game
+from hiddenchess.app.session import Session, computer_variants
+from hiddenchess.app.storage import MemoryBackend
 
 T0 = 1_700_000_000_000
 KEY = "hiddenchess.current"
@@ -43,12 +45,14 @@ def answer(s, st, now, *, seed=0, ai=choose_move):
 
 
 def test_the_computer_plays_the_variants_of_the_ai_registry(monkeypatch):
-    assert set(computer_variants()) == set(DETERMINIZERS) & set(session_module.VARIANTS)
-    assert {"standard", "royal-pawn"} <= set(computer_variants())
+    assert set(computer_variants()) == {"standard", "royal-pawn", "secret-pawn", "reveal",
+                                        "hidden-identity", "hidden-identity-rk"}
     s = Session(MemoryBackend())
     assert s.restore(now_ms=T0)["computerVariants"] == computer_variants()
     # a variant leaves the registry: the session stops offering it at once
-    monkeypatch.delitem(DETERMINIZERS, "royal-pawn")
+    plays = hiddenchess.ai.computer_plays
+    monkeypatch.setattr(hiddenchess.ai, "computer_plays",
+                        lambda v: None if v == "royal-pawn" else plays(v))
     assert "royal-pawn" not in computer_variants()
     st = s.new_game({"variant": "royal-pawn", "mode": "computer"}, now_ms=T0)
     assert st["error"] == "The computer does not play Royal Pawn yet.", st["error"]
@@ -315,7 +319,7 @@ def test_the_view_sent_holds_only_what_the_computers_seat_knows(monkeypatch):
     """In a variant with secrets the request carries the computer's view, never the player's
     secret pawns. (Secret Pawn Chess is enabled here with a stand-in determinizer, as the AI's
     registry would do.)"""
-    monkeypatch.setitem(DETERMINIZERS, "secret-pawn", DETERMINIZERS["standard"])
+    monkeypatch.setitem(DETERMINIZERS, "secret-pawn", full_information)
     s, st, _ = computer_game(variant="secret-pawn", color="white")
     # the computer (Black) sealed by itself; the player seals now, on the player's own board
     assert st["handover"] is None and st["viewer"] == "white"

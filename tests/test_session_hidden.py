@@ -1,4 +1,4 @@
-"""Hidden Identity Chess through the UI controller (hiddenchess.session): placing the pieces on
+"""Hidden Identity Chess through the UI controller (hiddenchess.app.session): placing the pieces on
 one device through the hand-over screen, what each state may show, captures that reveal, en
 passant against a piece that was not a pawn, king capture, saving and the replay."""
 
@@ -7,9 +7,9 @@ import json
 import pytest
 
 from hiddenchess.ai import DETERMINIZERS
-from hiddenchess.hidden_identity import standard_layout
-from hiddenchess.session import Session
-from hiddenchess.storage import MemoryBackend
+from hiddenchess.variants.hidden_identity.rules import standard_layout
+from hiddenchess.app.session import Session
+from hiddenchess.app.storage import MemoryBackend
 
 T0 = 1_700_000_000_000
 # Black's queen on d7 and a pawn on d8: after 1. e4 a6 2. e5 the queen's two-square advance

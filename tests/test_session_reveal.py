@@ -1,4 +1,4 @@
-"""Reveal Chess through the UI controller (hiddenchess.session): reveals with forced or seeded
+"""Reveal Chess through the UI controller (hiddenchess.app.session): reveals with forced or seeded
 draws, pools and odds in the state, conditional promotion of a cover, save/restore, replay."""
 
 import doctest
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hiddenchess import session as session_module
-from hiddenchess.session import ScriptedDraw, Session
-from hiddenchess.storage import MemoryBackend
+from hiddenchess.app import session as session_module
+from hiddenchess.app.session import ScriptedDraw, Session
+from hiddenchess.app.storage import MemoryBackend
 
 T0 = 1_700_000_000_000
 START_POOL = {"q": 1, "r": 2, "b": 2, "n": 2, "p": 8}

@@ -1,4 +1,4 @@
-"""Secret Pawn Chess through the UI controller (hiddenchess.session): sealing on one device
+"""Secret Pawn Chess through the UI controller (hiddenchess.app.session): sealing on one device
 through the hand-over screen, what each state may contain, refusals, reveals, saving, replay."""
 
 import doctest
@@ -7,9 +7,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hiddenchess import session as session_module
-from hiddenchess.session import Session, fen_extensions
-from hiddenchess.storage import MemoryBackend
+from hiddenchess.app import session as session_module
+from hiddenchess.app.session import Session, fen_extensions
+from hiddenchess.app.storage import MemoryBackend
 
 T0 = 1_700_000_000_000
 WHITE_PAWNS = [f + "2" for f in "abcdefgh"]

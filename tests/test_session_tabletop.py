@@ -1,8 +1,8 @@
 """Hidden Identity by the tabletop rules on the page: bluffs, discovery, penalties (Session)."""
 
-from hiddenchess.hidden_identity import standard_layout
-from hiddenchess.session import Session, board_colors
-from hiddenchess.storage import MemoryBackend
+from hiddenchess.variants.hidden_identity.rules import standard_layout
+from hiddenchess.app.session import Session, board_colors
+from hiddenchess.app.storage import MemoryBackend
 
 T = 0
 

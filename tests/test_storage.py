@@ -1,4 +1,4 @@
-"""Tests of hiddenchess.storage: the localStorage schema, migrations, corrupt data, full storage."""
+"""Tests of hiddenchess.app.storage: the localStorage schema, migrations, corrupt data, full storage."""
 
 import doctest
 import json
@@ -6,9 +6,9 @@ import json
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-import hiddenchess.storage
+import hiddenchess.app.storage
 from hiddenchess.errors import HiddenChessError, StorageFullError
-from hiddenchess.storage import (
+from hiddenchess.app.storage import (
     MIGRATIONS,
     SCHEMA_VERSION,
     LoadResult,
@@ -436,7 +436,7 @@ def test_failed_migration_keeps_data_aside(migrations, words):
 
 
 def test_docstring_examples():
-    assert doctest.testmod(hiddenchess.storage).failed == 0
+    assert doctest.testmod(hiddenchess.app.storage).failed == 0
 
 
 def test_an_envelope_without_a_save_time_still_loads():

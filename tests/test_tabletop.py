@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 
 from hiddenchess import Game
 from hiddenchess.errors import GameOverError, HiddenChessError, IllegalMoveError, RecordError
-from hiddenchess.hidden_identity import candidates, shuffle_layout
-from hiddenchess.tabletop import PenaltyError, PenaltyPendingError, bluff_dests, line_squares
+from hiddenchess.variants.hidden_identity.rules import candidates, shuffle_layout
+from hiddenchess.variants.hidden_identity.tabletop import PenaltyError, PenaltyPendingError, bluff_dests, line_squares
 
 TT = "hidden-identity-tt"
 STD = "rnbqkbnr/pppppppp"
@@ -32,7 +32,7 @@ def public(g: Game, kind: str) -> list:
 
 
 def piece(g: Game, square: str):
-    from hiddenchess.core import SQUARE_INDEX
+    from hiddenchess.engine.core import SQUARE_INDEX
 
     return g.position.piece_at(SQUARE_INDEX[square])
 
@@ -60,7 +60,7 @@ def test_tabletop_variants_exist():
 
 # --- making an illegal move ----------------------------------------------------------------------
 def test_line_squares_geometry():
-    from hiddenchess.core import SQUARE_INDEX
+    from hiddenchess.engine.core import SQUARE_INDEX
 
     d4 = line_squares(SQUARE_INDEX["d4"])
     assert bin(d4).count("1") == 27 + 8
@@ -275,7 +275,7 @@ def test_takeback_restores_the_tabletop_state():
 def test_module_doctests():
     import doctest
 
-    from hiddenchess import tabletop
+    from hiddenchess.variants.hidden_identity import tabletop
 
     failed, tried = doctest.testmod(tabletop)
     assert failed == 0 and tried >= 10
@@ -349,7 +349,7 @@ def test_bluffing_games_stay_consistent(seed):
         if pending:
             enemy = 1 if pending["by"] == "white" else 0
             own = [sq for sq in range(64) if g.position.color_mask(enemy) >> sq & 1]
-            from hiddenchess.core import SQUARE_NAMES
+            from hiddenchess.engine.core import SQUARE_NAMES
 
             pick = rng.sample(own, min(pending["count"], len(own)))
             g.penalty(pending["by"], [SQUARE_NAMES[s] for s in pick])

@@ -11,10 +11,10 @@ import json
 import sys
 import time
 
-from . import notation
-from .errors import HiddenChessError
-from .game import Game
-from .variants import VARIANTS, get_variant
+from hiddenchess.engine import notation
+from hiddenchess.errors import HiddenChessError
+from hiddenchess.game.game import Game
+from hiddenchess.engine.variant import VARIANTS, get_variant
 
 
 def _error(kind: str, message: str, **extra) -> int:

@@ -1,7 +1,7 @@
 """The computer opponent: five levels, playing from a view only.
 
 :func:`choose_move` takes what a seat knows -- ``Game.view(seat).to_json()``, the dictionary the
-screen renders -- never a :class:`~hiddenchess.game.Game`, so the computer cannot peek at secrets
+screen renders -- never a :class:`~hiddenchess.game.game.Game`, so the computer cannot peek at secrets
 a player in its seat would not see. A *determinizer* (:mod:`hiddenchess.ai.determinizers`, one per
 variant) turns the view into full positions; the alpha-beta search
 (:mod:`hiddenchess.ai.search`) with its evaluation (:mod:`hiddenchess.ai.evaluation`) picks the
@@ -37,11 +37,11 @@ stalemate is a draw, and a repeated position, the fifty-move count and Standard'
 material draws score 0 -- so it avoids a repetition when it stands better and steers into one
 when it stands worse. The game's earlier positions come from replaying the view's move list.
 
-Hidden information (:mod:`hiddenchess.ai.hidden`): in Secret Pawn Chess the computer searches
+Hidden information (:mod:`hiddenchess.variants.secret_pawn.ai`): in Secret Pawn Chess the computer searches
 up to four samples of the opponent's secret pawns, each consistent with every reveal it has seen,
 and plays the best mean; in Reveal Chess a cover's first move is scored by expectimax over the
 roles left in the pool. :func:`choose_seal` picks the computer's two secret pawns. In Hidden
-Identity Chess (:mod:`hiddenchess.ai.identity`) it searches up to four arrangements of the
+Identity Chess (:mod:`hiddenchess.variants.hidden_identity.ai`) it searches up to four arrangements of the
 enemy identities consistent with what it has seen, and a captured king loses; level 5 draws
 them from a model of a sensible setup (:attr:`Level.prior`: the king on the first row, not in
 a corner), the lower levels uniformly. With several samples the root moves are compared by
@@ -51,7 +51,7 @@ sample counts as one win among the samples, not as 25 000 cp.
 Randomness comes only from ``random.Random(seed)``: the same view, level and seed give the same
 move (unless the time cap cuts a search short); without a seed every game differs.
 
->>> from hiddenchess.game import Game
+>>> from hiddenchess.game.game import Game
 >>> g = Game.new("standard")
 >>> for san in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"]:
 ...     _ = g.play(san)
@@ -65,16 +65,16 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..errors import GameOverError, HiddenChessError
-from ..notation import san as _san
-from ..notation import uci as _uci
-from .determinizers import (
-    DETERMINIZERS, InvalidViewError, Sample, determinize, register_determinizer,
+from hiddenchess.errors import GameOverError, HiddenChessError
+from hiddenchess.engine.notation import san as _san
+from hiddenchess.engine.notation import uci as _uci
+from hiddenchess.ai.determinizers import (
+    DETERMINIZERS, InvalidViewError, Sample, choose_setup, computer_plays, determinize,
+    register_determinizer, register_setup_chooser,
 )
-from .evaluation import MATE, evaluate, tables_for
-from .search import MATE_BOUND, MAX_PLY, Searcher
-from .hidden import choose_seal  # (the import registers the Secret Pawn and Reveal determinizers)
-from .identity import choose_placement  # (registers the Hidden Identity determinizers)
+from hiddenchess.ai.evaluation import MATE, evaluate, tables_for
+from hiddenchess.ai.search import MATE_BOUND, MAX_PLY, Searcher
+from hiddenchess.engine.variant import VARIANTS
 
 
 class InvalidLevelError(HiddenChessError):
@@ -344,9 +344,19 @@ def _answer(pos, move, depth, nodes, score, pv, lvl) -> dict:
     }
 
 
+def computer_variants() -> list:
+    """Ids of the variants the computer can play: those whose folder has no ``ai`` plug-in (no
+    hidden information) and those whose plug-in registers a determinizer.
+
+    >>> {"standard", "royal-pawn", "secret-pawn"} <= set(computer_variants())
+    True
+    """
+    return sorted(v for v in VARIANTS if computer_plays(v) is not None)
+
+
 __all__ = [
     "DETERMINIZERS", "InvalidLevelError", "InvalidViewError", "LEVELS", "Level", "Sample",
-    "choose_move", "choose_placement", "choose_seal", "combine_scores", "centipawns",
-    "determinize", "expected_result", "get_level",
-    "register_determinizer",
+    "choose_move", "choose_setup", "combine_scores", "centipawns", "computer_plays",
+    "computer_variants", "determinize", "expected_result", "get_level",
+    "register_determinizer", "register_setup_chooser",
 ]

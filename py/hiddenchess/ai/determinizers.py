@@ -14,7 +14,7 @@ of the positions before it, and a weight.
     it carries one) to know which positions already occurred, for the repetition rules.
 
 ``secret-pawn``, ``reveal``
-    :mod:`hiddenchess.ai.hidden`: sampled secret pawns consistent with every reveal observed
+    :mod:`hiddenchess.variants.secret_pawn.ai`: sampled secret pawns consistent with every reveal observed
     (with ``root_moves``), and the Reveal Chess position with its draws as root chance nodes
     (``chance``).
 
@@ -45,10 +45,10 @@ weight (the root expectation then is the expectimax over the first draw).
 import inspect
 from dataclasses import dataclass, field
 
-from ..errors import HiddenChessError, UnknownVariantError
-from ..notation import parse_uci, position_from_fen
-from ..variants import get_variant
-from .search import repetition_key
+from hiddenchess.errors import HiddenChessError, UnknownVariantError
+from hiddenchess.engine.notation import parse_uci, position_from_fen
+from hiddenchess.engine.variant import get_variant, load_plugin
+from hiddenchess.ai.search import repetition_key
 
 
 class InvalidViewError(HiddenChessError):
@@ -60,7 +60,7 @@ class InvalidViewError(HiddenChessError):
 @dataclass
 class Sample:
     """One full position consistent with a view: ``position`` (a
-    :class:`~hiddenchess.position.Position`), ``history`` (repetition keys of the positions
+    :class:`~hiddenchess.engine.position.Position`), ``history`` (repetition keys of the positions
     before it, oldest first) and ``weight`` (its relative probability). Optional:
     ``root_moves``, a set of UCI strings the computer may choose among (moves legal in every
     world consistent with the view; ``None`` = all legal moves), and ``chance``, the search's
@@ -83,6 +83,37 @@ def register_determinizer(variant_id: str):
         DETERMINIZERS[variant_id] = fn
         return fn
     return deco
+
+
+#: variant id -> function ``(view: dict, rng: random.Random) -> setup data`` (what
+#: ``Game.setup(seat, data)`` takes) for variants with a setup phase.
+SETUP_CHOOSERS = {}
+
+
+def register_setup_chooser(variant_id: str):
+    """Decorator: make ``fn(view, rng) -> data`` the computer's setup choice in ``variant_id``."""
+    def deco(fn):
+        SETUP_CHOOSERS[variant_id] = fn
+        return fn
+    return deco
+
+
+def _load(variant_id):
+    """Make sure the variant's ``ai`` plug-in (if any) has registered its hooks; the plug-in
+    module, or ``None`` when the variant's folder has none."""
+    return load_plugin(get_variant(variant_id), "ai")
+
+
+def choose_setup(view: dict, rng=None):
+    """The computer's setup choice for the seat of ``view`` (its view during the setup phase),
+    as ``Game.setup(seat, data)`` takes it. Raises UnknownVariantError when the variant has no
+    setup the computer can make, InvalidViewError for a malformed view."""
+    variant_id = view_field(view, "variant")
+    _load(variant_id)
+    fn = SETUP_CHOOSERS.get(variant_id)
+    if fn is None:
+        raise UnknownVariantError(f"the computer makes no setup choice in {variant_id!r}")
+    return fn(view, rng)
 
 
 def view_field(view, name):
@@ -112,9 +143,8 @@ def determinize(view: dict, rng, *, prior=True) -> list:
         raise InvalidViewError(
             f"expected a dict (Game.view(seat).to_json()), got {type(view).__name__}")
     variant_id = view_field(view, "variant")
-    fn = DETERMINIZERS.get(variant_id)
+    fn = computer_plays(variant_id)
     if fn is None:
-        get_variant(variant_id)  # an unknown id raises UnknownVariantError with the known ones
         raise UnknownVariantError(f"{variant_id!r} has no computer opponent yet")
     if not prior and "prior" in inspect.signature(fn).parameters:
         samples = fn(view, rng, prior=False)
@@ -148,8 +178,16 @@ def replay_history(view, variant, position) -> list:
     return keys
 
 
-@register_determinizer("standard")
-@register_determinizer("royal-pawn")
+def computer_plays(variant_id):
+    """The determinizer for ``variant_id``, or ``None`` when the computer does not play it. A
+    variant whose folder has no ``ai`` plug-in hides nothing: :func:`full_information`. Raises
+    UnknownVariantError for an unknown id."""
+    fn = DETERMINIZERS.get(variant_id)
+    if fn is None and _load(variant_id) is None:
+        return full_information
+    return fn or DETERMINIZERS.get(variant_id)
+
+
 def full_information(view, rng) -> list:
     """Standard and Royal Pawn Chess: the view's FEN is the full truth (one sample)."""
     variant = get_variant(view_field(view, "variant"))

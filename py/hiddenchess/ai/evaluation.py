@@ -22,7 +22,7 @@ ordinary piece there: it is valued :data:`ROYAL_PAWN_KING_VALUE` (a little under
 it cannot be mated, but it is a fine guard and cannot be traded off lightly) and earns
 :data:`KING_GUARD` per square it is closer to its own royal pawn.
 
->>> from hiddenchess.notation import position_from_fen, initial_position
+>>> from hiddenchess.engine.notation import position_from_fen, initial_position
 >>> tables = tables_for(initial_position("standard").variant)
 >>> evaluate(initial_position("standard"), tables)
 0
@@ -31,8 +31,8 @@ it cannot be mated, but it is a fine guard and cannot be traded off lightly) and
 True
 """
 
-from ..core import BISHOP, BLACK, KING, KING_ATTACKS, KNIGHT, PAWN, QUEEN, ROOK, WHITE
-from ..position import CASTLE, EN_PASSANT, POOL_ROLES, pool_counts
+from hiddenchess.engine.core import BISHOP, BLACK, KING, KING_ATTACKS, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from hiddenchess.engine.position import CASTLE, EN_PASSANT, POOL_ROLES, pool_counts
 
 #: Centipawn values of pawn, knight, bishop, rook, queen (index = piece type).
 PIECE_VALUES = (0, 100, 280, 320, 479, 929, 0)
@@ -165,7 +165,7 @@ _TABLES = {}
 
 
 def tables_for(variant) -> EvalTables:
-    """The evaluation tables for a :class:`~hiddenchess.variants.Variant` (cached)."""
+    """The evaluation tables for a :class:`~hiddenchess.engine.variant.Variant` (cached)."""
     royal_pawn = variant.royal == "pawn"
     tables = _TABLES.get(royal_pawn)
     if tables is None:
@@ -209,7 +209,7 @@ def pst_delta(pos, m: int, tables: EvalTables) -> int:
     """How :func:`material_pst` changes (White's view) when legal move ``m`` is played in
     ``pos`` (call before pushing it).
 
-    >>> from hiddenchess.notation import initial_position, parse_san
+    >>> from hiddenchess.engine.notation import initial_position, parse_san
     >>> pos = initial_position("standard"); t = tables_for(pos.variant)
     >>> before = material_pst(pos, t); m = parse_san(pos, "e4"); d = pst_delta(pos, m, t)
     >>> pos.push(m); material_pst(pos, t) - before == d
@@ -307,7 +307,7 @@ def cover_terms(pos) -> int:
     what the material table counted. The search never draws roles below the root, so this is
     its cheap expectation for covers deeper in the tree.
 
-    >>> from hiddenchess.notation import initial_position
+    >>> from hiddenchess.engine.notation import initial_position
     >>> cover_terms(initial_position("reveal"))    # the pools match the covers: no difference
     0
     """

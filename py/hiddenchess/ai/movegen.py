@@ -8,17 +8,17 @@ encoding; the caller plays each one and keeps it only if its royal piece is then
 Royal Pawn Chess. Positions with secret pawns are left to :meth:`Position.legal_moves`
 (their extra moves follow other rules).
 
->>> from hiddenchess.notation import position_from_fen, uci
+>>> from hiddenchess.engine.notation import position_from_fen, uci
 >>> pos = position_from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
 >>> [uci(m) for m in tactical_moves(pos)]
 ['e4d5']
 """
 
-from ..core import (
+from hiddenchess.engine.core import (
     BB_RANKS, BB_SQUARES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, QUEEN, WHITE, bishop_attacks,
     rook_attacks,
 )
-from ..position import EN_PASSANT, ROYAL_PROMOTION
+from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION
 
 _FLAG_SHIFT = 15
 _LAST = (BB_RANKS[7], BB_RANKS[0])

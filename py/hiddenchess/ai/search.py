@@ -1,4 +1,4 @@
-"""Alpha-beta search over a full :class:`~hiddenchess.position.Position`.
+"""Alpha-beta search over a full :class:`~hiddenchess.engine.position.Position`.
 
 The :class:`Searcher` knows nothing about views or seats: it is handed one concrete position
 (a *determinization*, see :mod:`hiddenchess.ai.determinizers`) and the repetition keys of the
@@ -30,7 +30,7 @@ positions that came before it. Techniques:
 Recursion is bounded: one Python frame per ply, at most :data:`MAX_PLY` plies (search,
 extensions and quiescence together), so the search stays far below Pyodide's small stack.
 
->>> from hiddenchess.notation import position_from_fen
+>>> from hiddenchess.engine.notation import position_from_fen
 >>> pos = position_from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")   # back-rank mate
 >>> s = Searcher(pos, max_nodes=20_000)
 >>> result = s.think(max_depth=3)
@@ -41,11 +41,11 @@ extensions and quiescence together), so the search stays far below Pyodide's sma
 import math
 from operator import itemgetter
 
-from ..core import BB_RANKS, PAWN_ATTACKS, QUEEN, WHITE
-from ..notation import uci
-from ..position import EN_PASSANT, ROYAL_PROMOTION
-from .evaluation import MATE, PIECE_VALUES, evaluate, material_pst, pst_delta, tables_for
-from .movegen import is_legal_after_push, tactical_moves
+from hiddenchess.engine.core import BB_RANKS, PAWN_ATTACKS, QUEEN, WHITE
+from hiddenchess.engine.notation import uci
+from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION
+from hiddenchess.ai.evaluation import MATE, PIECE_VALUES, evaluate, material_pst, pst_delta, tables_for
+from hiddenchess.ai.movegen import is_legal_after_push, tactical_moves
 
 #: Hard cap on the ply reached by search + quiescence (= Python frames used by the search).
 MAX_PLY = 32

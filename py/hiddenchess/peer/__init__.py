@@ -4,13 +4,13 @@
 * :mod:`~hiddenchess.peer.codec` -- the message format, strict schemas, hashes
 * :mod:`~hiddenchess.peer.game` -- :class:`PeerGame`, one side's protocol state machine
 * :mod:`~hiddenchess.peer.audit` -- the end-of-game replay with full information
-* :mod:`~hiddenchess.peer.friend` -- the Session's friend mode (what the page drives)
+* :mod:`~hiddenchess.app.friend` -- the Session's friend mode (what the page drives)
 
 The WebRTC transport (``assets/peer.js``) only moves the text messages.
 """
 
-from .codec import ProtocolError, decode, encode, message_hash
-from .game import LATENCY_ALLOWANCE_MS, PEER_VARIANTS, STALL_MS, PeerGame
+from hiddenchess.peer.codec import ProtocolError, decode, encode, message_hash
+from hiddenchess.peer.game import LATENCY_ALLOWANCE_MS, PEER_VARIANTS, STALL_MS, PeerGame
 
 __all__ = ["PeerGame", "ProtocolError", "decode", "encode", "message_hash", "PEER_VARIANTS",
            "STALL_MS", "LATENCY_ALLOWANCE_MS"]

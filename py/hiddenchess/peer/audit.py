@@ -24,12 +24,12 @@ The result is ``{"status": "verified", "problems": []}`` or ``{"status": "failed
 
 from __future__ import annotations
 
-from ..core import PIECE_SYMBOLS, SQUARE_INDEX
-from ..errors import HiddenChessError, IllegalMoveError
-from ..game import Game
-from ..reveal import pool_of
-from ..variants import get_variant
-from .crypto import check_opening, draw_commit, joint_role
+from hiddenchess.engine.core import PIECE_SYMBOLS, SQUARE_INDEX
+from hiddenchess.errors import HiddenChessError, IllegalMoveError
+from hiddenchess.game.game import Game
+from hiddenchess.variants.reveal.rules import pool_of
+from hiddenchess.engine.variant import get_variant
+from hiddenchess.peer.crypto import check_opening, draw_commit, joint_role
 
 __all__ = ["audit"]
 
@@ -43,7 +43,7 @@ def _problem(problems: list, ply, by, kind: str, message: str) -> None:
 def audit(pg) -> dict:
     """Audit the finished game ``pg`` (a :class:`~hiddenchess.peer.game.PeerGame` that holds the
     peer's final openings)."""
-    from .game import PAWN_START, SECRET_PAWNS, origins
+    from hiddenchess.peer.game import PAWN_START, SECRET_PAWNS, origins
 
     problems = list(pg.problems)
     final = pg.peer_final or {"open": {}, "result": None, "reason": None, "ply": None}
@@ -178,7 +178,7 @@ def _audit_identity(pg, problems: list, final: dict) -> dict:
     """Hidden Identity Chess: rebuild both placements and every promotion from the openings,
     replay the moves and check each public fact (captured identities, en passant outcomes,
     castling), each identity committed on the last rank and each stalemate."""
-    from .identity import far_rank
+    from hiddenchess.variants.hidden_identity.peer import far_rank
 
     last = pg.ply
     truth_items = {pg.seat: {i: s["value"] for i, s in (pg.my_secrets or {}).items()}, pg.peer: {}}

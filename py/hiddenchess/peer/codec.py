@@ -30,7 +30,7 @@ import hashlib
 import json
 import re
 
-from ..errors import HiddenChessError
+from hiddenchess.errors import HiddenChessError
 
 __all__ = ["ProtocolError", "encode", "decode", "canonical", "message_hash", "SCHEMAS", "MAX_BYTES",
            "VERSION"]
@@ -43,7 +43,7 @@ MAX_SEQ = 10_000_000
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _HEX32 = re.compile(r"^[0-9a-f]{32}$")
-_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbnk]?$")
 _SQUARE = re.compile(r"^[a-h][1-8]$")
 _ITEM = re.compile(r"^(?:[a-h][1-8]|ply:[0-9]{1,6})$")
@@ -164,8 +164,8 @@ SCHEMAS = {
               "move": _uci_or_empty, "left": _ms},
     "final": {"ply": _ply, "open": _list(_opening, 200), "result": _choice("1-0", "0-1", "1/2-1/2"),
               "reason": _text(40)},
-    "rematch-offer": {"game": _pattern(_GAME_ID, "a game id")},
-    "rematch-accept": {"game": _pattern(_GAME_ID, "a game id")},
+    "rematch-offer": {"game": _pattern(GAME_ID, "a game id")},
+    "rematch-accept": {"game": _pattern(GAME_ID, "a game id")},
 }
 ENVELOPE = ("v", "g", "n", "prev", "ack", "t")
 
@@ -190,7 +190,7 @@ def validate(msg) -> dict:
             raise ProtocolError(f"the message has no {key!r}")
     if msg["v"] != VERSION or isinstance(msg["v"], bool):
         raise ProtocolError(f"protocol version {msg['v']!r} is not supported (this page speaks {VERSION})")
-    _pattern(_GAME_ID, "a game id")(msg["g"], "'g'")
+    _pattern(GAME_ID, "a game id")(msg["g"], "'g'")
     _int(0, MAX_SEQ)(msg["n"], "'n'")
     _hex64_or_empty(msg["prev"], "'prev'")
     _hex64_or_empty(msg["ack"], "'ack'")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import secrets as _secrets
 
-from ..reveal import ROLE_LETTERS, pick
+from hiddenchess.variants.reveal.rules import ROLE_LETTERS, pick
 
 __all__ = ["commitment", "check_opening", "draw_commit", "joint_role", "SystemRng", "sha256_hex"]
 
@@ -56,7 +56,7 @@ def draw_commit(game_id: str, seat: str, ply: int, nonce: str) -> str:
 
 def joint_role(nonce_mover: str, nonce_other: str, ply: int, pool: dict) -> str:
     """The role a cover reveals, from both nonces (hex): an index into the pool laid out in
-    :data:`~hiddenchess.reveal.ROLE_LETTERS` order (queens, rooks, bishops, knights, pawns),
+    :data:`~hiddenchess.variants.reveal.rules.ROLE_LETTERS` order (queens, rooks, bishops, knights, pawns),
     drawn by rejection sampling from SHA-256 output so that every entry is equally likely."""
     total = sum(pool.get(r, 0) for r in ROLE_LETTERS)
     if total <= 0:

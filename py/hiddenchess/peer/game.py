@@ -40,7 +40,7 @@ Per variant (``secret-pawn`` and ``reveal`` need answers; ``standard`` and ``roy
   identity there (item ``"ply:<n>"``), so a promotion is not told. A capture's owner opens the
   captured identity; an en passant capture (announced by the mover, as is castling) is answered
   "captured" (with the pawn's opening) or "not-a-pawn". Each side plays on a local game where the
-  opponent's identities are *assumed* (:mod:`hiddenchess.peer.identity`) and redrawn when a fact
+  opponent's identities are *assumed* (:mod:`hiddenchess.variants.hidden_identity.peer`) and redrawn when a fact
   contradicts them; a move that no assumption allows is rejected. With revealed kings the commit
   opens the king. A side with no legal move says so with an empty ``probe`` (stalemate).
 
@@ -55,15 +55,15 @@ import copy
 import json
 import random
 
-from .. import notation
-from ..clock import Clock, ClockSettings
-from ..core import PIECE_SYMBOLS, SQUARE_INDEX, SQUARE_NAMES
-from ..errors import HiddenChessError, IllegalMoveError
-from ..game import Game, Status
-from ..reveal import pool_of, reveal_square
-from ..variants import get_variant
-from .codec import ProtocolError, canonical, decode, encode, message_hash
-from .crypto import SystemRng, check_opening, commitment, draw_commit, joint_role, sha256_hex
+from hiddenchess.engine import notation
+from hiddenchess.game.clock import Clock, ClockSettings
+from hiddenchess.engine.core import PIECE_SYMBOLS, SQUARE_INDEX, SQUARE_NAMES
+from hiddenchess.errors import HiddenChessError, IllegalMoveError
+from hiddenchess.game.game import Game, Status
+from hiddenchess.variants.reveal.rules import pool_of, reveal_square
+from hiddenchess.engine.variant import get_variant
+from hiddenchess.peer.codec import ProtocolError, canonical, decode, encode, message_hash
+from hiddenchess.peer.crypto import SystemRng, check_opening, commitment, draw_commit, joint_role, sha256_hex
 
 __all__ = ["PeerGame", "PEER_VARIANTS", "STALL_MS", "LATENCY_ALLOWANCE_MS", "settings_digest"]
 
@@ -94,12 +94,12 @@ def settings_digest(settings: dict) -> str:
 
 def check_settings(settings) -> dict:
     """Validate an invite's settings ``{"g", "v", "c", "h"}``; returns a clean copy."""
-    from .codec import _GAME_ID
+    from hiddenchess.peer.codec import GAME_ID
 
     if not isinstance(settings, dict) or set(settings) != {"g", "v", "c", "h"}:
         raise ProtocolError("the invite must hold exactly g (game id), v (variant), c (clock), h (host colour)")
     g, v, c, h = settings["g"], settings["v"], settings["c"], settings["h"]
-    if not isinstance(g, str) or not _GAME_ID.match(g):
+    if not isinstance(g, str) or not GAME_ID.match(g):
         raise ProtocolError("the invite's game id must be 8 to 64 letters, digits, '-' or '_'")
     if v not in PEER_VARIANTS:
         raise ProtocolError(f"the variant {v!r} cannot be played with a friend (choose "
@@ -265,7 +265,7 @@ class PeerGame:
         return "white" if len(self.moves) % 2 == 0 else "black"
 
     def status(self) -> Status:
-        """The game's outcome as this side knows it (a :class:`~hiddenchess.game.Status`)."""
+        """The game's outcome as this side knows it (a :class:`~hiddenchess.game.game.Status`)."""
         if self.ending is not None:
             e = self.ending
             return Status(True, e["result"], e["reason"], e["winner"])
@@ -443,9 +443,9 @@ class PeerGame:
 
     def place(self, placement) -> None:
         """Hidden Identity Chess: place this side's sixteen pieces (``{square: role}`` on its two
-        home rows, or any form :func:`~hiddenchess.hidden_identity.parse_placement` reads) and
+        home rows, or any form :func:`~hiddenchess.variants.hidden_identity.rules.parse_placement` reads) and
         send the commitments to all sixteen identities (with revealed kings, the king's opening)."""
-        from ..hidden_identity import parse_placement
+        from hiddenchess.variants.hidden_identity.rules import parse_placement
 
         self._require(self.identity, "this variant has no pieces to place")
         self._require(self.my_secrets is None, "your pieces are already placed")
@@ -825,7 +825,7 @@ class PeerGame:
 
     def _maybe_audit(self) -> None:
         if self.final_sent and self.peer_final is not None and self.audit is None:
-            from .audit import audit
+            from hiddenchess.peer.audit import audit
 
             self.audit = audit(self)
 
@@ -1005,7 +1005,7 @@ class PeerGame:
             raise _Reject("your friend already committed")
         c = msg["c"]
         if self.identity:
-            from ..hidden_identity import home_squares
+            from hiddenchess.variants.hidden_identity.rules import home_squares
             expected = set(home_squares(self.peer))
         else:
             expected = set(PAWN_START[self.peer]) if self.has_secrets else set()
@@ -1503,7 +1503,7 @@ class PeerGame:
     def _sample(self, moves, salt: int = 0):
         """A determinization of the peer's identities fitting ``moves`` whose replay the engine
         accepts (a few draws are tried), or ``None``."""
-        from .identity import determinize
+        from hiddenchess.variants.hidden_identity.peer import determinize
 
         start, kings = self._identity_start()
         for attempt in range(12):
@@ -1570,7 +1570,7 @@ class PeerGame:
         return det
 
     def _move_identity(self, uci: str, now_ms: int) -> None:
-        from .identity import far_rank
+        from hiddenchess.variants.hidden_identity.peer import far_rank
 
         local = self.local
         m = local.parse_move(uci)
@@ -1626,7 +1626,7 @@ class PeerGame:
         self.probe = None
 
     def _on_move_identity(self, msg, now_ms):
-        from .identity import far_rank, piece_items
+        from hiddenchess.variants.hidden_identity.peer import far_rank, piece_items
 
         self._require_friend_to_move()
         self._check_ply(msg)
@@ -1713,7 +1713,7 @@ class PeerGame:
         return commit
 
     def _on_answer_identity(self, msg, now_ms):
-        from .identity import piece_items
+        from hiddenchess.variants.hidden_identity.peer import piece_items
 
         p = self.pending
         attempt = self.attempts[-1]

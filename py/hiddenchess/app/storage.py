@@ -13,8 +13,8 @@ Keys (``prefix`` defaults to ``"hiddenchess"``):
 
 ``hiddenchess.current``
     The game in progress, as an *envelope*: ``{"schema": 1, "saved_at": <ms>, "record": {...}}``
-    where ``record`` is a game record (:mod:`hiddenchess.record`). Storage does not look inside
-    the record; the session reads it with :func:`hiddenchess.record.from_record`.
+    where ``record`` is a game record (:mod:`hiddenchess.game.record`). Storage does not look inside
+    the record; the session reads it with :func:`hiddenchess.game.record.from_record`.
 ``hiddenchess.corrupt.<n>``
     The raw text of a saved game that could not be read (unparsable, wrong shape, or written by a
     newer version of the program), moved aside verbatim, never dropped. The page can offer it for
@@ -32,7 +32,7 @@ A schema newer than this program knows is treated like corrupt data: set aside, 
 Saving never loses the previous save: if the backend refuses the write (full or unavailable), the
 old value is still there and :class:`~hiddenchess.errors.StorageFullError` says so.
 
->>> from hiddenchess.storage import MemoryBackend, Storage
+>>> from hiddenchess.app.storage import MemoryBackend, Storage
 >>> store = Storage(MemoryBackend())
 >>> store.save_current({"format": "hiddenchess-game", "version": 1}, now_ms=1_700_000_000_000)
 >>> loaded = store.load_current()
@@ -52,7 +52,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import HiddenChessError, StorageFullError
+from hiddenchess.errors import HiddenChessError, StorageFullError
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -122,7 +122,7 @@ class MemoryBackend:
     >>> b.set_item("k", "1234567890")
     Traceback (most recent call last):
       ...
-    hiddenchess.storage.QuotaExceededError: the storage quota of 20 bytes would be exceeded
+    hiddenchess.app.storage.QuotaExceededError: the storage quota of 20 bytes would be exceeded
     >>> b.get_item("k")
     '123456789'
     """
@@ -363,7 +363,7 @@ class Storage:
         """Move the current save aside (verbatim) because a reader found it unusable.
 
         For the session: when :meth:`load_current` returned a record that
-        :func:`hiddenchess.record.from_record` rejects, call this with the error message so the
+        :func:`hiddenchess.game.record.from_record` rejects, call this with the error message so the
         data is kept for download and the player gets a notice. Returns ``LoadResult(None, ...)``.
         """
         try:

@@ -36,7 +36,7 @@ Typical use by a session (``now`` from the page every time)::
     # on every tick: if clock.flagged(now): game.flag(...); clock.stop(now)
     # resignation, agreed or claimed draw: clock.stop(now)
 
->>> from hiddenchess.clock import Clock, ClockSettings
+>>> from hiddenchess.game.clock import Clock, ClockSettings
 >>> clock = Clock(ClockSettings.parse("5+3"))
 >>> clock.running is None                      # idle until the first move
 True
@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from .errors import ClockError
+from hiddenchess.errors import ClockError
 
 __all__ = [
     "ClockSettings",

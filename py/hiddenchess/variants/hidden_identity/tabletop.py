@@ -18,7 +18,7 @@ other. Without ``allow_illegal`` the game is exactly the refereed one.
 Discovery
 ---------
 After every move the program replays the *public* information (the same deduction that gives a
-view its candidates, :func:`hiddenchess.hidden_identity.candidates`):
+view its candidates, :func:`hiddenchess.variants.hidden_identity.rules.candidates`):
 
 (a) on the board: when no role could have made a piece's moves (a move no piece could make, a
     blocked line, a move contradicting what its earlier moves, castling or en passant proved), or
@@ -32,9 +32,9 @@ view its candidates, :func:`hiddenchess.hidden_identity.candidates`):
     disclosure (``secrets["tabletop"]["illegal_moves"]``) changes nothing.
 
 A player *found* to have made a second illegal move loses at once (``second-illegal-move``).
-While a penalty is owed, :attr:`Game.pending_penalty <hiddenchess.game.Game.pending_penalty>` is
+While a penalty is owed, :attr:`Game.pending_penalty <hiddenchess.game.game.Game.pending_penalty>` is
 ``{"by": seat, "count": n}`` and play waits (moves raise :class:`PenaltyPendingError`) until
-:meth:`Game.penalty(seat, squares) <hiddenchess.game.Game.penalty>` removes ``n`` enemy pieces (or
+:meth:`Game.penalty(seat, squares) <hiddenchess.game.game.Game.penalty>` removes ``n`` enemy pieces (or
 all there are, if fewer). A removed piece shows its identity; removing the king wins.
 
 A move found illegal at once still happened: anything it captured stays captured.
@@ -73,16 +73,16 @@ The mover's own ``move`` event carries ``"illegal": True`` in its private part o
 import copy
 import re
 
-from .core import (
+from hiddenchess.engine.core import (
     BB_SQUARES, BLACK, COLOR_NAMES, KNIGHT_ATTACKS, PAWN, PIECE_NAMES, PIECE_SYMBOLS, QUEEN,
     SQUARE_INDEX, SQUARE_NAMES, WHITE,
 )
-from .errors import AmbiguousMoveError, HiddenChessError, IllegalMoveError, InvalidMoveError
-from .hidden_identity import (
-    _LAST, KNOWLEDGE_KINDS, HiddenIdentityRules, _feasible, _knowledge, _original,
+from hiddenchess.errors import AmbiguousMoveError, HiddenChessError, IllegalMoveError, InvalidMoveError
+from hiddenchess.variants.hidden_identity.rules import (
+    _LAST, KNOWLEDGE_KINDS, HiddenIdentityRules, feasible, public_knowledge, original_role,
     _public_moves, _start_info,
 )
-from .position import (
+from hiddenchess.engine.position import (
     CASTLE, EN_PASSANT, encode_move, move_flag, move_from, move_promotion, move_rook, move_to,
 )
 
@@ -139,7 +139,7 @@ def _consistent(know: dict, color: int) -> tuple:
              if pieces[pid][0] == color and not pieces[pid][1]]
     if not group or any(not states for states in group):
         return empty, not any(not states for states in group)
-    return empty, any(_feasible(group, 0, _original(s)) for s in group[0])
+    return empty, any(feasible(group, 0, original_role(s)) for s in group[0])
 
 
 def bluff_dests(game) -> dict:
@@ -251,7 +251,7 @@ class TabletopRules(HiddenIdentityRules):
     def _discover(self, game, sq: int, color: str, role: str, promoted: bool, on_board: bool,
                   events: list) -> None:
         """The piece of ``color`` on (or last taken off) ``sq`` is found to have moved illegally."""
-        from .game import Event
+        from hiddenchess.game.game import Event
 
         mark = self.marks.pop(sq, None) if on_board else self._taken.pop(sq, None)
         if not mark or not mark["illegal"]:
@@ -297,7 +297,7 @@ class TabletopRules(HiddenIdentityRules):
         self._taken = {}
         taken = []  # (square, color, role)
         if flag == CASTLE:
-            from .hidden_identity import castle_targets
+            from hiddenchess.variants.hidden_identity.rules import castle_targets
 
             rook = move_rook(m)
             kto, rto = castle_targets(frm, rook)
@@ -360,7 +360,7 @@ class TabletopRules(HiddenIdentityRules):
                 return
             moves = base + [{"kind": e.kind, **e.public} for e in out
                             if e.kind in KNOWLEDGE_KINDS]
-            know = _knowledge(start, kings, moves)
+            know = public_knowledge(start, kings, moves)
             progress = False
             for color in (WHITE, BLACK):
                 guilty = [s for s, mk in self.marks.items()
@@ -387,7 +387,7 @@ class TabletopRules(HiddenIdentityRules):
     def penalty(self, game, seat: str, squares) -> list:
         """``seat`` removes the enemy pieces on ``squares`` (names like ``"d7"``, as a list or a
         space-separated string). Raises PenaltyError; nothing changes after an error."""
-        from .game import Event
+        from hiddenchess.game.game import Event
 
         if isinstance(squares, str):
             squares = squares.replace(",", " ").split()
@@ -428,7 +428,7 @@ class TabletopRules(HiddenIdentityRules):
 
     def _apply_penalty(self, game, seat: str, squares, events: list, base: list, ply: int) -> None:
         """Remove the (checked) ``squares`` after ply ``ply``, adding the events to ``events``."""
-        from .game import Event
+        from hiddenchess.game.game import Event
 
         pos = game.position
         self._check_squares(game, seat, squares)
@@ -463,7 +463,7 @@ class TabletopRules(HiddenIdentityRules):
     def apply_record_setup(self, game, data: dict) -> None:
         """Replay the placements; keep the illegal plies and penalties to apply as the record's
         moves are played (each penalty with the move it follows)."""
-        from .errors import SetupError
+        from hiddenchess.errors import SetupError
 
         data = dict(data)
         plan = data.pop("tabletop", None) or {}
@@ -479,7 +479,7 @@ class TabletopRules(HiddenIdentityRules):
 
     # --- outcome ---------------------------------------------------------------------------------
     def outcome(self, game):
-        from .game import Status
+        from hiddenchess.game.game import Status
 
         def win(loser: str, reason: str):
             winner = _other(loser)

@@ -1,6 +1,6 @@
 """The Session's friend mode: one seat of a peer-to-peer game, driven by the page.
 
-:class:`~hiddenchess.session.Session` delegates here when its game is played with a friend
+:class:`~hiddenchess.app.session.Session` delegates here when its game is played with a friend
 (``options.mode == "friend"``). The page never sees the protocol: it sends the actions below
 through ``Session.dispatch`` and moves text between ``state["peer"]["outbox"]`` and the data
 channel (``assets/peer.js``).
@@ -9,7 +9,7 @@ Actions (all return the state dict):
 
 ``new_game {mode: "friend", variant, clock, color}``
     Host side. ``clock``: ``null``, ``[initial_s, increment_s]`` or any form
-    :meth:`ClockSettings.parse <hiddenchess.clock.ClockSettings.parse>` reads (``"5+3"``);
+    :meth:`ClockSettings.parse <hiddenchess.game.clock.ClockSettings.parse>` reads (``"5+3"``);
     ``color``: the host's colour ``"white"``, ``"black"`` or ``"random"`` (default ``"white"``).
     ``state.peer.invite`` is the settings dict to put in the link:
     ``{"g": game id, "v": variant, "c": [initial_s, increment_s] or null, "h": host colour}``.
@@ -50,11 +50,11 @@ import json
 import random
 import string
 
-from ..clock import ClockSettings
-from ..core import SQUARE_INDEX
-from ..errors import HiddenChessError
-from .codec import ProtocolError
-from .game import PAWN_START, PEER_VARIANTS, SECRET_PAWNS, PeerGame, check_settings
+from hiddenchess.game.clock import ClockSettings
+from hiddenchess.engine.core import SQUARE_INDEX
+from hiddenchess.errors import HiddenChessError
+from hiddenchess.peer.codec import ProtocolError
+from hiddenchess.peer.game import PAWN_START, PEER_VARIANTS, SECRET_PAWNS, PeerGame, check_settings
 
 __all__ = ["Friend", "new_friend_game", "join_friend_game", "FRIEND_ACTIONS", "ROUTED_ACTIONS"]
 
@@ -99,7 +99,7 @@ def _clock_pair(spec) -> list | None:
 
 
 class Friend:
-    """The friend-mode part of a :class:`~hiddenchess.session.Session`."""
+    """The friend-mode part of a :class:`~hiddenchess.app.session.Session`."""
 
     def __init__(self, pg: PeerGame, role: str):
         self.pg = pg
@@ -149,7 +149,7 @@ class Friend:
 
     def decorate(self, session, st: dict, now_ms: int) -> None:
         """Overwrite what the protocol decides in the session's state ``st``."""
-        from ..session import message
+        from hiddenchess.app.session import message
 
         pg = self.pg
         local = pg.local

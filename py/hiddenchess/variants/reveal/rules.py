@@ -1,9 +1,9 @@
 """Reveal Chess (covered pieces): draws, reveals, views, notation and records (reveal-chess.txt).
 
-Movement lives in :mod:`hiddenchess.position`: a cover is an ordinary piece of its start square's
+Movement lives in :mod:`hiddenchess.engine.position`: a cover is an ordinary piece of its start square's
 type that also stands on the ``covered`` bitboard, so it moves, captures and attacks as that piece;
 a non-pawn cover arriving on the last rank carries a conditional promotion choice; the position
-carries both sides' pools (:attr:`~hiddenchess.position.Position.pools`, FEN ``pools:``), so
+carries both sides' pools (:attr:`~hiddenchess.engine.position.Position.pools`, FEN ``pools:``), so
 push/pop, FENs and repetition keys include them. This module adds what happens *after* a cover's
 first move: its role is drawn from its owner's pool and it becomes that piece.
 
@@ -12,7 +12,7 @@ Draws
 A *draw source* is any callable ``draw(pool: dict, color: str) -> role`` where ``pool`` maps the
 role letters ``"q" "r" "b" "n" "p"`` to the remaining counts and the answer is one of those
 letters with a count above zero. The game asks, in this order: the ``draw`` given to
-:meth:`Game.play <hiddenchess.game.Game.play>` for that move (a letter or a source), the roles of
+:meth:`Game.play <hiddenchess.game.game.Game.play>` for that move (a letter or a source), the roles of
 a record being replayed, ``Game.draw_source`` (``Game.new(..., draw_source=...)``), and by default
 :class:`SystemRandomDraw` (``secrets.SystemRandom``). :class:`SeededDraw` gives the same roles for
 the same seed; a peer game can pass a source fed by a jointly generated random number.
@@ -48,16 +48,16 @@ import random
 import secrets as _secrets
 from fractions import Fraction
 
-from .core import (
+from hiddenchess.engine.core import (
     BB_ALL, BB_RANKS, BB_SQUARES, BLACK, COLOR_NAMES, PAWN, PIECE_NAMES, PIECE_SYMBOLS, QUEEN,
     SQUARE_NAMES, WHITE,
 )
-from .errors import HiddenChessError, SetupError
-from .position import (
+from hiddenchess.errors import HiddenChessError, SetupError
+from hiddenchess.engine.position import (
     _CASTLE_TARGETS, CASTLE, DOUBLE_STEP, POOL_ROLES, encode_pools, move_flag, move_from,
     move_promotion, move_rook, move_to, pool_counts,
 )
-from .rules import Rules
+from hiddenchess.game.rules import Rules
 
 #: Role letters in pool order (queen, rook, bishop, knight, pawn).
 ROLE_LETTERS = tuple(PIECE_SYMBOLS[pt] for pt in POOL_ROLES)
@@ -256,7 +256,7 @@ class RevealRules(Rules):
                 "promotion_void": bool(move_promotion(m)) and role != "p"}
 
     def after_move(self, game, m: int, before: dict) -> tuple:
-        from .game import Event
+        from hiddenchess.game.game import Event
 
         if game.ply + 1 >= self.replay_plies:
             self.replay_plies = 0  # the record is replayed: later moves draw afresh

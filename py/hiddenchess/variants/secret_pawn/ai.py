@@ -15,7 +15,7 @@ The computer knows its own two secret pawns (they are in its view) and samples t
    secret pawn always reveals it); a pawn that promoted with a reveal was secret.
 2. *Replay* (:func:`consistent_assignments`): every pair of the opponent's original pawns that
    fits step 1 is tried by replaying the whole public history with that pair sealed, through the
-   variant's own reveal rules (:class:`~hiddenchess.secret_pawn.SecretPawnRules`). The pair is
+   variant's own reveal rules (:class:`~hiddenchess.variants.secret_pawn.rules.SecretPawnRules`). The pair is
    kept only if every move is legal and every ply produces exactly the reveal events the computer
    observed -- so a pair containing a pawn that *would have been revealed* (an extra move, a
    check with the extra power, the empty-square rule for either king) but was not is rejected,
@@ -58,7 +58,7 @@ sample, but the search must not fix a role before it is drawn:
   gains about 2.6 pawns, not 9.
 
 >>> import random
->>> from hiddenchess.game import Game
+>>> from hiddenchess.game.game import Game
 >>> g = Game.new("secret-pawn")
 >>> _ = g.seal("white", ["d2", "e2"]); _ = g.seal("black", ["c7", "f7"])
 >>> for move in ["e4", "e5", "Nf3", "Nc6"]:
@@ -74,17 +74,18 @@ True
 import itertools
 import random
 
-from ..core import (
+from hiddenchess.engine.core import (
     BB_RANKS, BB_SQUARES, BLACK, PIECE_NAMES, PIECE_SYMBOLS, SQUARE_INDEX, SQUARE_NAMES, WHITE,
 )
-from ..errors import HiddenChessError
-from ..notation import fen as _fen
-from ..notation import parse_uci, position_from_fen, uci
-from ..reveal import apply_reveal, pool_of, reveal_square
-from ..secret_pawn import SecretPawnRules
-from ..variants import get_variant
-from .determinizers import InvalidViewError, Sample, register_determinizer, view_field, view_seat
-from .search import repetition_key
+from hiddenchess.errors import HiddenChessError
+from hiddenchess.engine.notation import fen as _fen
+from hiddenchess.engine.notation import parse_uci, position_from_fen, uci
+from hiddenchess.variants.secret_pawn.rules import SecretPawnRules
+from hiddenchess.engine.variant import get_variant
+from hiddenchess.ai.determinizers import (
+    InvalidViewError, Sample, register_determinizer, register_setup_chooser, view_field, view_seat,
+)
+from hiddenchess.ai.search import repetition_key
 
 #: How many consistent assignments of the opponent's secret pawns are searched per move.
 SAMPLES = 4
@@ -129,6 +130,7 @@ def _reveals(events) -> list:
 
 
 # --- Secret Pawn Chess: sealing -------------------------------------------------------------------
+@register_setup_chooser("secret-pawn")
 def choose_seal(view_or_info, rng=None) -> list:
     """The computer's two secret pawns: two different original pawns of its seat, drawn with
     :data:`SEAL_WEIGHTS` by file, sorted like the game sorts them.
@@ -138,7 +140,7 @@ def choose_seal(view_or_info, rng=None) -> list:
     so every game differs). Raises InvalidViewError when the seat has fewer than two original
     pawns to choose from.
 
-    >>> from hiddenchess.game import Game
+    >>> from hiddenchess.game.game import Game
     >>> view = Game.new("secret-pawn").view("white").to_json()
     >>> pick = choose_seal(view, random.Random(3))
     >>> len(pick), all(s[1] == "2" for s in pick), pick[0] != pick[1]
@@ -173,7 +175,7 @@ def pawn_constraints(view) -> tuple:
     proved secret (revealed, captured with ``**``, promoted with a reveal), those proved
     ordinary (captured without ``**``), and how many secret pawns it sealed.
 
-    >>> from hiddenchess.game import Game
+    >>> from hiddenchess.game.game import Game
     >>> g = Game.new("secret-pawn")
     >>> _ = g.seal("white", ["a2", "b2"]); _ = g.seal("black", ["e7", "h7"])
     >>> for move in ["e4", "d5", "exd5", "e5", "Qh5", "e4", "Qxh7"]:
@@ -229,7 +231,7 @@ def pawn_constraints(view) -> tuple:
 
 class _Replay:
     """The little the Secret Pawn rules hooks need of a game: a position and the sealed squares.
-    (The computer never handles a real :class:`~hiddenchess.game.Game`.)"""
+    (The computer never handles a real :class:`~hiddenchess.game.game.Game`.)"""
 
     def __init__(self, position):
         self.position = position
@@ -314,73 +316,5 @@ def secret_pawn(view, rng) -> list:
     return samples
 
 
-# --- Reveal Chess ---------------------------------------------------------------------------------
-def reveal_outcomes(pos, m) -> "list | None":
-    """The chance outcomes of move ``m`` in ``pos`` (not yet played): ``None`` when it reveals
-    nothing, else ``[(probability, apply), ...]``, one per role left in the mover's pool, where
-    ``apply(pos)`` turns the moved cover into that role after the move is pushed.
-
-    >>> from hiddenchess.notation import initial_position
-    >>> pos = initial_position("reveal")
-    >>> [round(p, 3) for p, _ in reveal_outcomes(pos, parse_uci(pos, "e2e4"))]
-    [0.067, 0.133, 0.133, 0.133, 0.533]
-    >>> pos.push(parse_uci(pos, "e2e4")); pos.push(parse_uci(pos, "e7e5"))
-    >>> reveal_outcomes(pos, parse_uci(pos, "e1e2")) is None     # the king is no cover
-    True
-    """
-    sq = reveal_square(pos, m)
-    if sq < 0:
-        return None
-    pool = pool_of(pos, pos.turn)
-    total = sum(pool.values())
-    if not total:
-        return None
-    return [(n / total, _applier(sq, role, m)) for role, n in pool.items() if n]
-
-
-def _applier(sq, role, m):
-    def apply(pos):
-        apply_reveal(pos, sq, role, m)
-    return apply
-
-
-@register_determinizer("reveal")
-def reveal(view, rng) -> list:
-    """Reveal Chess: the view is the whole truth (covers and pools are public); one sample whose
-    root cover moves are chance nodes (:func:`reveal_outcomes`)."""
-    variant = get_variant(view_field(view, "variant"))
-    position = position_from_fen(view_field(view, "fen"), variant)
-    turn = view.get("turn")
-    if turn is not None and turn != _SEATS[position.turn]:
-        raise InvalidViewError(f"the view says {turn} to move but its FEN disagrees")
-    return [Sample(position, _reveal_history(view, variant, position), chance=reveal_outcomes)]
-
-
-def _reveal_history(view, variant, position) -> list:
-    """Repetition keys of the earlier positions, replaying the moves with the roles the events
-    show (a plain replay would leave the covers unrevealed). ``[]`` when that fails."""
-    events = view.get("events")
-    moves = view.get("moves")
-    if not moves or not isinstance(events, list) or len(events) != len(moves):
-        return []
-    by_name = {PIECE_NAMES[t]: PIECE_SYMBOLS[t] for t in range(1, 6)}
-    try:
-        pos = position_from_fen(view.get("start_fen") or variant.start_fen, variant)
-        keys = []
-        for entry, evs in zip(moves, events):
-            keys.append(repetition_key(pos))
-            m = parse_uci(pos, entry["uci"] if isinstance(entry, dict) else entry)
-            sq = reveal_square(pos, m)
-            pos.push(m)
-            if sq >= 0:
-                shown = next(e for e in evs if e.get("kind") == "reveal")
-                apply_reveal(pos, sq, by_name[shown["role"]], m)
-    except (HiddenChessError, KeyError, TypeError, StopIteration):
-        return []
-    if pos.state_key() != position.state_key():
-        return []
-    return keys
-
-
 __all__ = ["SAMPLES", "SEAL_WEIGHTS", "choose_seal", "consistent_assignments", "pawn_constraints",
-           "reveal", "reveal_outcomes", "secret_pawn"]
+           "secret_pawn"]

@@ -2,7 +2,7 @@
 
 The determinizer reads only the view of the computer's seat (``Game.view(seat).to_json()``):
 its own pieces (``secrets.own``), the squares of the enemy pieces with the roles each may still
-have (``secrets.candidates``, i.e. :func:`hiddenchess.hidden_identity.candidates`, derived from
+have (``secrets.candidates``, i.e. :func:`hiddenchess.variants.hidden_identity.rules.candidates`, derived from
 public information only), the revealed captures (``secrets.captured``), the public move list
 and events, and the view FEN's side to move, en passant square and counters. Nothing else is
 consulted, so two games that look the same from the computer's seat get the same move for the
@@ -43,8 +43,8 @@ a sensible player would (the king on the first row behind pawns, pawns mostly in
 queen never in front), differently in every game.
 
 >>> import random
->>> from hiddenchess.game import Game
->>> from hiddenchess.hidden_identity import standard_layout
+>>> from hiddenchess.game.game import Game
+>>> from hiddenchess.variants.hidden_identity.rules import standard_layout
 >>> g = Game.new("hidden-identity")
 >>> _ = g.setup("white", "rnbqkbnr/pppppppp"); _ = g.setup("black", standard_layout("black"))
 >>> _ = g.play("g1f3")
@@ -56,13 +56,15 @@ queen never in front), differently in every game.
 import random
 from collections import Counter
 
-from ..errors import HiddenChessError
-from ..core import BLACK, COLOR_NAMES, SQUARE_INDEX, SQUARE_NAMES, WHITE
-from ..hidden_identity import KNOWLEDGE_KINDS, ROLE_COUNTS, ROLES, _knowledge
-from ..hidden_identity import candidates as _candidates
-from ..notation import position_from_fen
-from ..variants import get_variant
-from .determinizers import InvalidViewError, Sample, register_determinizer, view_field, view_seat
+from hiddenchess.errors import HiddenChessError
+from hiddenchess.engine.core import BLACK, COLOR_NAMES, SQUARE_INDEX, SQUARE_NAMES, WHITE
+from hiddenchess.variants.hidden_identity.rules import KNOWLEDGE_KINDS, ROLE_COUNTS, ROLES, public_knowledge
+from hiddenchess.variants.hidden_identity.rules import candidates as _candidates
+from hiddenchess.engine.notation import position_from_fen
+from hiddenchess.engine.variant import get_variant
+from hiddenchess.ai.determinizers import (
+    InvalidViewError, Sample, register_determinizer, register_setup_chooser, view_field, view_seat,
+)
 
 #: How many arrangements of the enemy identities are searched per move.
 SAMPLES = 4
@@ -170,11 +172,11 @@ PLACEMENT_PRIOR = {
 def placement_prior(view, enemy: str) -> dict:
     """``{square: {role: factor}}`` for the enemy pieces on the board: the factors of
     :data:`PLACEMENT_PRIOR` chosen by the square each piece *started* on (followed through the
-    public move history, as :func:`hiddenchess.hidden_identity.candidates` does). Public
+    public move history, as :func:`hiddenchess.variants.hidden_identity.rules.candidates` does). Public
     information only; pieces that started elsewhere (a game set up from a FEN) get no factor.
 
-    >>> from hiddenchess.game import Game
-    >>> from hiddenchess.hidden_identity import standard_layout
+    >>> from hiddenchess.game.game import Game
+    >>> from hiddenchess.variants.hidden_identity.rules import standard_layout
     >>> g = Game.new("hidden-identity")
     >>> _ = g.setup("white", "rnbqkbnr/pppppppp"); _ = g.setup("black", standard_layout("black"))
     >>> _ = g.play("e2e4")
@@ -189,7 +191,7 @@ def placement_prior(view, enemy: str) -> dict:
     moves = [e for ply in view.get("events") or [] for e in ply
              if isinstance(e, dict) and e.get("kind") in KNOWLEDGE_KINDS]
     try:
-        know = _knowledge(start, secrets.get("kings") or {}, moves)
+        know = public_knowledge(start, secrets.get("kings") or {}, moves)
     except (HiddenChessError, KeyError, TypeError, ValueError):
         return {}
     origins = [sq for color in (WHITE, BLACK) for sq in start.get(COLOR_NAMES[color], [])]
@@ -286,6 +288,13 @@ def _fen_of(view, own: dict, own_color: int, enemy: dict) -> str:
     if unmoved:
         text += " unmoved:" + ",".join(unmoved)
     return text
+
+
+@register_setup_chooser("hidden-identity")
+@register_setup_chooser("hidden-identity-rk")
+def setup_choice(view, rng=None) -> dict:
+    """The computer's setup for the seat of ``view``: ``{"placement": choose_placement(seat)}``."""
+    return {"placement": choose_placement(view_seat(view), rng)}
 
 
 @register_determinizer("hidden-identity")

@@ -1,7 +1,7 @@
 """Hidden Identity Chess without a referee: the opponent's identities as this side may assume them.
 
 Each side knows its own sixteen identities; of the opponent's it knows only what the public
-history proves (:func:`hiddenchess.hidden_identity.candidates`' deduction: captures open the
+history proves (:func:`hiddenchess.variants.hidden_identity.rules.candidates`' deduction: captures open the
 captured identity, castling proves king and rook, en passant proves a pawn or "not a pawn", every
 move rules out the roles that could not make it). To run a local engine game each side
 *determinizes*: it gives every opponent piece an original role (and a promoted piece its new
@@ -12,7 +12,7 @@ contradicts the arrangement (a move the assumed role could not make, an opened i
 passant outcome) a new arrangement is drawn; when none exists the opponent broke the rules.
 
 >>> import random
->>> from hiddenchess.hidden_identity import home_squares
+>>> from hiddenchess.variants.hidden_identity.rules import home_squares
 >>> start = {"white": home_squares("white"), "black": home_squares("black")}
 >>> moves = [{"uci": "g1f3", "castle": None, "ep": None, "captured": None}]
 >>> det = determinize(start, {}, moves, "white", random.Random(1))
@@ -22,9 +22,9 @@ passant outcome) a new arrangement is drawn; when none exists the opponent broke
 
 from __future__ import annotations
 
-from ..core import BLACK, WHITE
-from ..errors import HiddenChessError
-from ..hidden_identity import ROLE_COUNTS, _current, _feasible, _knowledge, _original
+from hiddenchess.engine.core import BLACK, WHITE
+from hiddenchess.errors import HiddenChessError
+from hiddenchess.variants.hidden_identity.rules import ROLE_COUNTS, current_role, feasible, public_knowledge, original_role
 
 __all__ = ["determinize", "public_moves", "far_rank", "piece_items"]
 
@@ -35,7 +35,7 @@ def far_rank(color: str, square: str) -> bool:
 
 
 def public_moves(moves: list) -> list:
-    """The public move records :func:`~hiddenchess.hidden_identity.candidates`' deduction reads."""
+    """The public move records :func:`~hiddenchess.variants.hidden_identity.rules.candidates`' deduction reads."""
     out = []
     for mv in moves:
         out.append({"kind": "move", "from": mv["uci"][:2], "to": mv["uci"][2:4],
@@ -89,7 +89,7 @@ def determinize(start: dict, kings: dict, moves: list, color: str, rng) -> dict 
     ``kings``: revealed kings (``{color: square}``); ``moves``: the moves with their public facts
     (``uci``, ``castle``, ``ep``, ``captured``)."""
     try:
-        know = _knowledge(start, kings, public_moves(moves))
+        know = public_knowledge(start, kings, public_moves(moves))
     except (HiddenChessError, KeyError):
         return None
     c = WHITE if color == "white" else BLACK
@@ -108,7 +108,7 @@ def determinize(start: dict, kings: dict, moves: list, color: str, rng) -> dict 
         for s in options:
             trial = list(group)
             trial[k] = {s}
-            if _feasible(trial, k, _original(s)):
+            if feasible(trial, k, original_role(s)):
                 group[k] = {s}
                 chosen[k] = s
                 break
@@ -116,15 +116,15 @@ def determinize(start: dict, kings: dict, moves: list, color: str, rng) -> dict 
             return None
     counts = {r: 0 for r in ROLE_COUNTS}
     for s in chosen:
-        counts[_original(s)] += 1
+        counts[original_role(s)] += 1
     if counts != ROLE_COUNTS:
         return None
-    placement = {sq: _original(s) for sq, s in zip(squares, chosen)}
+    placement = {sq: original_role(s) for sq, s in zip(squares, chosen)}
     arrival = piece_items(start, moves)["arrival"]
     promotions = {}
     for sq, s in zip(squares, chosen):
         if s.endswith("*") and sq in arrival:
-            promotions[arrival[sq]] = _current(s)
+            promotions[arrival[sq]] = current_role(s)
     return {"placement": placement, "promotions": promotions}
 
 

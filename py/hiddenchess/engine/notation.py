@@ -46,15 +46,15 @@ Moves
 
 import re
 
-from .core import (
+from hiddenchess.engine.core import (
     BB_RANKS, BB_SQUARES, BLACK, KING, PAWN, PIECE_SYMBOLS, QUEEN, SQUARE_INDEX, SQUARE_NAMES, WHITE,
 )
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError
-from .position import (
+from hiddenchess.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError
+from hiddenchess.engine.position import (
     CASTLE, ROYAL_PROMOTION, Position, Setup, encode_pools, move_flag, move_from, move_promotion,
     move_rook, move_to, pool_counts,
 )
-from .variants import get_variant
+from hiddenchess.engine.variant import get_variant
 
 _SYMBOL_TYPES = {"p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6}
 EXTENSIONS = ("royal", "secret", "revealed", "covered", "dbl", "pools", "unmoved")

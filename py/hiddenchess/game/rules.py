@@ -3,13 +3,13 @@
 Move generation never asks which variant it plays: it reads the position's bitboards and the
 variant's data fields. What remains variant-specific -- a setup phase before play, what a move
 reveals, what each seat may see, how a refused move is explained -- lives in a :class:`Rules`
-subclass named by :attr:`hiddenchess.variants.Variant.rules`.
+subclass named by :attr:`hiddenchess.engine.variant.Variant.rules`.
 
-A hook receives the :class:`~hiddenchess.game.Game` (the truth) and must keep secrets out of
+A hook receives the :class:`~hiddenchess.game.game.Game` (the truth) and must keep secrets out of
 anything it marks public.
 """
 
-from . import notation
+from hiddenchess.engine import notation
 
 
 class Rules:
@@ -24,7 +24,7 @@ class Rules:
 
     def setup(self, game, seat: str, data) -> list:
         """Record ``seat``'s setup choice; return events. Variants without setup refuse."""
-        from .errors import HiddenChessError
+        from hiddenchess.errors import HiddenChessError
 
         raise HiddenChessError(f"{game.variant.name} has no setup phase")
 
@@ -83,14 +83,14 @@ class Rules:
     def apply_record_setup(self, game, data: dict) -> None:
         """Replay a record's setup section on a new game. Raises HiddenChessError if unusable."""
         if data:
-            from .errors import SetupError
+            from hiddenchess.errors import SetupError
 
             raise SetupError(f"{game.variant.name} has no setup choices to replay")
 
 
     # --- hooks of Hidden Identity Chess (identities hidden, moves written by squares) ----------
     def outcome(self, game):
-        """A :class:`~hiddenchess.game.Status` when the position decides the game before the
+        """A :class:`~hiddenchess.game.game.Status` when the position decides the game before the
         usual checks (e.g. a captured king), else ``None``."""
         return None
 
@@ -122,10 +122,10 @@ class Rules:
         it, or ``None`` to derive them with :meth:`known_at`."""
         return None
 
-    # --- hooks of the tabletop rules (hiddenchess.tabletop) --------------------------------------
+    # --- hooks of the tabletop rules (hiddenchess.variants.hidden_identity.tabletop) --------------------------------------
     def parse_illegal(self, game, text: str) -> int:
         """The move ``text`` names, legal or not (tabletop rules); other games refuse."""
-        from .errors import IllegalMoveError
+        from hiddenchess.errors import IllegalMoveError
 
         raise IllegalMoveError(f"{game.variant.name} is refereed: only legal moves may be played")
 
@@ -138,13 +138,13 @@ class Rules:
 
     def penalty(self, game, seat: str, squares) -> list:
         """Remove the chosen enemy pieces as a penalty (tabletop rules); other games refuse."""
-        from .errors import HiddenChessError
+        from hiddenchess.errors import HiddenChessError
 
         raise HiddenChessError("there is no penalty to choose in this game")
 
 
 def rules_for(variant) -> Rules:
-    """A fresh hooks object for ``variant`` (its :attr:`~hiddenchess.variants.Variant.rules`)."""
+    """A fresh hooks object for ``variant`` (its :attr:`~hiddenchess.engine.variant.Variant.rules`)."""
     if not variant.rules:
         return Rules()
     import importlib

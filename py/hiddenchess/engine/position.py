@@ -9,7 +9,7 @@ pawn's double-step right).
 Moves are small ints (see :func:`encode_move`); :meth:`Position.legal_moves` returns them,
 :meth:`Position.push` plays one and :meth:`Position.pop` takes it back exactly.
 
->>> from hiddenchess.notation import initial_position
+>>> from hiddenchess.engine.notation import initial_position
 >>> pos = initial_position("standard")
 >>> len(pos.legal_moves()), pos.perft(3)
 (20, 8902)
@@ -17,13 +17,13 @@ Moves are small ints (see :func:`encode_move`); :meth:`Position.legal_moves` ret
 
 from dataclasses import dataclass, field
 
-from .core import (
+from hiddenchess.engine.core import (
     BB_ALL, BB_RANKS, BB_SQUARES, BETWEEN, BISHOP_EMPTY, BLACK, KING, KING_ATTACKS, KNIGHT,
     KNIGHT_ATTACKS, LINE, PAWN, PAWN_ATTACKS, QUEEN, ROOK, ROOK_EMPTY, BISHOP, WHITE,
     bishop_attacks, lsb, rook_attacks, square_name,
 )
-from .errors import InvalidFenError
-from .variants import Variant
+from hiddenchess.errors import InvalidFenError
+from hiddenchess.engine.variant import Variant
 
 # --- move encoding -------------------------------------------------------------------------------
 #: Move flags (bits 15-17).
@@ -127,7 +127,7 @@ class Setup:
 
 class Position:
     """A checked position: the full truth. Build one with :meth:`from_setup` (or
-    :func:`hiddenchess.notation.position_from_fen`).
+    :func:`hiddenchess.engine.notation.position_from_fen`).
     """
 
     __slots__ = (
@@ -261,7 +261,7 @@ class Position:
             return
         if setup.royal is None:
             # Default: the pawns still on the variant's royal start squares.
-            from .core import parse_square
+            from hiddenchess.engine.core import parse_square
 
             mask = 0
             for name in self.variant.royal_start_squares:

@@ -1,6 +1,6 @@
 """A game: the full truth and its history, what each seat knows, and how it ends.
 
-:class:`Game` owns a :class:`~hiddenchess.position.Position` (the truth) and the list of plies
+:class:`Game` owns a :class:`~hiddenchess.engine.position.Position` (the truth) and the list of plies
 played. Every move returns :class:`Event` objects with a public part and a private part per seat;
 :meth:`Game.view` gives a :class:`View` with exactly what one seat knows. For Standard and Royal
 Pawn Chess both seats know everything, but the screen, the computer and the peer protocol already
@@ -19,137 +19,19 @@ hiddenchess.errors.GameOverError: game over: the game has ended (checkmate)
 
 from dataclasses import dataclass, field
 
-from . import notation
-from .core import (
+from hiddenchess.engine import notation
+from hiddenchess.engine.core import (
     BB_DARK, BB_LIGHT, BB_SQUARES, BLACK, COLOR_NAMES, KING, PIECE_NAMES, SQUARE_NAMES, WHITE,
 )
-from .errors import ClaimError, GameOverError, HiddenChessError, IllegalMoveError, SetupError
-from .position import (
+from hiddenchess.errors import ClaimError, GameOverError, HiddenChessError, IllegalMoveError, SetupError
+from hiddenchess.engine.position import (
     CASTLE, EN_PASSANT, Position, move_flag, move_from, move_promotion, move_to,
 )
-from .rules import rules_for
-from .variants import Variant, get_variant
-
-SEATS = ("white", "black")
-SPECTATOR = "spectator"
-
-REASON_TEXT = {
-    "checkmate": "Checkmate",
-    "stalemate": "Stalemate",
-    "threefold-repetition": "Draw claimed by threefold repetition",
-    "fivefold-repetition": "Fivefold repetition",
-    "fifty-moves": "Draw claimed by the fifty-move rule",
-    "seventy-five-moves": "Seventy-five-move rule",
-    "insufficient-material": "Insufficient material",
-    "timeout": "Time out",
-    "timeout-insufficient-material": "Time out, but the opponent cannot mate",
-    "resignation": "Resignation",
-    "agreement": "Draw by agreement",
-    "royal-pawn-promoted": "Royal pawn promoted",
-    "king-captured": "King captured",
-    "second-illegal-move": "Second illegal move",
-    "illegal-king-capture": "King captured by an illegal move",
-}
-
-
-@dataclass
-class Event:
-    """Something that happened on a move. ``public`` is known to everyone; ``private`` maps a seat
-    to what only that seat learns. A public part never holds an unrevealed secret."""
-
-    kind: str
-    public: dict
-    private: dict = field(default_factory=dict)
-
-    def for_seat(self, seat: str) -> dict:
-        """What ``seat`` learns from this event: the public part plus its own private part."""
-        data = {"kind": self.kind, **self.public}
-        data.update(self.private.get(seat, {}))
-        return data
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "public": dict(self.public), "private": dict(self.private)}
-
-
-@dataclass(frozen=True)
-class Status:
-    """How the game stands. ``result`` is a PGN result; ``reason`` is one of :data:`REASON_TEXT`."""
-
-    over: bool = False
-    result: str = "*"
-    reason: "str | None" = None
-    winner: "str | None" = None
-
-    @property
-    def message(self) -> str:
-        """A sentence for players, e.g. ``"Checkmate - White wins"``."""
-        if not self.over:
-            return "Game in progress"
-        text = REASON_TEXT.get(self.reason, self.reason or "Game over")
-        if self.winner:
-            return f"{text} \u2014 {self.winner.capitalize()} wins"
-        return f"{text} \u2014 draw" if not text.lower().startswith("draw") else text
-
-    def to_json(self) -> dict:
-        return {
-            "over": self.over, "result": self.result, "reason": self.reason,
-            "winner": self.winner, "message": self.message,
-        }
-
-
-ONGOING = Status()
-
-
-@dataclass
-class Ply:
-    """One move played: its UCI (the truth), SAN, events, and the FEN after it (truth)."""
-
-    uci: str
-    san: str
-    events: list
-    fen_after: str
-    color: str
-
-
-@dataclass
-class MoveResult:
-    uci: str
-    san: str
-    events: list
-    status: Status
-
-
-@dataclass
-class View:
-    """What one seat knows. Built only from information that seat is entitled to."""
-
-    seat: str
-    variant: str
-    fen: str
-    board: str
-    turn: str
-    ply: int
-    moves: list
-    last_move: "list | None"
-    check: "str | None"
-    royal: list
-    status: Status
-    events: list
-    phase: str = "play"
-    setup_pending: list = field(default_factory=list)
-    secrets: dict = field(default_factory=dict)
-    start_fen: str = ""
-
-    def to_json(self) -> dict:
-        return {
-            "seat": self.seat, "variant": self.variant, "fen": self.fen, "board": self.board,
-            "turn": self.turn, "ply": self.ply, "moves": list(self.moves),
-            "last_move": self.last_move, "check": self.check, "royal": list(self.royal),
-            "status": self.status.to_json(), "events": list(self.events),
-            "phase": self.phase, "setup_pending": list(self.setup_pending),
-            "secrets": dict(self.secrets), "start_fen": self.start_fen,
-        }
-
+from hiddenchess.game.events import (  # noqa: F401  (Game's public types, re-exported)
+    ONGOING, REASON_TEXT, SEATS, SPECTATOR, Event, MoveResult, Ply, Status, View,
+)
+from hiddenchess.game.rules import rules_for
+from hiddenchess.engine.variant import Variant, get_variant
 
 def _seat_name(seat) -> str:
     if seat in (WHITE, BLACK):
@@ -194,7 +76,7 @@ class Game:
     def new(cls, variant="standard", fen: "str | None" = None, draw_source=None) -> "Game":
         """A new game of ``variant`` from its start, or from ``fen``. Raises InvalidFenError or
         UnknownVariantError. ``draw_source`` (Reveal Chess) draws the revealed roles, see
-        :mod:`hiddenchess.reveal`."""
+        :mod:`hiddenchess.variants.reveal.rules`."""
         v = get_variant(variant)
         pos = notation.position_from_fen(fen if fen is not None else v.start_fen, v)
         game = cls(v, pos, notation.fen(pos))
@@ -338,7 +220,7 @@ class Game:
         """Play a move given in UCI or SAN. Raises InvalidMoveError, AmbiguousMoveError,
         IllegalMoveError or GameOverError; the game is unchanged after any error. ``draw``
         (Reveal Chess) forces the role this move reveals: a role letter or a draw source.
-        ``allow_illegal`` (tabletop rules, :mod:`hiddenchess.tabletop`) also accepts a move the
+        ``allow_illegal`` (tabletop rules, :mod:`hiddenchess.variants.hidden_identity.tabletop`) also accepts a move the
         piece could not legally make; other games refuse it."""
         m = self.rules.parse_illegal(self, move) if allow_illegal else self.parse_move(move)
         self.pending_draw = draw
@@ -416,7 +298,7 @@ class Game:
         self._evaluate()
         return ply
 
-    # --- tabletop rules (hiddenchess.tabletop) ---------------------------------------------------
+    # --- tabletop rules (hiddenchess.variants.hidden_identity.tabletop) ---------------------------------------------------
     @property
     def pending_penalty(self) -> "dict | None":
         """``{"by": seat, "count": n}`` while ``seat`` must remove ``n`` enemy pieces of its
@@ -691,18 +573,18 @@ class Game:
 
     # --- records ---------------------------------------------------------------------------------
     def to_record(self, **kwargs) -> dict:
-        """The versioned JSON record (see :mod:`hiddenchess.record`)."""
-        from .record import to_record
+        """The versioned JSON record (see :mod:`hiddenchess.game.record`)."""
+        from hiddenchess.game.record import to_record
 
         return to_record(self, **kwargs)
 
     @classmethod
     def from_record(cls, data: dict) -> "Game":
-        from .record import from_record
+        from hiddenchess.game.record import from_record
 
         return from_record(data)[0]
 
     def pgn(self, **kwargs) -> str:
-        from .record import to_pgn
+        from hiddenchess.game.record import to_pgn
 
         return to_pgn(self, **kwargs)

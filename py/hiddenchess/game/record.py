@@ -1,6 +1,6 @@
 """The versioned JSON game record, and PGN export.
 
-A record is what the page saves (in ``localStorage``, see :mod:`hiddenchess.storage`), downloads
+A record is what the page saves (in ``localStorage``, see :mod:`hiddenchess.app.storage`), downloads
 and reloads. It is plain JSON::
 
     {
@@ -43,7 +43,7 @@ a clear message instead of replaying it wrongly. Only a change to the meaning of
 field needs ``version`` 2.
 
 >>> from hiddenchess import Game
->>> from hiddenchess.record import from_record, to_pgn, to_record
+>>> from hiddenchess.game.record import from_record, to_pgn, to_record
 >>> g = Game.new("standard")
 >>> for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7"]:
 ...     _ = g.play(san)
@@ -74,10 +74,10 @@ import json
 import re
 from typing import Any
 
-from .clock import Clock
-from .errors import ClockError, HiddenChessError, RecordError
-from .game import Game
-from .variants import get_variant
+from hiddenchess.game.clock import Clock
+from hiddenchess.errors import ClockError, HiddenChessError, RecordError
+from hiddenchess.game.game import Game
+from hiddenchess.engine.variant import get_variant
 
 __all__ = [
     "RECORD_FORMAT",

@@ -5,7 +5,7 @@ home rows. The opponent sees *where* the pieces are, never *what* they are, unti
 reveals the captured piece. There is no check: kings may move into attack and capturing the king
 wins. A side with no legal move at all is drawn (``stalemate``).
 
-Movement lives in :class:`HiddenIdentityPosition`, a :class:`~hiddenchess.position.Position`
+Movement lives in :class:`HiddenIdentityPosition`, a :class:`~hiddenchess.engine.position.Position`
 subclass (so standard move generation pays nothing for it):
 
 * a pawn on its first or second row may double-step (both squares clear);
@@ -61,11 +61,11 @@ enemy piece whose identity is *proven* from public information (``candidates`` h
 and ``?`` for any other white piece, ``*`` for any other black piece. The view ``fen`` is that
 board, the side to move, castling ``-``, the en passant square of the last two-square advance
 (public), the capture-only halfmove count and the move number; it is for display, not for
-:func:`~hiddenchess.notation.position_from_fen`. Once the game is over everything is shown.
+:func:`~hiddenchess.engine.notation.position_from_fen`. Once the game is over everything is shown.
 ``view.secrets`` holds ``start`` (both sides' occupied squares when play began, public),
 ``kings`` (revealed kings option), ``own`` (the seat's identities), ``placement`` (its setup),
 ``captured`` (revealed captured pieces) and ``candidates`` (:func:`candidates` of the view).
-The view's ``start_fen`` and the per-seat :meth:`Game.frames <hiddenchess.game.Game.frames>` use
+The view's ``start_fen`` and the per-seat :meth:`Game.frames <hiddenchess.game.game.Game.frames>` use
 the same masked form (what the seat knew at that ply); the public ``uci`` of an opponent's move
 drops the promotion letter.
 
@@ -83,23 +83,23 @@ drops the promotion letter.
 
 import random
 
-from . import notation
-from .core import (
+from hiddenchess.engine import notation
+from hiddenchess.engine.core import (
     BB_ALL, BB_RANKS, BB_SQUARES, BETWEEN, BLACK, COLOR_NAMES, KING, KING_ATTACKS, KNIGHT_ATTACKS,
     PAWN, PIECE_NAMES, PIECE_SYMBOLS, SQUARE_INDEX, SQUARE_NAMES, WHITE, bishop_attacks,
     rook_attacks,
 )
-from .errors import HiddenChessError, IllegalMoveError, InvalidFenError, SetupError
-from .position import (
+from hiddenchess.errors import HiddenChessError, IllegalMoveError, InvalidFenError, SetupError
+from hiddenchess.engine.position import (
     _FLAG_SHIFT, _ROOK_SHIFT, CASTLE, EN_PASSANT, Position, move_flag, move_from, move_promotion,
     move_rook, move_to,
 )
-from .rules import Rules
+from hiddenchess.game.rules import Rules
 
 #: Each side's pieces: one king, one queen, two rooks, bishops and knights, eight pawns.
 ROLE_COUNTS = {"k": 1, "q": 1, "r": 2, "b": 2, "n": 2, "p": 8}
 ROLES = "kqrbnp"
-_LETTER_TYPE = {PIECE_SYMBOLS[pt]: pt for pt in range(1, 7)}
+LETTER_TYPE = {PIECE_SYMBOLS[pt]: pt for pt in range(1, 7)}
 #: Each side's two home rows, and its first row.
 HOME_ROWS = (BB_RANKS[0] | BB_RANKS[1], BB_RANKS[7] | BB_RANKS[6])
 _LAST = (BB_RANKS[7], BB_RANKS[0])
@@ -304,7 +304,7 @@ def parse_placement(data, color: str) -> dict:
     for role, n in ROLE_COUNTS.items():
         have = sum(1 for r in placement.values() if r == role)
         if have != n:
-            raise SetupError(f"{color} must place exactly {n} {PIECE_NAMES[_LETTER_TYPE[role]]}"
+            raise SetupError(f"{color} must place exactly {n} {PIECE_NAMES[LETTER_TYPE[role]]}"
                              f"{'s' if n > 1 else ''} (got {have})")
     return placement
 
@@ -364,18 +364,18 @@ def _can_make(role: str, color: int, frm: int, to: int, occ: int, capture: bool)
             and not occ & BB_SQUARES[frm + fwd])
 
 
-def _current(state: str) -> str:
+def current_role(state: str) -> str:
     return state[0]
 
 
-def _original(state: str) -> str:
+def original_role(state: str) -> str:
     return "p" if state.endswith("*") else state
 
 
-def _feasible(pieces: list, fixed: int, original: str) -> bool:
+def feasible(pieces: list, fixed: int, original: str) -> bool:
     """Whether the pieces' original roles can be assigned within :data:`ROLE_COUNTS` with piece
     ``fixed`` given ``original`` (a small bipartite matching with capacities)."""
-    options = [{_original(s) for s in states} for states in pieces]
+    options = [{original_role(s) for s in states} for states in pieces]
     options[fixed] = {original} if original in options[fixed] else set()
     holders = {r: [] for r in ROLE_COUNTS}
     order = sorted(range(len(pieces)), key=lambda i: len(options[i]))
@@ -400,14 +400,14 @@ def _feasible(pieces: list, fixed: int, original: str) -> bool:
     return all(place(i, set()) for i in order)
 
 
-#: Event kinds of the tabletop rules (:mod:`hiddenchess.tabletop`) that take a piece off the
+#: Event kinds of the tabletop rules (:mod:`hiddenchess.variants.hidden_identity.tabletop`) that take a piece off the
 #: board with its identity shown; refereed games never have them.
 _REMOVAL_KINDS = ("illegal", "removed")
 #: Event kinds the public deduction replays.
 KNOWLEDGE_KINDS = ("move",) + _REMOVAL_KINDS
 
 
-def _knowledge(start: dict, kings: dict, moves: list) -> dict:
+def public_knowledge(start: dict, kings: dict, moves: list) -> dict:
     """Replay public information. ``start`` maps colour -> occupied squares when play began,
     ``kings`` colour -> king square (revealed kings), ``moves`` the public move records.
     Returns ``{"board": {square: piece id}, "pieces": [(color, states, alive)]}``."""
@@ -455,7 +455,7 @@ def _knowledge(start: dict, kings: dict, moves: list) -> dict:
             pieces[pid][1] = {"p"}
             target = board[cap]
             if ep == "not-a-pawn":
-                pieces[target][1] = {s for s in pieces[target][1] if _current(s) != "p"}
+                pieces[target][1] = {s for s in pieces[target][1] if current_role(s) != "p"}
                 pieces[pid][2] = False
                 del board[frm]
                 gone[frm] = pid
@@ -470,10 +470,10 @@ def _knowledge(start: dict, kings: dict, moves: list) -> dict:
         captured = mv.get("captured")
         if captured:
             cid = board[to]
-            pieces[cid][1] = {s for s in pieces[cid][1] if _current(s) == captured}
+            pieces[cid][1] = {s for s in pieces[cid][1] if current_role(s) == captured}
             pieces[cid][2] = False
             gone[to] = cid
-        pieces[pid][1] = {s for s in states if _can_make(_current(s), color, frm, to, occ,
+        pieces[pid][1] = {s for s in states if _can_make(current_role(s), color, frm, to, occ,
                                                          bool(captured))}
         if BB_SQUARES[to] & _LAST[color] and "p" in pieces[pid][1]:
             pieces[pid][1] = (pieces[pid][1] - {"p"}) | {"q*", "r*", "b*", "n*"}
@@ -494,15 +494,15 @@ def _candidates(know: dict, colors) -> dict:
                 continue
             k = ids.index(pid)
             roles = set()
-            options = frozenset(_original(s) for s in pieces[pid][1])
+            options = frozenset(original_role(s) for s in pieces[pid][1])
             for s in pieces[pid][1]:
-                if _current(s) in roles:
+                if current_role(s) in roles:
                     continue
-                key = (options, _original(s))
+                key = (options, original_role(s))
                 if key not in memo:
-                    memo[key] = _feasible(group, k, _original(s))
+                    memo[key] = feasible(group, k, original_role(s))
                 if memo[key]:
-                    roles.add(_current(s))
+                    roles.add(current_role(s))
             out[SQUARE_NAMES[sq]] = sorted(roles, key=ROLES.index)
     return out
 
@@ -515,14 +515,14 @@ def candidates(view) -> dict:
     passant proves a pawn or "not a pawn", each move rules out the roles that could not make it,
     promotions turn a possible pawn into any piece) -- then checked against the counts
     (K1 Q1 R2 B2 N2 P8 per side, promoted pieces counting as pawns). ``view`` is a
-    :class:`~hiddenchess.game.View` or its ``to_json()``. The truth is always among them.
+    :class:`~hiddenchess.game.game.View` or its ``to_json()``. The truth is always among them.
     """
     data = view.to_json() if hasattr(view, "to_json") else view
     secrets = data.get("secrets") or {}
     if "start" not in secrets:
         return {}
     moves = [e for ply in data["events"] for e in ply if e.get("kind") in KNOWLEDGE_KINDS]
-    know = _knowledge(secrets["start"], secrets.get("kings") or {}, moves)
+    know = public_knowledge(secrets["start"], secrets.get("kings") or {}, moves)
     seat = data["seat"]
     colors = (WHITE, BLACK) if seat not in COLOR_NAMES else (COLOR_NAMES.index(seat) ^ 1,)
     return _candidates(know, colors)
@@ -547,7 +547,7 @@ def _public_moves(game, upto: int) -> list:
             if e.kind in KNOWLEDGE_KINDS]
 
 
-def _board_text(pos, seat: str, cands: dict, everything: bool) -> str:
+def board_text(pos, seat: str, cands: dict, everything: bool) -> str:
     rows = []
     own = COLOR_NAMES.index(seat) if seat in COLOR_NAMES else -1
     for rank in range(7, -1, -1):
@@ -600,7 +600,7 @@ class HiddenIdentityRules(Rules):
 
     def setup(self, game, seat: str, data) -> list:
         """Place ``seat``'s 16 pieces (see the module doc for the forms of ``data``)."""
-        from .game import Event
+        from hiddenchess.game.game import Event
 
         if seat in game.setup_data:
             raise SetupError(f"{seat} has already placed its pieces")
@@ -612,7 +612,7 @@ class HiddenIdentityRules(Rules):
                 color = WHITE if s == "white" else BLACK
                 for sq, role in game.setup_data[s].items():
                     i = SQUARE_INDEX[sq]
-                    pos._put(i, color, _LETTER_TYPE[role])
+                    pos._put(i, color, LETTER_TYPE[role])
                     pos.castling |= BB_SQUARES[i]
             pos.dbl = pos.pawns & ((pos.white & HOME_ROWS[0]) | (pos.black & HOME_ROWS[1]))
         return [Event("setup", {"seat": seat}, {seat: {"placement": dict(placement)}})]
@@ -629,7 +629,7 @@ class HiddenIdentityRules(Rules):
 
     # --- outcome ---------------------------------------------------------------------------------
     def outcome(self, game):
-        from .game import Status
+        from hiddenchess.game.game import Status
 
         pos = game.position
         for color in (WHITE, BLACK):
@@ -674,7 +674,7 @@ class HiddenIdentityRules(Rules):
     def move_events(self, game, m: int, before: dict, events: list) -> list:
         """Public: squares, capture with the captured identity, e.p. outcome, castling. Private
         to the mover: the piece and any promotion."""
-        from .game import Event
+        from hiddenchess.game.game import Event
 
         mover = COLOR_NAMES[game.position.turn ^ 1]
         frm, to = SQUARE_NAMES[move_from(m)], SQUARE_NAMES[move_to(m)]
@@ -685,7 +685,7 @@ class HiddenIdentityRules(Rules):
         enemy = COLOR_NAMES[game.position.turn]
         if before["captured"]:
             out.append(Event("capture", {"square": to, "color": enemy,
-                                         "piece": PIECE_NAMES[_LETTER_TYPE[before["captured"]]]}))
+                                         "piece": PIECE_NAMES[LETTER_TYPE[before["captured"]]]}))
         elif before["ep"] == "captured":
             out.append(Event("capture", {"square": before["ep_square"], "color": enemy,
                                          "piece": "pawn"}))
@@ -716,13 +716,13 @@ class HiddenIdentityRules(Rules):
     # --- knowledge -------------------------------------------------------------------------------
     def _knowledge_at(self, game, ply: int) -> dict:
         start, kings = _start_info(game)
-        return _knowledge(start, kings, _public_moves(game, ply))
+        return public_knowledge(start, kings, _public_moves(game, ply))
 
     def _cands_key(self, game, seat: str, ply: int) -> tuple:
         """What the candidates after ``ply`` plies depend on (the cache key)."""
         return (seat, game.play_start_fen, tuple(p.uci for p in game.history[:ply]))
 
-    def _cands(self, game, seat: str, ply: int) -> dict:
+    def candidates_after(self, game, seat: str, ply: int) -> dict:
         """:func:`candidates` for ``seat`` after ``ply`` plies, from the public history only
         (cached per history prefix)."""
         if self.setup_pending(game):
@@ -742,9 +742,9 @@ class HiddenIdentityRules(Rules):
             if seat in game.setup_data:
                 color = COLOR_NAMES.index(seat)
                 for sq, role in game.setup_data[seat].items():
-                    pos._put(SQUARE_INDEX[sq], color, _LETTER_TYPE[role])
-            return _board_text(pos, seat, {}, False)
-        return _board_text(game.position, seat, self._cands(game, seat, game.ply),
+                    pos._put(SQUARE_INDEX[sq], color, LETTER_TYPE[role])
+            return board_text(pos, seat, {}, False)
+        return board_text(game.position, seat, self.candidates_after(game, seat, game.ply),
                            _shows_all(game))
 
     def view_fen(self, game, seat: str) -> str:
@@ -762,8 +762,8 @@ class HiddenIdentityRules(Rules):
     def frame_texts(self, game, index: int, seat: str):
         fens = [game.play_start_fen] + [p.fen_after for p in game.history]
         pos = notation.position_from_fen(fens[index], game.variant)
-        cands = self._cands(game, seat, index)
-        board = _board_text(pos, seat, cands, False)
+        cands = self.candidates_after(game, seat, index)
+        board = board_text(pos, seat, cands, False)
         pos.ep = -1  # (a truth FEN omits an en passant square nobody can use: a secret)
         if index:
             mv = next(e.public for e in game.history[index - 1].events if e.kind == "move")
@@ -780,7 +780,7 @@ class HiddenIdentityRules(Rules):
         if truth_fen in fens:
             return self.frame_texts(game, fens.index(truth_fen), seat)[0]
         pos = notation.position_from_fen(truth_fen, game.variant)
-        return _fen_text(pos, _board_text(pos, seat, {}, False))
+        return _fen_text(pos, board_text(pos, seat, {}, False))
 
     def known_at(self, pos, seat: str):
         """The truth itself: what a seat knew is written by :meth:`frame_texts` instead."""
@@ -802,7 +802,7 @@ class HiddenIdentityRules(Rules):
             {"square": e.public["square"], "color": e.public["color"], "piece": e.public["piece"]}
             for p in game.history for e in p.events if e.kind == "capture"
         ]
-        out["candidates"] = self._cands(game, seat, game.ply)
+        out["candidates"] = self.candidates_after(game, seat, game.ply)
         if _shows_all(game):
             out["truth"] = {s: dict(v) for s, v in game.setup_data.items()}
         return out

@@ -2,9 +2,9 @@
 
 The page (``assets/app.js``) never decides anything about the game. Every click becomes one
 *action* on a :class:`Session` (through ``py/main.py``), and every action returns **one state
-dict** that the page draws as it is. The session owns the :class:`~hiddenchess.game.Game`, its
-:class:`~hiddenchess.clock.Clock`, the draw offer, the board orientation, and the saved copy in
-``localStorage`` (via :class:`~hiddenchess.storage.Storage`, written after every move and every
+dict** that the page draws as it is. The session owns the :class:`~hiddenchess.game.game.Game`, its
+:class:`~hiddenchess.game.clock.Clock`, the draw offer, the board orientation, and the saved copy in
+``localStorage`` (via :class:`~hiddenchess.app.storage.Storage`, written after every move and every
 game-ending action, so a reload continues exactly where the players were, clocks included).
 
 Every action takes ``now_ms``, the caller's ``Date.now()``: nothing here reads a clock, so the
@@ -13,7 +13,7 @@ tests can play with time.
 Bad input (an illegal move, an unknown option, a move after the game ended, ...) never raises: the
 state comes back with ``state["error"]`` set to a clear sentence and the game unchanged.
 
->>> from hiddenchess.storage import MemoryBackend
+>>> from hiddenchess.app.storage import MemoryBackend
 >>> s = Session(MemoryBackend())
 >>> st = s.restore(now_ms=0)                 # nothing saved yet: a fresh standard game
 >>> st["variant"]["id"], st["turnColor"], st["fen"]
@@ -66,7 +66,7 @@ Hidden information (Secret Pawn Chess) adds these keys, present for every varian
                   while the viewer must seal (action ``seal`` with the chosen ``squares``)
 ``secrets``       ``None`` (no secrets in this variant) or, as the viewer knows them:
                   ``{"own", "visible", "revealed", "sealed", "captured"}`` (see
-                  :meth:`hiddenchess.game.Game.view`), ``"last"``: the reveal events of the last ply
+                  :meth:`hiddenchess.game.game.Game.view`), ``"last"``: the reveal events of the last ply
                   (``{"square", "cause", "captured", "color"}``), and ``"fates"`` once the game is
                   over: ``{"white": [{"square", "fate", "at"}, ...], ...}`` where ``fate`` is
                   ``"hidden" | "revealed" | "captured" | "promoted"`` and ``at`` its last square
@@ -111,7 +111,7 @@ every variant (``None`` elsewhere). While the hand-over screen is up both are pu
 ``identity``      ``{"candidates": {"d5": ["q", "r"], ...}, "candidatesText": {"d5": "Q or R"},
                   "captured": [{"square", "color", "piece"}], "notes": {"4": "..."}, "lastNote",
                   "revealedKings"}``: the roles each unknown piece may have as the viewer can deduce
-                  (:func:`~hiddenchess.hidden_identity.candidates`), the captured pieces with their
+                  (:func:`~hiddenchess.variants.hidden_identity.rules.candidates`), the captured pieces with their
                   identity, and a sentence for every en passant against a piece that was not a pawn
                   (by ply). ``fen`` then holds ``?`` / ``*`` for unknown white / black pieces, and
                   ``check`` is always ``None`` (there is no check; telling it would tell a secret).
@@ -139,7 +139,7 @@ Games against the computer (``mode: "computer"``) add two keys, present for ever
 >>> st["moves"][-1]["san"], st["computer"]["thinking"], st["movable"]["color"]
 ('e4', False, 'black')
 
-Games with a friend (``mode: "friend"``, peer to peer, see :mod:`hiddenchess.peer.friend` for
+Games with a friend (``mode: "friend"``, peer to peer, see :mod:`hiddenchess.app.friend` for
 the actions ``join``, ``peer_open``, ``peer_receive``, ``peer_closed``, ``rematch`` and
 ``claim_win``) add one key, present for every game (``None`` elsewhere):
 
@@ -150,7 +150,7 @@ the actions ``join``, ``peer_open``, ``peer_receive``, ``peer_closed``, ``rematc
                   from the friend is awaited.
 
 Hidden Identity by the tabletop rules (``hidden-identity-tt``, ``hidden-identity-rk-tt``, see
-:mod:`hiddenchess.tabletop`) adds one key, present for every variant (``None`` elsewhere):
+:mod:`hiddenchess.variants.hidden_identity.tabletop`) adds one key, present for every variant (``None`` elsewhere):
 
 ``tabletop``      ``{"bluffs": {"e2": ["e5", ...]}, "penalty", "found", "illegalMoves"}``:
                   ``bluffs`` are the destinations the viewer (the side to move) may play although
@@ -176,18 +176,18 @@ from __future__ import annotations
 
 import re
 
-from . import notation
-from .clock import Clock, ClockSettings
-from .core import BLACK, SQUARE_NAMES, WHITE
-from .errors import HiddenChessError, StorageFullError
-from .game import Game
-from .record import from_record, to_record
-from .reveal import DrawError, SeededDraw, odds, pool_of
-from .rules import Rules
-from .storage import MemoryBackend, Storage
-from .ai import DETERMINIZERS, LEVELS
-from .peer.friend import FRIEND_ACTIONS
-from .peer.game import PEER_VARIANTS as FRIEND_VARIANTS
+from hiddenchess.engine import notation
+from hiddenchess.game.clock import Clock, ClockSettings
+from hiddenchess.engine.core import BLACK, SQUARE_NAMES, WHITE
+from hiddenchess.errors import HiddenChessError, StorageFullError
+from hiddenchess.game.game import Game
+from hiddenchess.game.record import from_record, to_record
+from hiddenchess.variants.reveal.rules import DrawError, SeededDraw, odds, pool_of
+from hiddenchess.game.rules import Rules
+from hiddenchess.app.storage import MemoryBackend, Storage
+from hiddenchess.ai import LEVELS, choose_setup, computer_variants
+from hiddenchess.app.friend import FRIEND_ACTIONS
+from hiddenchess.peer.game import PEER_VARIANTS as FRIEND_VARIANTS
 
 __all__ = ["Session", "SessionError", "VARIANTS", "MODES", "REASON_TEXT", "ACTIONS"]
 
@@ -207,7 +207,7 @@ IDENTITY_VARIANTS = ("hidden-identity", "hidden-identity-rk", "hidden-identity-t
 PERSPECTIVES = ("white", "black", "all")
 
 #: Play modes: ``"local"`` (two players on one device), ``"computer"``, and ``"friend"`` (peer to
-#: peer, see :mod:`hiddenchess.peer.friend`).
+#: peer, see :mod:`hiddenchess.app.friend`).
 MODES = {"local": "On this device", "computer": "Against the computer", "friend": "Invite a friend"}
 AVAILABLE_MODES = ("local", "computer", "friend")
 
@@ -219,15 +219,6 @@ DEFAULT_LEVEL = 3
 #: centipawns (or more) below equality; otherwise it declines. It never offers or resigns.
 DRAW_ACCEPT_CP = 300
 
-
-def computer_variants() -> list:
-    """Ids of the variants the computer can play, read from the AI's registry each time (another
-    variant appears here as soon as :mod:`hiddenchess.ai` registers a determinizer for it).
-
-    >>> {"standard", "royal-pawn"} <= set(computer_variants())
-    True
-    """
-    return sorted(v for v in DETERMINIZERS if v in VARIANTS)
 
 #: What the page shows for each end-of-game reason (``winner`` is filled in by :func:`message`).
 REASON_TEXT = {
@@ -374,7 +365,7 @@ class ScriptedDraw:
     the game's default, cryptographically random draw).
 
     A scripted role the revealing side's pool no longer holds raises
-    :class:`~hiddenchess.reveal.DrawError` (the move is refused, nothing is used up).
+    :class:`~hiddenchess.variants.reveal.rules.DrawError` (the move is refused, nothing is used up).
 
     >>> d = ScriptedDraw(["p", "q"], SeededDraw(1))
     >>> pool = {"q": 1, "r": 2, "b": 2, "n": 2, "p": 8}
@@ -385,7 +376,7 @@ class ScriptedDraw:
     >>> ScriptedDraw(["q"])({"q": 0, "r": 0, "b": 0, "n": 0, "p": 3}, "white")
     Traceback (most recent call last):
     ...
-    hiddenchess.reveal.DrawError: the scripted reveal 'q' is not in white's pool any more
+    hiddenchess.variants.reveal.rules.DrawError: the scripted reveal 'q' is not in white's pool any more
     """
 
     def __init__(self, roles, fallback=None):
@@ -405,7 +396,7 @@ class ScriptedDraw:
                 raise DrawError(f"the scripted reveal {role!r} is not in {color}'s pool any more")
             return self.roles.pop(0)
         if self.fallback is None:
-            from .reveal import SystemRandomDraw
+            from hiddenchess.variants.reveal.rules import SystemRandomDraw
 
             self.fallback = SystemRandomDraw()
         return self.fallback(pool, color)
@@ -484,7 +475,7 @@ class Session:
         #: Hidden Identity: the placement the player at the device is building (not yet
         #: confirmed, never saved), ``{"a1": "r", ...}``.
         self.draft: dict = {}
-        #: A game with a friend (:class:`hiddenchess.peer.friend.Friend`), else ``None``.
+        #: A game with a friend (:class:`hiddenchess.app.friend.Friend`), else ``None``.
         self.friend = None
 
     # ------------------------------------------------------------------ hidden information
@@ -582,7 +573,7 @@ class Session:
         "Draws must be a list of role letters q, r, b, n, p (got ['k'])."
         """
         if isinstance(options, dict) and options.get("mode") == "friend":
-            from .peer.friend import new_friend_game
+            from hiddenchess.app.friend import new_friend_game
 
             return new_friend_game(self, options, now_ms)
         try:
@@ -880,7 +871,7 @@ class Session:
         >>> s.place("e4", "q", now_ms=4)["error"]
         'E4 is not on your two home rows (rows 1 and 2).'
         """
-        from .hidden_identity import ROLE_COUNTS
+        from hiddenchess.variants.hidden_identity.rules import ROLE_COUNTS
 
         try:
             seat = self._placing_seat()
@@ -904,7 +895,7 @@ class Session:
     @staticmethod
     def _home_square(seat: str, square) -> str:
         """``square`` if it is one of ``seat``'s two home rows, else SessionError."""
-        from .hidden_identity import home_squares
+        from hiddenchess.variants.hidden_identity.rules import home_squares
 
         if not isinstance(square, str) or not _SQUARE.match(square):
             raise SessionError(f"the square must be like 'e2', got {square!r}")
@@ -949,7 +940,7 @@ class Session:
     def layout(self, kind="standard", *, now_ms: int) -> dict:
         """Hidden Identity setup: fill the draft with ``"standard"`` (the usual arrangement),
         ``"shuffle"`` (a random one) or empty it (``"clear"``)."""
-        from .hidden_identity import shuffle_layout, standard_layout
+        from hiddenchess.variants.hidden_identity.rules import shuffle_layout, standard_layout
 
         try:
             seat = self._placing_seat()
@@ -1066,7 +1057,7 @@ class Session:
     def dispatch(self, action: str, args: dict | None = None, *, now_ms: int) -> dict:
         """Run ``action`` with keyword ``args`` (what the page's bridge calls).
 
-        >>> from hiddenchess.storage import MemoryBackend
+        >>> from hiddenchess.app.storage import MemoryBackend
         >>> s = Session(MemoryBackend()); _ = s.restore(now_ms=0)
         >>> s.dispatch("move", {"orig": "g1", "dest": "f3"}, now_ms=5)["moves"][0]["san"]
         'Nf3'
@@ -1090,7 +1081,7 @@ class Session:
         if action == "new_game":
             options = args["options"] if "options" in args else args
             return self.new_game(options, now_ms=now_ms)
-        from .peer.friend import ROUTED_ACTIONS
+        from hiddenchess.app.friend import ROUTED_ACTIONS
 
         if self.friend is not None and action in ROUTED_ACTIONS:  # my seat, through the protocol
             return self.friend.dispatch(self, action, args, now_ms)
@@ -1100,8 +1091,8 @@ class Session:
 
     def join(self, invite=None, *, now_ms: int) -> dict:
         """Join a friend's game from the invite in the link (``{"g", "v", "c", "h"}``), as the
-        guest (see :mod:`hiddenchess.peer.friend`); the current game is replaced."""
-        from .peer.friend import join_friend_game
+        guest (see :mod:`hiddenchess.app.friend`); the current game is replaced."""
+        from hiddenchess.app.friend import join_friend_game
 
         return join_friend_game(self, invite, now_ms)
 
@@ -1208,7 +1199,7 @@ class Session:
 
     def _tabletop_state(self, seat: str, dests: dict) -> dict:
         """The ``tabletop`` key (see the module docstring); ``dests``: the viewer's legal tries."""
-        from .tabletop import bluff_dests
+        from hiddenchess.variants.hidden_identity.tabletop import bluff_dests
 
         g = self.game
         bluffs = {}
@@ -1307,19 +1298,19 @@ class Session:
         shown = seat if seat in _COLORS else "spectator"
         board = g.rules.view_board(g, shown)
         if g.phase == "setup" and shown in _COLORS and shown in g.setup_pending() and self.draft:
-            from .core import SQUARE_INDEX
-            from .hidden_identity import HiddenIdentityPosition, _LETTER_TYPE, _board_text
+            from hiddenchess.engine.core import SQUARE_INDEX
+            from hiddenchess.variants.hidden_identity.rules import HiddenIdentityPosition, LETTER_TYPE, board_text
 
             pos = HiddenIdentityPosition(g.variant)
             color = _COLORS.index(shown)
             for sq, role in self.draft.items():
-                pos._put(SQUARE_INDEX[sq], color, _LETTER_TYPE[role])
-            board = _board_text(pos, shown, {}, True)
+                pos._put(SQUARE_INDEX[sq], color, LETTER_TYPE[role])
+            board = board_text(pos, shown, {}, True)
         return board
 
     def _placing(self, seat: str) -> dict | None:
         """The ``placing`` key: the seat placing its pieces and its draft (Hidden Identity)."""
-        from .hidden_identity import ROLE_COUNTS, home_squares
+        from hiddenchess.variants.hidden_identity.rules import ROLE_COUNTS, home_squares
 
         g = self.game
         if seat not in _COLORS or g.phase != "setup" or seat not in g.setup_pending():
@@ -1358,7 +1349,7 @@ class Session:
 
     def _reveal_state(self, pos, last_events, promotions: dict) -> dict | None:
         """The ``reveal`` key (Reveal Chess) for position ``pos`` after a ply with ``last_events``
-        (:class:`~hiddenchess.game.Event` objects or event dicts)."""
+        (:class:`~hiddenchess.game.game.Event` objects or event dicts)."""
         if not self.game.variant.covers:
             return None
         pools = {name: pool_of(pos, c) for c, name in ((WHITE, "white"), (BLACK, "black"))}
@@ -1460,7 +1451,7 @@ class Session:
         st["secrets"] = dict(st["secrets"] or {}, captured=captured, candidates={})
         cands = {}
         if perspective in _COLORS:
-            cands = {sq: r for sq, r in self.game.rules._cands(self.game, perspective, ply).items()
+            cands = {sq: r for sq, r in self.game.rules.candidates_after(self.game, perspective, ply).items()
                      if len(r) > 1 and sq in board_colors(frame_board(frames[ply]))}
         ident = st["identity"]
         ident["captured"] = captured
@@ -1472,7 +1463,7 @@ class Session:
         """Royal pawns of a frame (Royal Pawn Chess): from the frame's truth FEN."""
         if self.game.variant.royal != "pawn":
             return []
-        from . import notation
+        from hiddenchess.engine import notation
 
         pos = notation.position_from_fen(frame["fen"], self.game.variant)
         mask = pos.royal & ~pos.kings
@@ -1552,25 +1543,15 @@ class Session:
 
     def _computer_setup(self) -> None:
         """The computer makes its setup choice when it owes one, with the computer's own setup
-        functions (fresh randomness each game): Secret Pawn Chess, :func:`ai.choose_seal` (two
-        original pawns, central ones more often); Hidden Identity, :func:`ai.choose_placement`."""
+        function for the variant (:func:`hiddenchess.ai.choose_setup`, fresh randomness each
+        game)."""
         if self.computer is None or self.game.phase != "setup":
             return
         seat = self.computer["seat"]
         if seat not in self.game.setup_pending():
             return
-        if self.identity_game:
-            from .ai.identity import choose_placement
-
-            self.game.setup(seat, {"placement": choose_placement(seat)})
-            return
-        sealing = self._sealing(seat)
-        if sealing is None:
-            return
-        from .ai.hidden import choose_seal
-
         try:
-            self.game.seal(seat, choose_seal(self.game.view(seat).to_json()))
+            self.game.setup(seat, choose_setup(self.game.view(seat).to_json()))
         except HiddenChessError:
             pass  # not its turn to choose yet: it chooses after the player
 
@@ -1601,7 +1582,7 @@ class Session:
                 opts["mode"] = "local"
         self.friend = None
         if opts["mode"] == "friend":
-            from .peer.friend import Friend, _options
+            from hiddenchess.app.friend import Friend, _options
 
             try:
                 self.friend = Friend.from_json(meta.get("friend"))
@@ -1813,6 +1794,6 @@ ACTIONS = {
     "confirm_setup": (),
     "replay": ("ply", "perspective"),
     "replay_exit": (),
-    # games with a friend (hiddenchess.peer.friend)
+    # games with a friend (hiddenchess.app.friend)
     **FRIEND_ACTIONS,
 }

@@ -1,6 +1,6 @@
 """Secret Pawn Chess: sealing, reveals, views and notation (secret-pawn-chess.txt).
 
-Movement lives in :mod:`hiddenchess.position`: a pawn on the ``secret`` bitboard also steps or
+Movement lives in :mod:`hiddenchess.engine.position`: a pawn on the ``secret`` bitboard also steps or
 captures to any neighbour and attacks all eight neighbours, hidden or revealed. This module adds
 what the rules say about *knowledge*:
 
@@ -23,14 +23,14 @@ what the rules say about *knowledge*:
 False
 """
 
-from . import notation
-from .core import (
+from hiddenchess.engine import notation
+from hiddenchess.engine.core import (
     BB_SQUARES, BLACK, COLOR_NAMES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN, PAWN_ATTACKS,
     SQUARE_INDEX, SQUARE_NAMES, WHITE, bishop_attacks, rook_attacks,
 )
-from .errors import SetupError
-from .position import DOUBLE_STEP, EN_PASSANT, move_flag, move_from, move_promotion, move_to
-from .rules import Rules
+from hiddenchess.errors import SetupError
+from hiddenchess.engine.position import DOUBLE_STEP, EN_PASSANT, move_flag, move_from, move_promotion, move_to
+from hiddenchess.game.rules import Rules
 
 SECRETS_PER_SIDE = 2
 
@@ -111,7 +111,7 @@ class SecretPawnRules(Rules):
     def setup(self, game, seat: str, data) -> list:
         """Seal ``seat``'s two secret pawns: ``data`` is a list of two squares of its original
         pawns. Raises SetupError for anything else; a sealed choice cannot change."""
-        from .game import Event
+        from hiddenchess.game.game import Event
 
         if seat in game.setup_data:
             raise SetupError(f"{seat} has already sealed its secret pawns")
@@ -171,7 +171,7 @@ class SecretPawnRules(Rules):
         return info
 
     def after_move(self, game, m: int, before: dict) -> tuple:
-        from .game import Event
+        from hiddenchess.game.game import Event
 
         pos = game.position
         mover = pos.turn ^ 1

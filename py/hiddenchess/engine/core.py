@@ -7,7 +7,7 @@ A square is an int from 0 (a1) to 63 (h8); a bitboard is an int whose bit ``n`` 
 Sliding attacks use one dictionary per square and line (rank, file, diagonal, anti-diagonal)
 keyed by the occupancy of that line, so a rook's attacks cost two dictionary look-ups:
 
->>> from hiddenchess.core import parse_square, rook_attacks, squares_of, square_name
+>>> from hiddenchess.engine.core import parse_square, rook_attacks, squares_of, square_name
 >>> occ = bb(parse_square("a4"), parse_square("d1"))
 >>> sorted(square_name(s) for s in squares_of(rook_attacks(parse_square("a1"), occ)))
 ['a2', 'a3', 'a4', 'b1', 'c1', 'd1']
