@@ -20,9 +20,9 @@ Matches
 Every game runs through the real :class:`~hiddenchess.game.game.Game`, and each computer is handed
 only ``Game.view(seat).to_json()`` of its own seat, as the page hands it to the worker:
 
-* Secret Pawn: each seat seals the pawns :func:`hiddenchess.ai.choose_seal` picks from its
+* Secret Pawn: each seat seals the pawns the computer's setup chooser picks from its
   sealing view (a new random generator per pair of games), then a book opening is played;
-* Hidden Identity: each seat's arrangement comes from :func:`hiddenchess.ai.choose_placement`
+* Hidden Identity: each seat's arrangement comes from the computer's setup chooser
   (random per pair of games);
 * Reveal: the roles are drawn by :class:`hiddenchess.variants.reveal.rules.SeededDraw` (one seed per game);
 * Standard, Royal Pawn and Secret Pawn start from the book lines of :data:`OPENINGS`; Reveal and
@@ -58,7 +58,7 @@ from dataclasses import replace
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "py"))
 
-from hiddenchess.ai import LEVELS, choose_move, choose_placement, choose_seal  # noqa: E402
+from hiddenchess.ai import LEVELS, choose_move, choose_setup, computer_variants  # noqa: E402
 from hiddenchess.errors import IllegalMoveError  # noqa: E402
 from hiddenchess.game.game import Game  # noqa: E402
 from hiddenchess.variants.reveal.rules import SeededDraw  # noqa: E402
@@ -141,6 +141,24 @@ class SunfishPlayer:
         pos = sf.Position(board, score, wc, bc, ep, 0)
         return pos if color == "w" else pos.rotate()
 
+    def _search(self, hist, movetime):
+        """sunfish's move after ``movetime`` seconds of iterative deepening, or ``None``."""
+        sf = self.sf
+        searcher = sf.Searcher()
+        start = time.time()
+        searcher.deadline = start + movetime
+        best = None
+        try:
+            for _depth, gamma, score, move in searcher.search(hist):
+                if score >= gamma and move is not None:
+                    best = move
+                if time.time() - start > movetime * 0.8:
+                    break
+        except sf.Stop:
+            pass
+        self.nodes += searcher.nodes
+        return searcher.tp_move.get(hist[-1]) or best
+
     def __call__(self, view, seed):
         sf = self.sf
         hist = [self._from_fen(Game.new("standard").fen())]
@@ -151,21 +169,16 @@ class SunfishPlayer:
                 i, j = 119 - i, 119 - j
             hist.append(hist[-1].move(sf.Move(i, j, u[4:].upper())))
         t = time.perf_counter()
-        searcher = sf.Searcher()
-        start = time.time()
-        searcher.deadline = start + self.movetime
-        best = None
-        try:
-            for _depth, gamma, score, move in searcher.search(hist):
-                if score >= gamma and move is not None:
-                    best = move
-                if time.time() - start > self.movetime * 0.8:
-                    break
-        except sf.Stop:
-            pass
-        move = searcher.tp_move.get(hist[-1]) or best
+        move = None
+        # A loaded machine can hit sunfish's deadline before its first iteration has a move:
+        # search again with more time, then fall back to its best capture-or-quiet move by value.
+        for factor in (1, 4, 16):
+            move = self._search(hist, self.movetime * factor)
+            if move is not None:
+                break
+        if move is None:
+            move = max(hist[-1].gen_moves(), key=hist[-1].value)
         self.seconds += time.perf_counter() - t
-        self.nodes += searcher.nodes
         i, j = move.i, move.j
         if len(view["moves"]) % 2:
             i, j = 119 - i, 119 - j
@@ -185,7 +198,7 @@ def start_game(variant, pair_seed, book=None, opening_plies=4):
     """A new game of ``variant`` with its setup made and its opening played.
 
     The setup choices come from the computer's own functions, each fed only its seat's view
-    (:func:`choose_seal`, :func:`choose_placement`), with a generator seeded by ``pair_seed``
+    (:func:`hiddenchess.ai.choose_setup`), with a generator seeded by ``pair_seed``
     and the seat, so both games of a pair start alike. ``book`` (SAN moves) is played if given,
     else ``opening_plies`` plies chosen by level 1 (seeded by ``pair_seed`` too)."""
     source = SeededDraw(pair_seed) if variant == "reveal" else None
@@ -193,10 +206,7 @@ def start_game(variant, pair_seed, book=None, opening_plies=4):
     while game.setup_pending():
         seat = game.setup_pending()[0]
         rng = random.Random(f"{pair_seed}/{seat}")
-        if variant.startswith("hidden-identity"):
-            game.setup(seat, {"placement": choose_placement(seat, rng)})
-        else:
-            game.seal(seat, choose_seal(game.view(seat).to_json(), rng))
+        game.setup(seat, choose_setup(game.view(seat).to_json(), rng))
     if book:
         for san in book:
             game.play(san)
@@ -325,11 +335,10 @@ def main(argv=None):
         ap.error("--games, --scale and --max-plies must be positive, --opening-plies >= 0")
     if any(k not in (1, 2, 3, 4) for k in pairs):
         ap.error(f"--pairs takes k from 1 to 4 (level k+1 vs level k), got {args.pairs!r}")
-    from hiddenchess.ai import DETERMINIZERS
-    unknown = [v for v in variants if v not in DETERMINIZERS]
+    unknown = [v for v in variants if v not in computer_variants()]
     if unknown:
         ap.error(f"the computer does not play {', '.join(unknown)} "
-                 f"(choose from {', '.join(sorted(DETERMINIZERS))})")
+                 f"(choose from {', '.join(computer_variants())})")
 
     def log(text):
         if args.verbose:
