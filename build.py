@@ -623,6 +623,61 @@ def find_chromium() -> Optional[str]:
     return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
 
 
+#: What ``build.py test`` needs from the system, as (Debian package, is it there?). The WebRTC
+#: browser tests build their own network namespace with ``ip``, ``unshare`` and ``nsenter``.
+SYSTEM_NEEDS = (
+    ("chromium", lambda which: find_chromium() is not None),
+    ("nodejs", lambda which: which("node")),
+    ("npm", lambda which: which("npm")),
+    ("iproute2", lambda which: which("ip")),
+    ("util-linux", lambda which: which("unshare") and which("nsenter")),
+)
+
+
+def missing_system_packages(which=shutil.which) -> List[str]:
+    """The Debian packages of :data:`SYSTEM_NEEDS` that this machine lacks."""
+    return [package for package, present in SYSTEM_NEEDS if not present(which)]
+
+
+def ensure_system_packages(*, which=shutil.which, is_root: Optional[bool] = None,
+                           run=subprocess.run) -> List[str]:
+    """Install what :func:`missing_system_packages` names with apt when run as root on Debian;
+    otherwise stop with the one command to run. Returns the packages installed.
+
+    A Chromium path chosen with ``$HIDDENCHESS_CHROMIUM`` is never installed over: a missing
+    one is an error naming it.
+
+    >>> ensure_system_packages(which=lambda name: "/bin/" + name)   # nothing missing
+    []
+    """
+    missing = missing_system_packages(which)
+    if not missing:
+        return []
+    if "chromium" in missing and os.environ.get("HIDDENCHESS_CHROMIUM"):
+        raise BuildError(
+            f"Chromium not found at {os.environ['HIDDENCHESS_CHROMIUM']} (HIDDENCHESS_CHROMIUM): "
+            "point it at a Chromium, or unset it and `apt-get install chromium`")
+    command = "apt-get install -y --no-install-recommends " + " ".join(missing)
+    if is_root is None:
+        is_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    if not is_root or not which("apt-get") or os.environ.get("HIDDENCHESS_NO_APT"):
+        what = "Chromium" if missing == ["chromium"] else ", ".join(missing)
+        raise BuildError(f"{what} not found: install it with `sudo {command}`, then run "
+                         "`python3 build.py test` again")
+    print(f"test: installing Debian's {', '.join(missing)} with apt-get ...", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in (["apt-get", "update", "-qq"], command.split() + ["-qq"]):
+        proc = run(cmd, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+        if proc.returncode != 0:
+            last = ((proc.stderr or "") + (proc.stdout or "")).strip().splitlines() or ["no output"]
+            raise BuildError(f"`{' '.join(cmd)}` failed: {last[-1][:200]}")
+    still = missing_system_packages(which)
+    if still:
+        raise BuildError(f"apt-get installed {', '.join(missing)} but {', '.join(still)} "
+                         "is still not usable")
+    return missing
+
+
 def venv_python(venv: Path = VENV) -> Path:
     return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
@@ -678,12 +733,10 @@ def _with_default_paths(args: Sequence[str]) -> List[str]:
 
 
 def run_tests(pytest_args: Sequence[str]) -> int:
-    """Check for Chromium, update .venv, build, then run pytest; pytest's exit status."""
+    """Install what the system lacks (:func:`ensure_system_packages`), update .venv, build,
+    then run pytest; pytest's exit status."""
+    ensure_system_packages()
     chromium = find_chromium()
-    if chromium is None:
-        raise BuildError(
-            f"Chromium not found at {os.environ.get('HIDDENCHESS_CHROMIUM') or DEFAULT_CHROMIUM}: "
-            "install it with `apt-get install chromium` (or set HIDDENCHESS_CHROMIUM)")
     python = ensure_venv()
     build()
     env = dict(os.environ)

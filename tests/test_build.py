@@ -301,3 +301,63 @@ def test_test_command_without_chromium_says_how_to_install_it(tmp_path):
     assert proc.returncode != 0
     assert "apt-get install chromium" in proc.stderr
     assert proc.stderr.strip().splitlines()[-1].startswith("build.py: error: Chromium not found")
+
+
+# --- system packages: `build.py test` installs what the machine lacks -------------------------
+class _Machine:
+    """A fake machine: which() answers for the commands in ``have``; apt-get adds packages."""
+
+    PROVIDES = {"chromium": [], "nodejs": ["node"], "npm": ["npm"], "iproute2": ["ip"],
+                "util-linux": ["unshare", "nsenter"]}
+
+    def __init__(self, have, apt_fails=False):
+        self.have, self.apt_fails, self.calls = set(have), apt_fails, []
+
+    def which(self, name):
+        return f"/usr/bin/{name}" if name in self.have else None
+
+    def run(self, cmd, **kwargs):
+        self.calls.append(cmd)
+        assert kwargs["env"]["DEBIAN_FRONTEND"] == "noninteractive"
+        if self.apt_fails and "install" in cmd:
+            return subprocess.CompletedProcess(cmd, 100, "", "E: Unable to locate package npm\n")
+        if "install" in cmd:
+            for package in cmd[cmd.index("--no-install-recommends") + 1:]:
+                self.have.update(self.PROVIDES.get(package, []))
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+
+def test_missing_system_packages_are_named(monkeypatch):
+    monkeypatch.setattr(build, "find_chromium", lambda: "/usr/bin/chromium")
+    machine = _Machine({"node", "npm", "unshare"})
+    assert build.missing_system_packages(machine.which) == ["iproute2", "util-linux"]
+
+
+def test_as_root_the_test_command_installs_what_is_missing_with_apt(monkeypatch):
+    monkeypatch.setattr(build, "find_chromium", lambda: "/usr/bin/chromium")
+    monkeypatch.delenv("HIDDENCHESS_NO_APT", raising=False)
+    machine = _Machine({"apt-get", "node", "npm", "unshare", "nsenter"})
+    installed = build.ensure_system_packages(which=machine.which, is_root=True, run=machine.run)
+    assert installed == ["iproute2"]
+    assert machine.calls == [["apt-get", "update", "-qq"],
+                             ["apt-get", "install", "-y", "--no-install-recommends", "iproute2", "-qq"]]
+    assert build.ensure_system_packages(which=machine.which, is_root=True, run=machine.run) == []
+
+
+def test_without_root_the_test_command_prints_the_one_command_to_run(monkeypatch):
+    monkeypatch.setattr(build, "find_chromium", lambda: None)
+    monkeypatch.delenv("HIDDENCHESS_CHROMIUM", raising=False)
+    machine = _Machine({"apt-get", "node", "npm", "ip", "unshare", "nsenter"})
+    with pytest.raises(build.BuildError) as e:
+        build.ensure_system_packages(which=machine.which, is_root=False, run=machine.run)
+    assert str(e.value) == ("Chromium not found: install it with `sudo apt-get install -y "
+                            "--no-install-recommends chromium`, then run `python3 build.py test` again")
+    assert machine.calls == []
+
+
+def test_a_failing_apt_get_is_one_clear_error(monkeypatch):
+    monkeypatch.setattr(build, "find_chromium", lambda: "/usr/bin/chromium")
+    monkeypatch.delenv("HIDDENCHESS_NO_APT", raising=False)
+    machine = _Machine({"apt-get", "node", "ip", "unshare", "nsenter"}, apt_fails=True)
+    with pytest.raises(build.BuildError, match="failed: E: Unable to locate package npm"):
+        build.ensure_system_packages(which=machine.which, is_root=True, run=machine.run)
