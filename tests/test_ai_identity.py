@@ -18,9 +18,8 @@ from hiddenchess.variants.hidden_identity.ai import (
 )
 from hiddenchess.engine.core import PIECE_SYMBOLS, SQUARE_NAMES, WHITE
 from hiddenchess.game.game import Game
-from hiddenchess.variants.hidden_identity.rules import (
-    candidates, home_squares, shuffle_layout, standard_layout,
-)
+from hiddenchess.variants.hidden_identity.rules import home_squares, shuffle_layout, standard_layout
+from hiddenchess.variants.hidden_identity.knowledge import candidates
 from hiddenchess.app.session import Session, computer_variants
 from hiddenchess.app.storage import MemoryBackend
 

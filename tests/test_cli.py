@@ -7,8 +7,10 @@ blank line and ``Nodes searched: N``). ``play`` prints one JSON object per move.
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import chess
@@ -232,3 +234,72 @@ def test_missing_subcommand_is_a_usage_error():
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "usage" in proc.stderr
+
+
+# --- issue 17: perft with reveals and king captures, depth cap, no tracebacks --------------------
+def test_reveal_perft_prints_the_expected_count_and_the_pairs():
+    assert run("perft", "reveal", "start", "1").stdout == "20\npairs: 100\n"
+    assert run("perft", "reveal", "start", "2").stdout == "399.6\npairs: 9980\n"
+    assert run("perft", "reveal", "start", "3").stdout == "10029\npairs: 1052248\n"
+    proc = run("perft", "reveal", "start", "2", "--divide")
+    lines = proc.stdout.splitlines()
+    assert lines[-2:] == ["Nodes searched: 399.6", "pairs: 9980"]
+    split = dict(line.split(": ", 1) for line in lines[:-3])
+    assert len(split) == 20 and split["e2e4"].endswith("(pairs: 500)")
+    assert sum(float(v.split()[0]) for v in split.values()) == pytest.approx(399.6)
+
+
+def test_perft_help_documents_the_reveal_counts_and_the_cap():
+    text = " ".join(run("perft", "--help").stdout.split())
+    for words in ("expected leaf count", "399.6", "(move, draw) pair", "0 to 12", "Ctrl+C"):
+        assert words in text
+
+
+def test_hidden_identity_perft_ends_at_a_king_capture():
+    fen = "4k3/p3R3/8/8/8/8/8/4K3 w - - 0 1 unmoved:-"
+    assert run("perft", "hidden-identity", fen, "2").stdout == "117\n"
+    lines = run("perft", "hidden-identity", fen, "2", "--divide").stdout.splitlines()
+    assert "e7e8: 0" in lines and lines[-1] == "Nodes searched: 117"
+
+
+def test_perft_depth_is_capped_with_a_clear_error():
+    error = json_error(run("perft", "standard", "start", "13"))
+    assert error["error"] == "invalid-depth" and "0 to 12" in error["message"]
+    assert run("perft", "standard", "start", "0").stdout == "1\n"
+
+
+def _cli(*args, **kw):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    return subprocess.Popen([sys.executable, "-m", "hiddenchess", *args], env=env, cwd=ROOT,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_a_closed_pipe_ends_quietly_without_a_traceback():
+    proc = _cli("perft", "standard", "start", "4", "--divide", stdout=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    _, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert proc.returncode == 141
+    assert json.loads(err.strip().splitlines()[-1])["error"] == "broken-pipe"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_ends_with_one_line_without_a_traceback():
+    with open("/dev/full", "w") as full:
+        proc = _cli("perft", "standard", "start", "2", "--divide", stdout=full)
+        _, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert proc.returncode == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["error"] == "write-failed"
+
+
+def test_ctrl_c_interrupts_perft_with_a_clear_message():
+    proc = _cli("perft", "standard", "start", "7", stdout=subprocess.PIPE)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err
+    assert proc.returncode == 130 and out == ""
+    assert json.loads(err.strip().splitlines()[-1])["error"] == "interrupted"

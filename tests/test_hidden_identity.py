@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from hiddenchess import Game
-from hiddenchess.errors import GameOverError, IllegalMoveError, SetupError
+from hiddenchess.engine.notation import position_from_fen
+from hiddenchess.errors import GameOverError, IllegalMoveError, InvalidMoveError, SetupError
 from hiddenchess.variants.hidden_identity.rules import (
-    ROLE_COUNTS, candidates, compact, parse_placement, parse_public, shuffle_layout,
-    standard_layout,
+    compact, parse_placement, parse_public, shuffle_layout, standard_layout,
 )
+from hiddenchess.variants.hidden_identity.knowledge import ROLE_COUNTS, candidates
 from hiddenchess.game.record import from_record, to_record
 
 HI = "hidden-identity"
@@ -422,10 +423,13 @@ def test_record_before_setup_and_with_a_bad_placement():
 def test_module_examples():
     import doctest
 
+    from hiddenchess.variants.hidden_identity import knowledge, position
     from hiddenchess.variants.hidden_identity import rules as hidden_identity
 
     failures, tried = doctest.testmod(hidden_identity)
     assert tried >= 10 and failures == 0
+    for module in (position, knowledge):
+        assert doctest.testmod(module).failed == 0
 
 
 # --- the setup screen's draft (Session) ----------------------------------------------------------
@@ -469,3 +473,61 @@ def test_session_move_placed_errors_leave_the_draft_unchanged():
     s.confirm_setup(now_ms=5)
     # The hand-over screen is up for Black: nobody's draft can be touched.
     assert s.move_placed("e8", "d8", now_ms=6)["error"] == "Pass the device to Black first."
+
+
+# --- issue 17 ------------------------------------------------------------------------------------
+def test_perft_stops_at_a_king_capture():
+    """The first capture of a king wins: nothing is counted below it (depth 2: 117, not 119)."""
+    pos = position_from_fen("4k3/p3R3/8/8/8/8/8/4K3 w - - 0 1 unmoved:-", HI)
+    assert [pos.perft(d) for d in (0, 1, 2)] == [1, 18, 117]
+    # Independent count: every white move, then Black's moves unless Black's king is gone.
+    total = 0
+    for m in pos.legal_moves():
+        pos.push(m)
+        total += len(pos.legal_moves()) if pos.kings & pos.black else 0
+        pos.pop()
+    assert total == 117
+
+
+def test_pawn_moves_reset_the_fifty_move_count_on_the_truth():
+    g = fen_game("4k3/8/8/8/8/8/P7/R3K3", unmoved="-")
+    g.position.halfmove = 99
+    g.play("a2a3")  # a pawn move: the count starts again
+    assert g.position.halfmove == 0 and g.claimable_draw() is None
+    g.play("e8d8")
+    g.play("a1b1")  # not a pawn
+    assert g.position.halfmove == 2
+
+
+def test_seventy_five_moves_without_a_pawn_move_or_capture_draw():
+    g = Game.new(HI, fen="4k3/8/8/8/8/8/P7/R3K3 w - - 149 80 unmoved:-")
+    g.play("a2a3")
+    assert not g.status.over
+    g = Game.new(HI, fen="4k3/8/8/8/8/8/P7/R3K3 w - - 149 80 unmoved:-")
+    g.play("a1b1")
+    assert g.status.over and g.status.reason == "seventy-five-moves"
+
+
+def test_views_count_only_captures_so_pawn_moves_stay_secret():
+    """The truth's count resets on a pawn move; a view's FEN shows plies since the last capture,
+    which every seat can count, so it does not tell which piece was a pawn."""
+    g = new_game()
+    g.play("e2e4")
+    g.play("b8c6")
+    assert g.position.halfmove == 1
+    for seat in ("white", "black"):
+        assert g.view(seat).fen.split()[4] == "2"
+        assert [f["fen"].split()[4] for f in g.frames(seat)] == ["0", "1", "2"]
+    g.play("f1b5")
+    g.play("c6d4")
+    g.play("b5d7")  # captures: the public count starts again
+    assert g.view("black").fen.split()[4] == "0"
+
+
+def test_public_notation_markers_must_match_the_move():
+    g = new_game()
+    for text in ("e2e4 castle a1a2", "e2e4 ep", "e2xe4", "e2e4 ep-not-a-pawn"):
+        with pytest.raises(InvalidMoveError):
+            g.play(text)
+    assert g.ply == 0
+    assert g.play("e2e4").san == "e2e4"

@@ -6,6 +6,9 @@ whose message starts with ``invalid FEN:`` and says what is wrong. Moves that ar
 several legal moves raises :class:`AmbiguousMoveError` naming them.
 """
 
+import doctest
+import importlib
+
 import chess
 import pytest
 
@@ -301,7 +304,7 @@ def test_promotion_san_and_uci(text, move, written):
 
 @pytest.mark.parametrize("text, move, written", [
     ("O-O", "e1g1", "O-O"), ("0-0", "e1g1", "O-O"), ("e1g1", "e1g1", "O-O"),
-    ("e1h1", "e1g1", "O-O"), ("O-O+", "e1g1", "O-O"),
+    ("e1h1", "e1g1", "O-O"), ("O-O!", "e1g1", "O-O"),
     ("O-O-O", "e1c1", "O-O-O"), ("0-0-0", "e1c1", "O-O-O"), ("e1c1", "e1c1", "O-O-O"),
     ("e1a1", "e1c1", "O-O-O"),
 ])
@@ -378,3 +381,70 @@ def test_en_passant_san_and_uci():
     assert parse_uci(pos, "e5d6") == m
     pos.push(m)
     assert fen(pos) == "1b2k3/8/3P4/8/8/8/7K/8 b - - 0 2"
+
+
+@pytest.mark.parametrize("name", [
+    "hiddenchess", "hiddenchess.errors", "hiddenchess.engine.core", "hiddenchess.engine.variant",
+    "hiddenchess.engine.notation", "hiddenchess.engine.position", "hiddenchess.game.events",
+    "hiddenchess.game.game", "hiddenchess.game.knowledge",
+])
+def test_engine_and_game_doctests(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted and not result.failed
+
+
+# --- lenient, but never silently wrong (issue 17) ------------------------------------------------
+@pytest.mark.parametrize("text, words", [
+    ("Nf3#", "is false"), ("e4+", "is false"), ("Nf3+!", "is false"), ("O-O#", "is false"),
+])
+def test_a_false_check_or_mate_sign_is_refused(text, words):
+    fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/RN2K2R w KQkq - 0 1" if text.startswith("O") else None
+    game = Game.new("standard", fen)
+    with pytest.raises(InvalidMoveError, match=words):
+        game.play(text)
+    assert game.ply == 0
+
+
+def test_true_signs_and_missing_signs_are_accepted():
+    game = Game.new("standard")
+    for text in ["f3", "e5", "g4"]:
+        game.play(text)
+    assert game.play("Qh4#").san == "Qh4#"
+    game = Game.new("standard")
+    for text in ["f3", "e5", "g4"]:
+        game.play(text)
+    assert game.play("Qh4").san == "Qh4#"  # (a missing sign is fine)
+    game = Game.new("standard", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    with pytest.raises(InvalidMoveError, match="gives check"):
+        game.play("Ra8#")
+    assert game.play("Ra8+").san == "Ra8+"
+
+
+@pytest.mark.parametrize("text", ["e4 **zz", "e4 **e9", "e4 ***", "e4 **c4,", "e4 **c4 zz"])
+def test_a_reveal_marker_that_names_nothing_is_refused(text):
+    game = Game.new("secret-pawn")
+    game.seal("white", ["a2", "b2"])
+    game.seal("black", ["a7", "b7"])
+    with pytest.raises(InvalidMoveError, match="reveal marker"):
+        game.play(text)
+    assert game.play("e4 **").san == "e4"  # (well-formed markers are consequences: ignored)
+
+
+@pytest.mark.parametrize("fen, words", [
+    ("rnbqkbnr/pppppppp/８/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ０ 1", "halfmove"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 １", "move number"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1e23", "move number"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 " + "1" + "0" * 23, "move number"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1000001 1", "halfmove"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 +5", "move number"),
+])
+def test_unicode_digits_and_absurd_counters_are_refused(fen, words):
+    with pytest.raises(InvalidFenError, match=words):
+        position_from_fen(fen)
+
+
+def test_reveal_pools_take_ascii_digits_only():
+    with pytest.raises(InvalidFenError):
+        position_from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 pools:q1r2b2n2p８/q1r2b2n2p8", "reveal")
+    assert position_from_fen("4k3/8/8/8/8/8/8/4K3 w - - 1000000 1000000", "standard").fullmove == 10 ** 6

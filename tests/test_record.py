@@ -13,9 +13,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import hiddenchess.game.record
+import hiddenchess.game.record_format
 from hiddenchess import Game
 from hiddenchess.game.clock import Clock, ClockSettings
 from hiddenchess.errors import HiddenChessError, RecordError
+from hiddenchess.variants.hidden_identity.rules import shuffle_layout
 from hiddenchess.game.record import (
     KNOWN_SECTIONS,
     RECORD_FORMAT,
@@ -338,6 +340,7 @@ def test_malformed_records_raise_clear_errors(data, words):
 def test_unknown_fields_in_an_ending_are_ignored():
     record = good_record()
     record["end"] = {"type": "resign", "by": "white", "note": "lost on purpose"}
+    record["result"], record["reason"] = "0-1", "resignation"
     game, _, _ = from_record(record)
     assert game.status.result == "0-1" and game.end_action == {"type": "resign", "by": "white"}
 
@@ -519,3 +522,103 @@ def test_long_game_wraps_and_keeps_numbers_with_moves():
 
 def test_docstring_examples():
     assert doctest.testmod(hiddenchess.game.record).failed == 0
+    assert doctest.testmod(hiddenchess.game.record_format).failed == 0
+
+
+# --- a record must prove what it claims (issue 17) ----------------------------------------------
+def test_a_written_san_that_the_replay_does_not_give_is_refused():
+    record = to_record(play(Game.new("standard"), ["e4", "e5", "Nf3", "Nc6"]))
+    record["moves"][2]["san"] = "Nh3"
+    with pytest.raises(RecordError, match="ply 3: the record says 'Nh3'"):
+        from_record(record)
+    record["moves"][2] = {"uci": "g1f3"}  # (no SAN written: nothing to disagree with)
+    from_record(record)
+
+
+def test_a_written_result_that_the_replay_does_not_give_is_refused():
+    record = to_record(play(Game.new("standard"), ["f3", "e5", "g4", "Qh4"]))
+    assert (record["result"], record["reason"]) == ("0-1", "checkmate")
+    for result, reason, words in [("1-0", "checkmate", "result is '1-0'"),
+                                  ("0-1", "resignation", "ended by 'resignation'"),
+                                  ("*", None, "result is '\\*'")]:
+        with pytest.raises(RecordError, match=words):
+            from_record(dict(record, result=result, reason=reason))
+
+
+def test_a_record_that_claims_a_finished_game_must_end_there():
+    game = play(Game.new("standard"), ["f3", "e5", "g4", "Qh4"])
+    record = to_record(game)
+    short = dict(record, moves=record["moves"][:-1])  # the mating move is missing
+    with pytest.raises(RecordError, match="still in progress"):
+        from_record(short)
+    resigned = to_record(play(Game.new("standard"), ["e4", "e5"]))
+    resigned["result"], resigned["reason"] = "1-0", "resignation"  # ... but no ending
+    with pytest.raises(RecordError, match="still in progress"):
+        from_record(resigned)
+    longer = dict(record, moves=record["moves"] + [{"uci": "e1f2", "san": "Kf2"}])
+    with pytest.raises(RecordError, match="ply 5"):
+        from_record(longer)
+
+
+def _replays_as_written(record) -> bool:
+    """Whether ``record`` loads; if it does, its replay must be the game it describes."""
+    try:
+        game, _, _ = from_record(record)
+    except RecordError:
+        return False
+    assert [p.san for p in game.history] == [m["san"] for m in record["moves"]]
+    assert game.status.result == record["result"]
+    return True
+
+
+def test_altered_secret_pawns_are_refused_when_the_game_changes():
+    """Seal other pawns than the record says: the record either still describes its game
+    exactly (the same SAN, reveal markers included, and result) or is refused."""
+    rng = random.Random(17)
+    refused = loaded = 0
+    for _ in range(30):
+        game = Game.new("secret-pawn")
+        pawns = {"white": [f + "2" for f in "abcdefgh"], "black": [f + "7" for f in "abcdefgh"]}
+        for seat in ("white", "black"):
+            game.seal(seat, rng.sample(pawns[seat], 2))
+        for _ in range(rng.randrange(20, 90)):
+            if game.status.over:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        record = to_record(game)
+        for _ in range(6):
+            altered = copy.deepcopy(record)
+            seat = rng.choice(("white", "black"))
+            sealed = altered["setup"]["sealed"][seat]
+            sealed[rng.randrange(2)] = rng.choice([p for p in pawns[seat] if p not in sealed])
+            if _replays_as_written(altered):
+                loaded += 1
+            else:
+                refused += 1
+    assert refused and loaded  # (some alterations change nothing anyone saw: those may load)
+
+
+def test_altered_hidden_identity_placements_are_refused_when_the_game_changes():
+    """Swap two pieces of a placement: the record either still describes its game exactly
+    (captured identities, en passant outcomes and result) or is refused."""
+    rng = random.Random(59)
+    refused = loaded = 0
+    for _ in range(30):
+        game = Game.new("hidden-identity")
+        for seat in ("white", "black"):
+            game.setup(seat, {"placement": shuffle_layout(seat, rng)})
+        for _ in range(rng.randrange(30, 120)):
+            if game.status.over:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        record = to_record(game)
+        for _ in range(6):
+            altered = copy.deepcopy(record)
+            placement = altered["setup"]["placement"][rng.choice(("white", "black"))]
+            a, b = rng.sample(sorted(placement), 2)
+            placement[a], placement[b] = placement[b], placement[a]
+            if _replays_as_written(altered):
+                loaded += 1
+            else:
+                refused += 1
+    assert refused and loaded

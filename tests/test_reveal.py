@@ -13,6 +13,7 @@ counts of q r b n p (White's, then Black's).
 import doctest
 import math
 import random
+from fractions import Fraction
 
 import chess
 import pytest
@@ -627,3 +628,176 @@ def test_perft_depth_three_from_the_start_with_knights():
     pos = position_from_fen(Game.new(VARIANT).fen(), VARIANT)
     board, cov = chess_board(Game.new(VARIANT).fen())
     assert reveal.perft(pos, 3, "n") == chess_perft(board, cov, 3, chess.KNIGHT)
+
+
+# --- a Pawn revealed on its first rank (issue 17) -------------------------------------------------
+def test_pawn_revealed_on_its_first_rank_double_steps_from_its_home_pawn_rank():
+    """"Any Pawn standing on its home pawn rank may advance two squares when both are clear,
+    whatever it did before": the castling corner cover drawing a Pawn on f1, then f1-f2."""
+    g = new(f"4k3/8/8/8/8/8/8/4K2R w K - 0 1 covered:h1 pools:{FULL}")
+    assert g.play("e1g1", draw="p").san == "O-O?P"
+    g.play("Kd8")
+    g.play("f1f2")
+    g.play("Ke8")
+    assert {"f2f3", "f2f4"} <= set(g.legal_moves())
+    assert "dbl:" not in g.fen()  # (every pawn on its home rank may double-step: the default)
+    again = position_from_fen(g.fen(), VARIANT)
+    assert again.state_key() == g.position.state_key()
+    assert again.repetition_key() == g.position.repetition_key()
+    g.play("f2f4")
+    assert g.fen().split()[3] == "-" and piece(g, "f4") == ("white", "p")
+
+
+def test_rook_cover_along_its_first_rank_drawing_a_pawn_double_steps_later():
+    g = new(f"4k3/8/8/8/8/8/8/R3K3 w - - 0 1 covered:a1 pools:{FULL}")
+    g.play("Rc1", draw="p")
+    g.play("Kd7")
+    g.play("c1c2")
+    g.play("Kd6")
+    assert {"c2c3", "c2c4"} <= set(g.legal_moves())
+    g.play("c4")
+    g.play("Kc5")  # the pawn that double-stepped may be taken en passant? (no black pawn: no)
+    assert piece(g, "c4") == ("white", "p")
+
+
+def test_black_pawn_revealed_on_its_first_rank_double_steps_from_rank_seven():
+    g = new(f"r3k3/8/8/8/8/8/8/4K3 b q - 0 1 covered:a8 pools:{FULL}")
+    g.play("Rb8", draw="p")
+    g.play("Kd2")
+    g.play("b8b7")
+    g.play("Kd3")
+    assert {"b7b6", "b7b5"} <= set(g.legal_moves())
+
+
+def test_a_secret_pawn_back_on_its_home_rank_still_has_no_double_step():
+    """(The Reveal rule does not leak into Secret Pawn Chess: a pawn that moved has none.)"""
+    g = Game.new("secret-pawn", "4k3/8/8/8/8/8/8/3PK3 w - - 0 1 secret:d1")
+    g.play("d1d2")
+    g.play("Kd7")
+    assert "d2d4" not in g.legal_moves()
+
+
+def pythonchess_legal(board) -> set:
+    """python-chess's legal moves, less a pawn's two-square advance from its first rank (which
+    python-chess allows, for Horde; the Reveal rule gives that pawn one step)."""
+    first = (0, 7)
+    return {m.uci() for m in board.legal_moves if not (
+        board.piece_type_at(m.from_square) == chess.PAWN
+        and chess.square_rank(m.from_square) == first[0 if board.turn else 1]
+        and abs(m.to_square - m.from_square) == 16)}
+
+
+def our_legal(g: Game) -> set:
+    """Our legal moves, a cover's conditional promotion choice folded into its plain move."""
+    out = set()
+    for m in g.legal_moves():
+        frm = chess.parse_square(m[:2])
+        if len(m) == 5 and frm in set(chess.parse_square(s) for s in covered(g)):
+            p = g.position.piece_at(frm)
+            if p and p[1] != 1:
+                m = m[:4]
+        out.add(m)
+    return out
+
+
+def first_rank_game_against_python_chess(seed: int) -> int:
+    """One random game checked at every ply; returns how many Pawns were revealed on a first
+    rank. Oracle cross-check: covers move as their start square's piece (python-chess moves them),
+    then the drawn role replaces them on the board; Pawns drawn on the first rank are frequent
+    here. python-chess lets any pawn on its second rank double-step and a pawn on its first rank
+    step one square, which is exactly the Reveal rule."""
+    rng = random.Random(seed)
+    fen = ("r1b1kb1r/8/8/8/8/8/8/R1B1KB1R w KQkq - 0 1 covered:a1,c1,f1,h1,a8,c8,f8,h8 "
+           "pools:q1r2b2n2p8/q1r2b2n2p8")
+    g = new(fen)
+    board, _ = chess_board(fen)
+    first_rank_pawns = 0
+    for _ in range(60):
+        if g.status.over:
+            break
+        assert our_legal(g) == pythonchess_legal(board), g.fen()
+        move = rng.choice(sorted(g.legal_moves()))
+        pool = pools(g)[g.turn]
+        role = "p" if pool["p"] and rng.random() < 0.7 else rng.choice([r for r, n in pool.items() if n])
+        cover_promotion = len(move) == 5 and move[:2] in covered(g) and board.piece_type_at(
+            chess.parse_square(move[:2])) != chess.PAWN
+        result = g.play(move, draw=role)
+        mv = chess.Move.from_uci(move)
+        if cover_promotion:
+            mv = chess.Move(mv.from_square, mv.to_square)
+        board.push(mv)
+        reveal = next((e.public for e in result.events if e.kind == "reveal"), None)
+        if reveal:
+            sq = chess.parse_square(reveal["square"])
+            role_type = chess.PIECE_SYMBOLS.index(role)
+            if reveal["promoted"]:
+                role_type = chess.PIECE_NAMES.index(reveal["promoted"])
+            color = chess.WHITE if reveal["color"] == "white" else chess.BLACK
+            ep = board.ep_square
+            board.set_piece_at(sq, chess.Piece(role_type, color))
+            board.ep_square = ep if role == "p" else None
+            if role == "p" and chess.square_rank(sq) in (0, 7):
+                first_rank_pawns += 1
+        assert g.fen().split()[0] == board.board_fen()
+        assert "dbl:" not in g.fen()  # (Reveal: every pawn on its home rank may double-step)
+    return first_rank_pawns
+
+
+@pytest.mark.parametrize("seeds", [range(i, 60, 8) for i in range(8)])
+def test_random_games_with_first_rank_reveals_agree_with_python_chess(seeds):
+    assert sum(first_rank_game_against_python_chess(seed) for seed in seeds) > 0
+
+
+# --- perft with the draws accounted for (issue 17) ------------------------------------------------
+def test_expected_perft_from_the_start():
+    pos = position_from_fen(Game.new(VARIANT).fen(), VARIANT)
+    got = [reveal.expected_perft(pos, d) for d in (0, 1, 2, 3)]
+    assert got == [(1, 1), (20, 100), (Fraction(1998, 5), 9980), (10029, 1052248)]
+    assert position_from_fen(Game.new(VARIANT).fen(), VARIANT).state_key() == pos.state_key()
+
+
+@pytest.mark.parametrize("fen", [
+    f"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 covered:a1,h1 pools:q0r0b0n2p0/{FULL.split('/')[1]}",
+    f"r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1 covered:a1,a8 pools:q0r0b0n0p2/q0r0b0n0p1",
+])
+def test_expected_perft_with_a_one_role_pool_is_the_forced_perft(fen):
+    """With one role left in the mover's pool every draw is certain: the expected count equals
+    the forced-role perft, checked against python-chess."""
+    pos = position_from_fen(fen, VARIANT)
+    letter = "n" if "n2p0" in fen else "p"
+    for depth in (1, 2):
+        expected, pairs = reveal.expected_perft(pos, depth)
+        board, cov = chess_board(fen)
+        if letter == "n":
+            assert expected == reveal.perft(pos, depth, "n") == chess_perft(board, cov, depth, chess.KNIGHT)
+        else:
+            assert expected == reveal.perft(pos, depth, "p")
+        assert pairs == expected  # (one role: one draw per revealing move)
+
+
+def test_expected_perft_averages_two_roles():
+    # One cover; its pool holds a queen and a knight: each drawn half the time.
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 covered:a1 pools:q1r0b0n1p0/q0r0b0n0p0"
+    pos = position_from_fen(fen, VARIANT)
+    q, n = reveal.perft(pos, 2, "q"), reveal.perft(pos, 2, "n")
+    expected, pairs = reveal.expected_perft(pos, 2)
+    assert expected == Fraction(q + n, 2)
+    # (move, draw) pairs: a king move is one leaf per reply; a cover move, both roles' replies.
+    king_part = 0
+    for m in pos.legal_moves():
+        if m & 63 == 4:
+            pos.push(m)
+            king_part += len(pos.legal_moves())
+            pos.pop()
+    assert pairs == q + n - king_part
+    moves = pos.legal_moves()
+    kings = sum(1 for m in moves if m & 63 == 4)
+    assert reveal.expected_perft(pos, 1) == (len(moves), kings + 2 * (len(moves) - kings))
+
+
+def test_a_reveal_fen_cannot_take_a_home_rank_pawns_double_step_away():
+    fen = "4k3/8/8/8/8/8/5P2/6K1 w - - 0 1 pools:q1r2b2n2p7/q1r2b2n2p8"
+    with pytest.raises(InvalidFenError, match="dbl"):
+        position_from_fen(fen + " dbl:-", VARIANT)
+    assert position_from_fen(fen + " dbl:f2", VARIANT).state_key() == position_from_fen(fen, VARIANT).state_key()
+    assert "f2f4" in new(fen).legal_moves()

@@ -13,7 +13,8 @@ from hypothesis import given, settings, strategies as st
 
 from hiddenchess import Game
 from hiddenchess.errors import GameOverError, HiddenChessError, IllegalMoveError, RecordError
-from hiddenchess.variants.hidden_identity.rules import candidates, shuffle_layout
+from hiddenchess.variants.hidden_identity.rules import shuffle_layout
+from hiddenchess.variants.hidden_identity.knowledge import candidates
 from hiddenchess.variants.hidden_identity.tabletop import PenaltyError, PenaltyPendingError, bluff_dests, line_squares
 
 TT = "hidden-identity-tt"
@@ -374,3 +375,25 @@ def test_bluffing_games_stay_consistent(seed):
     for seat in ("white", "black"):
         assert again.view(seat).to_json() == g.view(seat).to_json()
         assert again.frames(seat) == g.frames(seat)
+
+
+def test_discovery_removing_the_piece_that_advanced_two_squares_clears_en_passant():
+    """Issue 17: the piece that just made a two-square advance is found illegal and removed; its
+    en passant square must go with it, or the saved position cannot be read back."""
+    g = new_game()
+    for move in ["g1f3", "h7h5", "f3g1", "h5h4", "g2g4", "h4h3"]:
+        g.play(move)
+    g.play("g1g3", allow_illegal=True)  # a proven knight moving straight: found at once
+    assert piece(g, "g3") is None and public(g, "illegal")[0]["square"] == "g3"
+    assert g.position.ep == -1
+    Game.new(TT, fen=g.history[-1].fen_after)  # the saved position reads back
+    g.penalty("black", ["g4"])
+    assert "h3g2" not in g.legal_moves()
+    g.play("a7a6")
+    g.resign("white")
+    for seat in ("white", "black", "all"):  # replaying the finished game
+        assert len(g.frames(seat)) == g.ply + 1
+    again = Game.from_record(json.loads(json.dumps(g.to_record())))
+    assert again.fen() == g.fen()
+    assert again.frames("all") == g.frames("all")
+

@@ -6,26 +6,21 @@ view -- ``Game.view(seat).to_json()``, the same dictionary the screen shows -- i
 :class:`Sample` objects, each a full position consistent with the view plus the repetition keys
 of the positions before it, and a weight.
 
-:data:`DETERMINIZERS` maps a variant id to its determinizer:
+:data:`DETERMINIZERS` maps a variant id to its determinizer. A variant registers its own in its
+folder's ``ai`` plug-in (``hiddenchess/variants/<package>/ai.py``, imported on first use by
+:func:`computer_plays`); a variant whose folder has none hides nothing and gets
+:func:`full_information`: the view's FEN is the whole truth, so there is exactly one sample (the
+move list is replayed from the variant's start, or the view's ``start_fen`` when it carries one,
+to know which positions already occurred, for the repetition rules). Variants with a setup phase
+register the computer's setup choice the same way (:func:`register_setup_chooser`).
 
-``standard``, ``royal-pawn``
-    :func:`full_information`: the view's FEN is the whole truth, so there is exactly one
-    sample. The move list is replayed from the variant's start (or the view's ``start_fen`` when
-    it carries one) to know which positions already occurred, for the repetition rules.
+Adding a hidden variant means writing one function in its folder and registering it, without
+touching the search::
 
-``secret-pawn``, ``reveal``
-    :mod:`hiddenchess.variants.secret_pawn.ai`: sampled secret pawns consistent with every reveal observed
-    (with ``root_moves``), and the Reveal Chess position with its draws as root chance nodes
-    (``chance``).
-
-Adding a hidden variant means writing one function and registering it, without touching the
-search::
-
-    @register_determinizer("secret-pawn")
-    def secret_pawn(view, rng):
-        # Sample the opponent's two sealed pawns among those consistent with the view (pawns
-        # that have made an extra move are revealed; the others are equally likely), build the
-        # extended FEN with "secret:..." and return several weighted samples.
+    @register_determinizer("my-variant")
+    def sample_worlds(view, rng):
+        # Fill in what the view hides, consistently with everything it shows, and return
+        # several weighted full positions.
         return [Sample(position, history, weight) for ...]
 
 :func:`hiddenchess.ai.choose_move` searches every sample (the node budget is shared among them)

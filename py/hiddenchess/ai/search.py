@@ -166,7 +166,7 @@ class Searcher:
         Raises ``ValueError`` if the side to move has no legal move.
         """
         pos = self.pos
-        pos._stack = []
+        base = pos.pushed
         moves = pos.legal_moves()
         if not moves:
             raise ValueError("no legal move to search")
@@ -188,7 +188,7 @@ class Searcher:
                 else:
                     score, move, scores = self._root(moves, depth, margin)
             except SearchTimeout:
-                while pos._stack:  # unwind the interrupted line (pop restores the full state)
+                while pos.pushed > base:  # unwind the interrupted line (pop restores the state)
                     pos.pop()
                 self.psq = root_psq
                 if not margin and self.partial is not None and self.partial[0] != best.move:

@@ -27,7 +27,6 @@ SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
 
 BB_ALL = (1 << 64) - 1
 BB_SQUARES = [1 << s for s in range(64)]
-BB_FILES = [0x0101010101010101 << f for f in range(8)]
 BB_RANKS = [0xFF << (8 * r) for r in range(8)]
 BB_LIGHT = 0x55AA55AA55AA55AA
 BB_DARK = BB_ALL ^ BB_LIGHT
@@ -39,14 +38,6 @@ def bb(*squares: int) -> int:
     for s in squares:
         mask |= 1 << s
     return mask
-
-
-def square_file(sq: int) -> int:
-    return sq & 7
-
-
-def square_rank(sq: int) -> int:
-    return sq >> 3
 
 
 def square_name(sq: int) -> str:
@@ -62,11 +53,6 @@ def parse_square(name: str) -> int:
 def lsb(mask: int) -> int:
     """Index of the lowest set bit."""
     return (mask & -mask).bit_length() - 1
-
-
-def msb(mask: int) -> int:
-    """Index of the highest set bit (cheaper than :func:`lsb`: no negative numbers)."""
-    return mask.bit_length() - 1
 
 
 def squares_of(mask: int):

@@ -47,18 +47,21 @@ Moves
 import re
 
 from hiddenchess.engine.core import (
-    BB_RANKS, BB_SQUARES, BLACK, KING, PAWN, PIECE_SYMBOLS, QUEEN, SQUARE_INDEX, SQUARE_NAMES, WHITE,
+    BB_RANKS, BB_SQUARES, BLACK, PAWN, PIECE_SYMBOLS, QUEEN, SQUARE_INDEX, SQUARE_NAMES, WHITE,
 )
 from hiddenchess.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError
 from hiddenchess.engine.position import (
     CASTLE, ROYAL_PROMOTION, Position, Setup, encode_pools, move_flag, move_from, move_promotion,
     move_rook, move_to, pool_counts,
 )
-from hiddenchess.engine.variant import get_variant
+from hiddenchess.engine.variant import get_variant, load_object
 
 _SYMBOL_TYPES = {"p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6}
 EXTENSIONS = ("royal", "secret", "revealed", "covered", "dbl", "pools", "unmoved")
-_POOLS = re.compile(r"^q(\d)r(\d)b(\d)n(\d)p(\d)$")
+_POOLS = re.compile(r"^q([0-9])r([0-9])b([0-9])n([0-9])p([0-9])$")
+_COUNTER = re.compile(r"^[0-9]{1,7}$")
+#: The largest halfmove clock or move number a FEN may give (no game comes near it).
+MAX_COUNTER = 1_000_000
 
 
 # --- FEN -----------------------------------------------------------------------------------------
@@ -79,7 +82,7 @@ def parse_setup(text: str) -> Setup:
         rank = 7 - i
         file = 0
         for ch in row:
-            if ch.isdigit():
+            if ch in "0123456789":  # (ASCII only: no full-width or other Unicode digits)
                 if ch == "0":
                     raise InvalidFenError(f"rank {rank + 1}: '0' is not a square count")
                 file += int(ch)
@@ -107,13 +110,15 @@ def parse_setup(text: str) -> Setup:
     counters = []
     while rest and ":" not in rest[0] and len(counters) < 2:
         counters.append(rest.pop(0))
-    try:
-        if counters:
-            setup.halfmove = int(counters[0])
-        if len(counters) > 1:
-            setup.fullmove = int(counters[1])
-    except ValueError:
-        raise InvalidFenError("halfmove clock and move number must be whole numbers") from None
+    for i, value in enumerate(counters):
+        if not _COUNTER.match(value) or int(value) > MAX_COUNTER:
+            raise InvalidFenError(f"halfmove clock and move number must be whole numbers >= 0 "
+                                  f"(digits 0-9, at most {MAX_COUNTER}): the "
+                                  f"{('halfmove clock', 'move number')[i]} is {value!r}")
+    if counters:
+        setup.halfmove = int(counters[0])
+    if len(counters) > 1:
+        setup.fullmove = int(counters[1])
     seen = set()
     for token in rest:
         name, _, value = token.partition(":")
@@ -192,10 +197,7 @@ def position_from_fen(text: str, variant="standard") -> Position:
     for name in sorted(setup.extensions - set(v.fen_extensions) - {"dbl"}):
         raise InvalidFenError(f"{v.name} does not use the extension field {name}:")
     if v.position_class:
-        import importlib
-
-        module, _, name = v.position_class.partition(":")
-        return getattr(importlib.import_module(module), name).from_setup(setup, v)
+        return load_object(v.position_class).from_setup(setup, v)
     return Position.from_setup(setup, v)
 
 
@@ -257,7 +259,8 @@ def fen(pos: Position, always: tuple = ()) -> str:
 
 
 # --- UCI -----------------------------------------------------------------------------------------
-_UCI = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)$")
+#: A move in UCI form: groups origin, destination, promotion letter (maybe empty).
+UCI_PATTERN = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)$")
 
 
 def uci(m: int) -> str:
@@ -269,7 +272,7 @@ def uci(m: int) -> str:
 def parse_uci(pos: Position, text: str) -> int:
     """The legal move named by UCI ``text``. Castling may also be given as king-takes-rook
     (``e1h1``). Raises InvalidMoveError (not UCI) or IllegalMoveError (not legal here)."""
-    match = _UCI.match(text.strip()) if isinstance(text, str) else None
+    match = UCI_PATTERN.match(text.strip()) if isinstance(text, str) else None
     if not match:
         raise InvalidMoveError(f"{text!r} is not a move in UCI form like e2e4 or e7e8q")
     frm, to = SQUARE_INDEX[match.group(1)], SQUARE_INDEX[match.group(2)]
@@ -351,13 +354,21 @@ def _san_body(pos: Position, m: int) -> str:
 
 
 _REVEAL_MARK = re.compile(r"\?([PNBRQ])(?:=([NBRQ]))?$")
+#: Secret Pawn Chess reveal markers after a move: ``**``, ``**c4``, ``** **c4,e5``.
+_SECRET_MARKS = re.compile(r"^(?:\*\*(?:[a-h][1-8](?:,[a-h][1-8])*)?\s*)+$")
 _SAN = re.compile(r"^([NBRQK])?([a-h])?([1-8])?[x:-]?([a-h][1-8])(?:=?([NBRQnbrq]))?$")
 
 
-def parse_san(pos: Position, text: str, public: "Position | None" = None) -> int:
-    """The legal move named by SAN ``text`` (lenient about ``x``, ``+``, ``#``, ``!``, ``?``
-    and ``=``; castling as ``O-O`` or ``0-0``). Raises InvalidMoveError, AmbiguousMoveError or
-    IllegalMoveError.
+def parse_san(pos: Position, text: str, public: "Position | None" = None,
+              signs: bool = True) -> int:
+    """The legal move named by SAN ``text`` (lenient about ``x``, ``!``, ``?`` and ``=``, and
+    about a missing ``+``/``#``; castling as ``O-O`` or ``0-0``). Raises InvalidMoveError,
+    AmbiguousMoveError or IllegalMoveError.
+
+    What the text claims must be true: a ``+`` on a move that gives no check or a ``#`` on a
+    move that does not mate raises InvalidMoveError (unless ``signs`` is false, or a Reveal Chess
+    cover moves: its check depends on the role it will draw), and so does a Secret Pawn reveal
+    marker that names nothing (``**`` must be alone or followed by squares, ``**c4,e5``).
 
     A pawn move without a file letter (``e4``) is a move along the e-file. Where the truth
     still allows several moves (a secret pawn's step), the one whose notation in the ``public``
@@ -368,11 +379,35 @@ def parse_san(pos: Position, text: str, public: "Position | None" = None) -> int
     # Reveal markers of Secret Pawn Chess ("Rd5 **c4", "cxd5 **") and Reveal Chess ("Ra3?N",
     # "O-O?B") describe the move's consequences, not the move: ignore them -- except the
     # promotion of a cover that revealed a Pawn ("Ra8?P=N" is the move Ra8=N).
-    body = raw.split("**", 1)[0].strip().rstrip("+#!")
+    body, stars, marks = raw.partition("**")
+    if stars and not _SECRET_MARKS.match(stars + marks):
+        raise InvalidMoveError(f"{raw!r}: a reveal marker is '**' alone (a capture revealed a "
+                               "secret pawn) or '**' and squares like '**c4' or '**c4,e5'")
+    body = body.strip()
+    claim = body.rstrip("!?")[-1:] if body.rstrip("!?")[-1:] in ("+", "#") else ""
+    body = body.rstrip("+#!")
     reveal = _REVEAL_MARK.search(body)
     if reveal:
         body = body[:reveal.start()] + ("=" + reveal.group(2) if reveal.group(2) else "")
     body = body.rstrip("+#!?")
+    m = _find_san(pos, raw, body, public)
+    if signs and claim and not reveal and not (pos.covered & (BB_SQUARES[move_from(m)] | (
+            BB_SQUARES[move_rook(m)] if move_flag(m) == CASTLE else 0))):
+        # (A check sign after a Reveal Chess cover's move describes the role it will draw.)
+        pos.push(m)
+        try:
+            check = pos.is_check()
+            mate = check and not pos.legal_moves()
+        finally:
+            pos.pop()
+        if claim == "#" and not mate or claim == "+" and not check:
+            what = "checkmate" if mate else "check" if check else "neither check nor mate"
+            raise InvalidMoveError(f"{raw}: the sign {claim!r} is false (the move gives {what})")
+    return m
+
+
+def _find_san(pos: Position, raw: str, body: str, public: "Position | None") -> int:
+    """The legal move named by SAN ``body`` (signs and markers removed) of ``raw``."""
     legal = pos.legal_moves()
     if body in ("O-O", "0-0", "O-O-O", "0-0-0"):
         long = body.count("-") == 2
@@ -416,16 +451,15 @@ def parse_san(pos: Position, text: str, public: "Position | None" = None) -> int
         for m in legal
     ):
         raise IllegalMoveError(f"{raw}: say which piece to promote to, e.g. {dest}=Q")
-    if pt == KING and not piece:
-        pass
     raise IllegalMoveError(f"{raw} is not legal in this position")
 
 
-def parse_move(pos: Position, text: str, public: "Position | None" = None) -> int:
-    """A move in UCI or SAN (see :func:`parse_san` for ``public``)."""
-    if isinstance(text, str) and _UCI.match(text.strip()):
+def parse_move(pos: Position, text: str, public: "Position | None" = None,
+               signs: bool = True) -> int:
+    """A move in UCI or SAN (see :func:`parse_san` for ``public`` and ``signs``)."""
+    if isinstance(text, str) and UCI_PATTERN.match(text.strip()):
         return parse_uci(pos, text)
-    return parse_san(pos, text, public)
+    return parse_san(pos, text, public, signs)
 
 
 __all__ = [

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from hiddenchess.engine.core import (
     BB_ALL, BB_RANKS, BB_SQUARES, BETWEEN, BISHOP_EMPTY, BLACK, KING, KING_ATTACKS, KNIGHT,
     KNIGHT_ATTACKS, LINE, PAWN, PAWN_ATTACKS, QUEEN, ROOK, ROOK_EMPTY, BISHOP, WHITE,
-    bishop_attacks, lsb, rook_attacks, square_name,
+    bishop_attacks, lsb, parse_square, rook_attacks, square_name,
 )
 from hiddenchess.errors import InvalidFenError
 from hiddenchess.engine.variant import Variant
@@ -28,8 +28,9 @@ from hiddenchess.engine.variant import Variant
 # --- move encoding -------------------------------------------------------------------------------
 #: Move flags (bits 15-17).
 NORMAL, CASTLE, EN_PASSANT, DOUBLE_STEP, ROYAL_PROMOTION = 0, 1, 2, 3, 4
-_FLAG_SHIFT = 15
-_ROOK_SHIFT = 18
+#: Bit positions of a move's flag and of a castling move's rook square (see :func:`encode_move`).
+FLAG_SHIFT = 15
+ROOK_SHIFT = 18
 
 
 def encode_move(frm: int, to: int, promotion: int = 0, flag: int = NORMAL, rook: int = 0) -> int:
@@ -40,7 +41,7 @@ def encode_move(frm: int, to: int, promotion: int = 0, flag: int = NORMAL, rook:
     >>> move_from(m), move_to(m), move_flag(m) == DOUBLE_STEP
     (12, 28, True)
     """
-    return frm | to << 6 | promotion << 12 | flag << _FLAG_SHIFT | rook << _ROOK_SHIFT
+    return frm | to << 6 | promotion << 12 | flag << FLAG_SHIFT | rook << ROOK_SHIFT
 
 
 def move_from(m: int) -> int:
@@ -56,18 +57,19 @@ def move_promotion(m: int) -> int:
 
 
 def move_flag(m: int) -> int:
-    return m >> _FLAG_SHIFT & 7
+    return m >> FLAG_SHIFT & 7
 
 
 def move_rook(m: int) -> int:
-    return m >> _ROOK_SHIFT & 63
+    return m >> ROOK_SHIFT & 63
 
 
 PROMOTION_TYPES = (QUEEN, ROOK, BISHOP, KNIGHT)
 _PROMO_RANK = (BB_RANKS[7], BB_RANKS[0])
+_HOME_RANK = (BB_RANKS[1], BB_RANKS[6])
 _KING_START = (4, 60)
 #: (king destination, rook destination) by rook side: 0 = queen side, 1 = king side.
-_CASTLE_TARGETS = (((2, 3), (6, 5)), ((58, 59), (62, 61)))
+CASTLE_TARGETS = (((2, 3), (6, 5)), ((58, 59), (62, 61)))
 
 # --- Reveal Chess pools ----------------------------------------------------------------------------
 #: Roles of a reveal pool, in the order of their 4-bit counts in :attr:`Position.pools`.
@@ -188,6 +190,11 @@ class Position:
             raise InvalidFenError("the side not to move is in check")
         return pos
 
+    def put(self, sq: int, color: int, pt: int) -> None:
+        """Place a piece of ``color`` and type ``pt`` on the empty square ``sq`` (setting up a
+        position). Raises InvalidFenError if the square is taken."""
+        self._put(sq, color, pt)
+
     def _put(self, sq: int, color: int, pt: int) -> None:
         bit = BB_SQUARES[sq]
         if (self.white | self.black) & bit:
@@ -261,8 +268,6 @@ class Position:
             return
         if setup.royal is None:
             # Default: the pawns still on the variant's royal start squares.
-            from hiddenchess.engine.core import parse_square
-
             mask = 0
             for name in self.variant.royal_start_squares:
                 mask |= BB_SQUARES[parse_square(name)]
@@ -286,6 +291,9 @@ class Position:
         else:
             if setup.double_step & ~(self.pawns & home):
                 raise InvalidFenError("double-step rights only for pawns on their home rank")
+            if self.variant.covers and setup.double_step != self.pawns & home:
+                raise InvalidFenError("in Reveal Chess every Pawn on its home pawn rank may "
+                                      "double-step: a dbl: field cannot take that away")
             self.dbl = setup.double_step
 
     def _set_castling(self, castling: int) -> None:
@@ -327,6 +335,11 @@ class Position:
                 setattr(new, name, getattr(self, name))
         new._stack = []
         return new
+
+    @property
+    def pushed(self) -> int:
+        """How many moves :meth:`pop` can take back."""
+        return len(self._stack)
 
     # --- queries ---------------------------------------------------------------------------------
     def occupied(self) -> int:
@@ -407,7 +420,7 @@ class Position:
         ))
         frm = m & 63
         to = m >> 6 & 63
-        flag = m >> _FLAG_SHIFT & 7
+        flag = m >> FLAG_SHIFT & 7
         fbit = BB_SQUARES[frm]
         tbit = BB_SQUARES[to]
         turn = self.turn
@@ -439,10 +452,17 @@ class Position:
             self.dbl &= keep
             self.castling &= keep
             self.halfmove = 0
+        keep = BB_ALL ^ moved
+        self.dbl &= keep
+        self.castling &= keep
         # Move the piece.
         if self.pawns & fbit:
             self.pawns ^= moved
             self.halfmove = 0
+            if fbit & 0xFF000000000000FF and self.variant.covers:  # (a pawn on its first rank)
+                # Reveal Chess: a Pawn revealed on its first rank that steps onto its home pawn
+                # rank may double-step from there, like any Pawn standing on it.
+                self.dbl |= tbit & _HOME_RANK[turn]
         elif self.knights & fbit:
             self.knights ^= moved
         elif self.bishops & fbit:
@@ -466,13 +486,10 @@ class Position:
                 self.revealed ^= moved
         if self.covered & fbit:
             self.covered ^= moved
-        keep = BB_ALL ^ moved
-        self.dbl &= keep
-        self.castling &= keep
         if flag == CASTLE:
-            rook = m >> _ROOK_SHIFT & 63
+            rook = m >> ROOK_SHIFT & 63
             rbit = BB_SQUARES[rook]
-            rto = BB_SQUARES[_CASTLE_TARGETS[turn][1 if rook > frm else 0][1]]
+            rto = BB_SQUARES[CASTLE_TARGETS[turn][1 if rook > frm else 0][1]]
             self.rooks ^= rbit | rto
             if turn == WHITE:
                 self.white ^= rbit | rto
@@ -524,7 +541,7 @@ class Position:
     def has_legal_en_passant(self) -> bool:
         if self.ep < 0:
             return False
-        return any(m >> _FLAG_SHIFT & 7 == EN_PASSANT for m in self.legal_moves())
+        return any(m >> FLAG_SHIFT & 7 == EN_PASSANT for m in self.legal_moves())
 
     # --- move generation -------------------------------------------------------------------------
     def legal_moves(self) -> list:
@@ -705,7 +722,7 @@ class Position:
             to = double.bit_length() - 1
             d = BB_SQUARES[to]
             double ^= d
-            append((to + back2) | to << 6 | DOUBLE_STEP << _FLAG_SHIFT)
+            append((to + back2) | to << 6 | DOUBLE_STEP << FLAG_SHIFT)
 
     def _secret_steps(self, moves, b, us, them, target):
         """A secret pawn's extra power: a step or capture to any neighbour that is not already an
@@ -757,11 +774,11 @@ class Position:
                     if self._legal_after(m):
                         moves.append(m)
                     continue
-                m = rsq | to << 6 | ROYAL_PROMOTION << _FLAG_SHIFT
+                m = rsq | to << 6 | ROYAL_PROMOTION << FLAG_SHIFT
                 if m in seen:
                     continue
                 seen.add(m)
-            if self.variant.royal_double_step_checks and m >> _FLAG_SHIFT & 7 == DOUBLE_STEP:
+            if self.variant.royal_double_step_checks and m >> FLAG_SHIFT & 7 == DOUBLE_STEP:
                 transit = (rsq + to) >> 1
                 if self.attackers(turn ^ 1, transit, occ ^ royal):
                     continue
@@ -779,7 +796,7 @@ class Position:
         while capturers:
             b = capturers & -capturers
             capturers ^= b
-            m = (b.bit_length() - 1) | ep << 6 | EN_PASSANT << _FLAG_SHIFT
+            m = (b.bit_length() - 1) | ep << 6 | EN_PASSANT << FLAG_SHIFT
             if not royal or self._legal_after(m):
                 moves.append(m)
 
@@ -795,13 +812,13 @@ class Position:
             if not self.castling & BB_SQUARES[rook_sq] or not self.rooks & us & BB_SQUARES[rook_sq]:
                 continue
             side = 1 if rook_sq > ksq else 0
-            kto, rto = _CASTLE_TARGETS[turn][side]
+            kto, rto = CASTLE_TARGETS[turn][side]
             path = (BETWEEN[ksq][rook_sq] | BB_SQUARES[kto] | BB_SQUARES[rto]) & ~(
                 BB_SQUARES[ksq] | BB_SQUARES[rook_sq]
             )
             if path & occ:
                 continue
-            m = ksq | kto << 6 | CASTLE << _FLAG_SHIFT | rook_sq << _ROOK_SHIFT
+            m = ksq | kto << 6 | CASTLE << FLAG_SHIFT | rook_sq << ROOK_SHIFT
             if king_is_royal and not self.variant.castle_through_attack:
                 attacked = False
                 for s in (ksq, (ksq + kto) >> 1, kto):
@@ -838,6 +855,3 @@ class Position:
             if self.royal & self.black & _PROMO_RANK[BLACK]:
                 return BLACK
         return -1
-
-    def is_royal_promotion(self, m: int) -> bool:
-        return m >> _FLAG_SHIFT & 7 == ROYAL_PROMOTION

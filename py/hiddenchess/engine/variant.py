@@ -63,7 +63,9 @@ class Variant:
     #: Reveal Chess covers: pieces on the ``covered`` bitboard stand on their own side's standard
     #: start squares as that square's piece; a non-pawn cover arriving on the last rank carries a
     #: conditional promotion choice (applied only if it reveals a Pawn); a revealed pawn may stand
-    #: on its own first rank; the position carries each side's reveal pool (FEN ``pools:``).
+    #: on its own first rank (it steps one square from there), and any Pawn on its home pawn rank
+    #: may double-step, whatever it did before; the position carries each side's reveal pool
+    #: (FEN ``pools:``).
     covers: bool = False
     #: ``"module:Class"`` naming the :class:`hiddenchess.game.rules.Rules` subclass with this
     #: variant's hooks (setup phase, reveals, views); ``None``: the hooks of ordinary chess.
@@ -106,12 +108,30 @@ def load_plugin(variant, kind: str):
     True
     """
     name = f"hiddenchess.variants.{get_variant(variant).package}.{kind}"
+    if name in _NO_PLUGIN:
+        return None
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as e:
         if e.name != name:
             raise
+        _NO_PLUGIN.add(name)  # (the search of the import path is not repeated on every call)
         return None
+
+
+#: Plug-in module names :func:`load_plugin` found missing.
+_NO_PLUGIN: set = set()
+
+
+def load_object(spec: str):
+    """The object a ``"module:Name"`` string names (:attr:`Variant.rules`,
+    :attr:`Variant.position_class`), its module imported on first use.
+
+    >>> load_object("hiddenchess.engine.variant:derive") is derive
+    True
+    """
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def get_variant(variant_id) -> Variant:

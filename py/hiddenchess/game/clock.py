@@ -404,6 +404,42 @@ class Clock:
         self._running = _other(color)
         self._since = now
 
+    def not_before(self, now_ms: int) -> None:
+        """Make ``now_ms`` the earliest time this clock counts from: a running side that started
+        later (a save written before the device's clock was set back) counts from ``now_ms``
+        instead. Time passes from then on; the clock never gains time and never freezes.
+
+        >>> c = Clock(ClockSettings.parse("1+0"))
+        >>> c.press("white", now_ms=10_000); c.press("black", now_ms=12_200)   # black thought 2.2 s
+        >>> c.remaining_ms("black", now_ms=12_200), c.running
+        (57800, 'white')
+        >>> c.not_before(now_ms=5_000)   # read back after the device's clock went back an hour
+        >>> c.remaining_ms("white", now_ms=5_000), c.remaining_ms("black", now_ms=5_000)
+        (60000, 57800)
+        >>> c.remaining_ms("white", now_ms=20_000)   # and the next 15 s cost 15 s
+        45000
+        """
+        now = _now(now_ms)
+        if self._since is not None and self._since > now:
+            self._since = now
+
+    def checkpoint(self, now_ms: int) -> None:
+        """Charge the running side for its time up to ``now_ms`` and go on running it from there
+        (no increment): what a save written now then knows, so that a later reload whose
+        device clock went back cannot give that time back.
+
+        >>> c = Clock(ClockSettings.parse("1+0")); c.press("white", now_ms=0)
+        >>> c.checkpoint(now_ms=2_200); c.to_json()["black_ms"], c.to_json()["since_ms"]
+        (57800, 2200)
+        >>> c.remaining_ms("black", now_ms=3_200)
+        56800
+        """
+        now = _now(now_ms)
+        running = self._running
+        if running is not None:
+            self._settle(now)
+            self._running, self._since = running, now
+
     def stop(self, now_ms: int) -> None:
         """Freeze both times at ``now_ms`` (game over, or a pause). :meth:`start` resumes."""
         self._settle(_now(now_ms))

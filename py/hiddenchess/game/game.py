@@ -17,11 +17,9 @@ Traceback (most recent call last):
 hiddenchess.errors.GameOverError: game over: the game has ended (checkmate)
 """
 
-from dataclasses import dataclass, field
-
 from hiddenchess.engine import notation
 from hiddenchess.engine.core import (
-    BB_DARK, BB_LIGHT, BB_SQUARES, BLACK, COLOR_NAMES, KING, PIECE_NAMES, SQUARE_NAMES, WHITE,
+    BB_DARK, BB_LIGHT, BLACK, COLOR_NAMES, PIECE_NAMES, SQUARE_NAMES, WHITE,
 )
 from hiddenchess.errors import ClaimError, GameOverError, HiddenChessError, IllegalMoveError, SetupError
 from hiddenchess.engine.position import (
@@ -30,6 +28,7 @@ from hiddenchess.engine.position import (
 from hiddenchess.game.events import (  # noqa: F401  (Game's public types, re-exported)
     ONGOING, REASON_TEXT, SEATS, SPECTATOR, Event, MoveResult, Ply, Status, View,
 )
+from hiddenchess.game import knowledge, record_format
 from hiddenchess.game.rules import rules_for
 from hiddenchess.engine.variant import Variant, get_variant
 
@@ -137,6 +136,23 @@ class Game:
                 self._legal_cache = self.position.legal_moves()
         return self._legal_cache
 
+    def legal_codes(self) -> list:
+        """The legal moves as encoded ints (:func:`~hiddenchess.engine.position.encode_move`),
+        empty once the game is over or during setup; for the rules hooks."""
+        return self._legal()
+
+    def fen_of(self, pos) -> str:
+        """The extended FEN of ``pos`` with the extension fields this game always writes."""
+        return self._fen(pos)
+
+    def position_changed(self) -> None:
+        """For the rules hooks: the truth changed outside a move (a penalty took pieces off).
+        Rewrites the last ply's FEN, forgets the cached legal moves and re-evaluates the status."""
+        if self.history:
+            self.history[-1].fen_after = self._fen(self.position)
+        self._legal_cache = None
+        self._evaluate()
+
     def _tryable(self, seat: "str | None" = None) -> list:
         """Moves the side to move may *try*: legal as far as it knows. In full-information
         variants these are the legal moves."""
@@ -211,7 +227,7 @@ class Game:
             if known is self.position:
                 raise
             try:
-                tried = notation.parse_move(known, text)
+                tried = notation.parse_move(known, text, signs=False)
             except HiddenChessError:
                 raise IllegalMoveError(f"{text} is not legal in this position") from None
             raise IllegalMoveError(self.rules.refusal(self, self.turn, tried)) from None
@@ -501,90 +517,28 @@ class Game:
         code = "threefold-repetition" if reason == "threefold" else "fifty-moves"
         return self._end(Status(True, "1/2-1/2", code), {"type": "claim", "move": declared})
 
-    # --- views -----------------------------------------------------------------------------------
+    # --- views (hiddenchess.game.knowledge) ------------------------------------------------------
     def view(self, seat: str = SPECTATOR) -> View:
         """What ``seat`` (``"white"``, ``"black"`` or ``"spectator"``) knows. In Standard and
         Royal Pawn Chess every seat knows the whole position."""
-        if seat != SPECTATOR:
-            seat = _seat_name(seat)
-        last = self.history[-1] if self.history else None
-        return View(
-            seat=seat,
-            variant=self.variant.id,
-            fen=self.rules.view_fen(self, seat),
-            board=self.rules.view_board(self, seat),
-            turn=self.turn,
-            ply=self.ply,
-            moves=[self.rules.view_move(self, i, seat) for i in range(len(self.history))],
-            last_move=[last.uci[:2], last.uci[2:4]] if last else None,
-            check=self.check_square(),
-            royal=self.royal_squares(),
-            status=self.status,
-            events=[[e.for_seat(seat) for e in p.events] for p in self.history],
-            phase=self.phase,
-            setup_pending=self.setup_pending(),
-            secrets=self.rules.secrets(self, seat),
-            start_fen=self._known_fen(self.play_start_fen, seat),
-        )
-
-    def _known_fen(self, truth_fen: str, seat: str) -> str:
-        """A truth from this game's history (FEN) as ``seat`` knows it now."""
-        if self.status.over:
-            return truth_fen
-        own = self.rules.known_fen(self, truth_fen, seat)
-        if own is not None:
-            return own
-        pos = notation.position_from_fen(truth_fen, self.variant)
-        return self._fen(self.rules.known_at(pos, seat))
+        return knowledge.project(self, seat if seat == SPECTATOR else _seat_name(seat))
 
     def frames(self, perspective: str = "all") -> list:
-        """The game ply by ply for a replay: frame 0 is the position when play began, frame ``n``
-        the position after ply ``n``. ``perspective`` ``"white"`` / ``"black"`` shows what that
-        seat knew at each moment; ``"all"`` shows everything from the start (allowed once the game
-        is over, or in variants without secrets). Each frame: ``fen``, ``board``, ``san``,
-        ``uci``, ``last_move``, ``check``, ``events`` (as that seat saw them)."""
+        """The game ply by ply for a replay (see :func:`hiddenchess.game.knowledge.frames`):
+        ``perspective`` ``"white"`` / ``"black"`` shows what that seat knew at each moment;
+        ``"all"`` shows everything (once the game is over, or in variants without secrets)."""
         if perspective != "all":
             perspective = _seat_name(perspective)
-        elif not self.status.over and self.rules.setup_kind:
-            raise HiddenChessError("the full replay is available once the game is over")
-        seat = SPECTATOR if perspective == "all" else perspective
-        frames = []
-        fens = [self.play_start_fen] + [p.fen_after for p in self.history]
-        for i, truth in enumerate(fens):
-            pos = notation.position_from_fen(truth, self.variant)
-            known = pos if perspective == "all" else self.rules.known_at(pos, perspective)
-            ply = self.history[i - 1] if i else None
-            shown = None if perspective == "all" else self.rules.frame_texts(self, i, perspective)
-            frames.append({
-                "ply": i,
-                "fen": shown[0] if shown else self._fen(known),
-                "board": shown[1] if shown else notation.board_fen(known),
-                "san": ply.san if ply else None,
-                "uci": (self.rules.view_move(self, i - 1, seat)["uci"] if perspective != "all"
-                        else ply.uci) if ply else None,
-                "last_move": [ply.uci[:2], ply.uci[2:4]] if ply else None,
-                "check": SQUARE_NAMES[pos.royal_square(pos.turn)] if pos.is_check() else None,
-                "events": [e.for_seat(seat) if seat != SPECTATOR else {"kind": e.kind, **e.public}
-                           for e in (ply.events if ply else [])]
-                + ([{"kind": "seal", "squares": self.setup_data.get(perspective, [])}]
-                   if i == 0 and perspective in self.setup_data else []),
-            })
-        return frames
+        return knowledge.frames(self, perspective)
 
     # --- records ---------------------------------------------------------------------------------
     def to_record(self, **kwargs) -> dict:
         """The versioned JSON record (see :mod:`hiddenchess.game.record`)."""
-        from hiddenchess.game.record import to_record
-
-        return to_record(self, **kwargs)
+        return record_format.to_record(self, **kwargs)
 
     @classmethod
     def from_record(cls, data: dict) -> "Game":
-        from hiddenchess.game.record import from_record
-
-        return from_record(data)[0]
+        return record_format.read_record(data, cls)[0]
 
     def pgn(self, **kwargs) -> str:
-        from hiddenchess.game.record import to_pgn
-
-        return to_pgn(self, **kwargs)
+        return record_format.to_pgn(self, **kwargs)

@@ -10,6 +10,8 @@ anything it marks public.
 """
 
 from hiddenchess.engine import notation
+from hiddenchess.engine.variant import load_object
+from hiddenchess.errors import HiddenChessError, IllegalMoveError, SetupError
 
 
 class Rules:
@@ -24,8 +26,6 @@ class Rules:
 
     def setup(self, game, seat: str, data) -> list:
         """Record ``seat``'s setup choice; return events. Variants without setup refuse."""
-        from hiddenchess.errors import HiddenChessError
-
         raise HiddenChessError(f"{game.variant.name} has no setup phase")
 
     def adopt_fen_setup(self, game) -> None:
@@ -76,6 +76,28 @@ class Rules:
         """Secret information ``seat`` may see now, for its view (JSON-able)."""
         return {}
 
+    # --- perft (the command line's ``perft``) -----------------------------------------------------
+    def perft(self, pos, depth: int) -> tuple:
+        """``(leaves, pairs)``: the leaf count of the legal move tree to ``depth`` plies, and for
+        variants with chance (Reveal Chess's draws) the number of (move, draw) pairs, else
+        ``None``. With chance, ``leaves`` is the expected count (a Fraction), each draw averaged
+        by its probability."""
+        return pos.perft(depth), None
+
+    def perft_below(self, pos, m: int, depth: int) -> tuple:
+        """:meth:`perft` of the subtree below the legal move ``m`` (``depth`` counts ``m``; used
+        by ``perft --divide``)."""
+        pos.push(m)
+        try:
+            return pos.perft(depth - 1), None
+        finally:
+            pos.pop()
+
+    def replay_start_events(self, game, perspective: str) -> list:
+        """Events (JSON dicts) shown with frame 0 of a replay from ``perspective`` (``"white"``,
+        ``"black"`` or ``"all"``), e.g. the seat's own setup choice."""
+        return []
+
     def record_setup(self, game) -> "dict | None":
         """The setup section of a game record (the full truth, written for the owner's device)."""
         return None
@@ -83,8 +105,6 @@ class Rules:
     def apply_record_setup(self, game, data: dict) -> None:
         """Replay a record's setup section on a new game. Raises HiddenChessError if unusable."""
         if data:
-            from hiddenchess.errors import SetupError
-
             raise SetupError(f"{game.variant.name} has no setup choices to replay")
 
 
@@ -125,8 +145,6 @@ class Rules:
     # --- hooks of the tabletop rules (hiddenchess.variants.hidden_identity.tabletop) --------------------------------------
     def parse_illegal(self, game, text: str) -> int:
         """The move ``text`` names, legal or not (tabletop rules); other games refuse."""
-        from hiddenchess.errors import IllegalMoveError
-
         raise IllegalMoveError(f"{game.variant.name} is refereed: only legal moves may be played")
 
     def pending_penalty(self, game) -> "dict | None":
@@ -138,8 +156,6 @@ class Rules:
 
     def penalty(self, game, seat: str, squares) -> list:
         """Remove the chosen enemy pieces as a penalty (tabletop rules); other games refuse."""
-        from hiddenchess.errors import HiddenChessError
-
         raise HiddenChessError("there is no penalty to choose in this game")
 
 
@@ -147,7 +163,4 @@ def rules_for(variant) -> Rules:
     """A fresh hooks object for ``variant`` (its :attr:`~hiddenchess.engine.variant.Variant.rules`)."""
     if not variant.rules:
         return Rules()
-    import importlib
-
-    module, _, name = variant.rules.partition(":")
-    return getattr(importlib.import_module(module), name)()
+    return load_object(variant.rules)()

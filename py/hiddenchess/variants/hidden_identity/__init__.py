@@ -1,7 +1,8 @@
 """Hidden Identity Chess (hidden-identity-chess.txt): free setup, identities hidden, capture the
 king; with the "revealed kings" and "tabletop rules" options as variants of their own.
 
-Plug-ins: ``rules`` (placement, views, candidates), ``tabletop`` (illegal moves punished when
+Plug-ins: ``rules`` (placement, views), ``position`` (movement), ``knowledge`` (what public
+information proves: candidates), ``tabletop`` (illegal moves punished when
 found), ``ai`` (sampling arrangements), ``peer`` (the opponent's identities as assumed)."""
 
 from hiddenchess.engine.variant import derive, get_variant, register_variant
@@ -21,7 +22,7 @@ HIDDEN_IDENTITY = register_variant(derive(
     fen_extensions=("unmoved",),
     rules="hiddenchess.variants.hidden_identity.rules:HiddenIdentityRules",
     hidden_identity=True,
-    position_class="hiddenchess.variants.hidden_identity.rules:HiddenIdentityPosition",
+    position_class="hiddenchess.variants.hidden_identity.position:HiddenIdentityPosition",
     package="hidden_identity",
 ))
 

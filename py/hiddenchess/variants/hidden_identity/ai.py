@@ -58,8 +58,10 @@ from collections import Counter
 
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.engine.core import BLACK, COLOR_NAMES, SQUARE_INDEX, SQUARE_NAMES, WHITE
-from hiddenchess.variants.hidden_identity.rules import KNOWLEDGE_KINDS, ROLE_COUNTS, ROLES, public_knowledge
-from hiddenchess.variants.hidden_identity.rules import candidates as _candidates
+from hiddenchess.variants.hidden_identity.knowledge import (
+    KNOWLEDGE_KINDS, ROLE_COUNTS, ROLES, public_knowledge,
+)
+from hiddenchess.variants.hidden_identity.knowledge import candidates as _candidates
 from hiddenchess.engine.notation import position_from_fen
 from hiddenchess.engine.variant import get_variant
 from hiddenchess.ai.determinizers import (

@@ -71,22 +71,23 @@ The mover's own ``move`` event carries ``"illegal": True`` in its private part o
 """
 
 import copy
-import re
 
 from hiddenchess.engine.core import (
     BB_SQUARES, BLACK, COLOR_NAMES, KNIGHT_ATTACKS, PAWN, PIECE_NAMES, PIECE_SYMBOLS, QUEEN,
     SQUARE_INDEX, SQUARE_NAMES, WHITE,
 )
 from hiddenchess.errors import AmbiguousMoveError, HiddenChessError, IllegalMoveError, InvalidMoveError
-from hiddenchess.variants.hidden_identity.rules import (
-    _LAST, KNOWLEDGE_KINDS, HiddenIdentityRules, feasible, public_knowledge, original_role,
-    _public_moves, _start_info,
-)
+from hiddenchess.engine.notation import UCI_PATTERN
 from hiddenchess.engine.position import (
     CASTLE, EN_PASSANT, encode_move, move_flag, move_from, move_promotion, move_rook, move_to,
 )
-
-_UCI = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)$")
+from hiddenchess.errors import SetupError
+from hiddenchess.game.events import Event, Status
+from hiddenchess.variants.hidden_identity.knowledge import (
+    KNOWLEDGE_KINDS, feasible, original_role, public_knowledge, public_moves, start_info,
+)
+from hiddenchess.variants.hidden_identity.position import LAST_ROWS, castle_targets
+from hiddenchess.variants.hidden_identity.rules import HiddenIdentityRules
 _PROMO = {"q": QUEEN, "r": 4, "b": 3, "n": 2}
 
 
@@ -129,6 +130,8 @@ def _remove(pos, sq: int) -> None:
     for name in ("pawns", "knights", "bishops", "rooks", "queens", "kings", "white", "black",
                  "royal", "secret", "revealed", "covered", "dbl", "castling"):
         setattr(pos, name, getattr(pos, name) & keep)
+    if pos.ep >= 0 and sq == pos.ep + (8 if pos.turn == BLACK else -8):
+        pos.ep = -1  # the piece that just advanced two squares is gone: nothing to take
 
 
 def _consistent(know: dict, color: int) -> tuple:
@@ -190,7 +193,7 @@ class TabletopRules(HiddenIdentityRules):
     def parse_text(self, game, text: str):
         self._require_no_penalty()
         if game.ply + 1 in self._plan["illegal"]:  # replaying a record's illegal move
-            match = _UCI.match(text.strip()) if isinstance(text, str) else None
+            match = UCI_PATTERN.match(text.strip()) if isinstance(text, str) else None
             if not match:
                 raise IllegalMoveError(f"{text!r}: a recorded illegal move is written in UCI")
             return self._bluff(game, text, match)
@@ -206,7 +209,7 @@ class TabletopRules(HiddenIdentityRules):
     def parse_illegal(self, game, text: str) -> int:
         """The move ``text`` (UCI) names: the legal move if it is one, else an illegal move of an
         own piece along a queen line or knight jump (never onto an own piece)."""
-        match = _UCI.match(text.strip()) if isinstance(text, str) else None
+        match = UCI_PATTERN.match(text.strip()) if isinstance(text, str) else None
         try:
             return game.parse_move(text)
         except AmbiguousMoveError:
@@ -232,7 +235,7 @@ class TabletopRules(HiddenIdentityRules):
             raise IllegalMoveError(f"{text}: no piece moves from {match.group(1)} to "
                                    f"{match.group(2)} (not a queen line nor a knight jump)")
         promo = 0
-        if piece[1] == PAWN and BB_SQUARES[to] & _LAST[pos.turn]:
+        if piece[1] == PAWN and BB_SQUARES[to] & LAST_ROWS[pos.turn]:
             promo = _PROMO[match.group(3) or "q"]
         elif match.group(3):
             raise IllegalMoveError(f"{text}: only a pawn reaching its last rank promotes")
@@ -240,7 +243,7 @@ class TabletopRules(HiddenIdentityRules):
 
     def before_move(self, game, m: int) -> dict:
         info = super().before_move(game, m)
-        info["illegal"] = m not in game._legal()
+        info["illegal"] = m not in game.legal_codes()
         return info
 
     # --- truth bookkeeping and discovery ----------------------------------------------------------
@@ -251,8 +254,6 @@ class TabletopRules(HiddenIdentityRules):
     def _discover(self, game, sq: int, color: str, role: str, promoted: bool, on_board: bool,
                   events: list) -> None:
         """The piece of ``color`` on (or last taken off) ``sq`` is found to have moved illegally."""
-        from hiddenchess.game.game import Event
-
         mark = self.marks.pop(sq, None) if on_board else self._taken.pop(sq, None)
         if not mark or not mark["illegal"]:
             return
@@ -297,8 +298,6 @@ class TabletopRules(HiddenIdentityRules):
         self._taken = {}
         taken = []  # (square, color, role)
         if flag == CASTLE:
-            from hiddenchess.variants.hidden_identity.rules import castle_targets
-
             rook = move_rook(m)
             kto, rto = castle_targets(frm, rook)
             marks = {s: self.marks.pop(s) for s in (frm, rook) if s in self.marks}
@@ -342,7 +341,7 @@ class TabletopRules(HiddenIdentityRules):
             enemy = COLOR_NAMES.index(_other(self.pending["by"]))
             n = min(self.pending["count"], bin(pos.color_mask(enemy)).count("1"))
             self._apply_penalty(game, self.pending["by"], squares[:n], out,
-                                _public_moves(game, game.ply), game.ply + 1)
+                                public_moves(game, game.ply), game.ply + 1)
             squares = squares[n:]
         return out
 
@@ -351,9 +350,9 @@ class TabletopRules(HiddenIdentityRules):
             self._taken[sq] = self.marks.pop(sq)
 
     def _check_board(self, game, out: list, base: "list | None" = None) -> None:
-        start, kings = _start_info(game)
+        start, kings = start_info(game)
         if base is None:
-            base = _public_moves(game, game.ply)
+            base = public_moves(game, game.ply)
         pos = game.position
         for _ in range(4):
             if self.lost:
@@ -387,19 +386,14 @@ class TabletopRules(HiddenIdentityRules):
     def penalty(self, game, seat: str, squares) -> list:
         """``seat`` removes the enemy pieces on ``squares`` (names like ``"d7"``, as a list or a
         space-separated string). Raises PenaltyError; nothing changes after an error."""
-        from hiddenchess.game.game import Event
-
         if isinstance(squares, str):
             squares = squares.replace(",", " ").split()
         self._check_squares(game, seat, squares)
-        pos = game.position
         events = []
-        self._apply_penalty(game, seat, squares, events, _public_moves(game, game.ply), game.ply)
+        self._apply_penalty(game, seat, squares, events, public_moves(game, game.ply), game.ply)
         last = game.history[-1]
         last.events.extend(events)
-        last.fen_after = game._fen(pos)
-        game._legal_cache = None
-        game._evaluate()
+        game.position_changed()
         if game.status.over:
             end = Event("game-over", game.status.to_json())
             events.append(end)
@@ -428,8 +422,6 @@ class TabletopRules(HiddenIdentityRules):
 
     def _apply_penalty(self, game, seat: str, squares, events: list, base: list, ply: int) -> None:
         """Remove the (checked) ``squares`` after ply ``ply``, adding the events to ``events``."""
-        from hiddenchess.game.game import Event
-
         pos = game.position
         self._check_squares(game, seat, squares)
         self.pending = None
@@ -463,8 +455,6 @@ class TabletopRules(HiddenIdentityRules):
     def apply_record_setup(self, game, data: dict) -> None:
         """Replay the placements; keep the illegal plies and penalties to apply as the record's
         moves are played (each penalty with the move it follows)."""
-        from hiddenchess.errors import SetupError
-
         data = dict(data)
         plan = data.pop("tabletop", None) or {}
         super().apply_record_setup(game, data)
@@ -479,8 +469,6 @@ class TabletopRules(HiddenIdentityRules):
 
     # --- outcome ---------------------------------------------------------------------------------
     def outcome(self, game):
-        from hiddenchess.game.game import Status
-
         def win(loser: str, reason: str):
             winner = _other(loser)
             return Status(True, "1-0" if winner == "white" else "0-1", reason, winner)

@@ -54,9 +54,10 @@ from hiddenchess.engine.core import (
 )
 from hiddenchess.errors import HiddenChessError, SetupError
 from hiddenchess.engine.position import (
-    _CASTLE_TARGETS, CASTLE, DOUBLE_STEP, POOL_ROLES, encode_pools, move_flag, move_from,
+    CASTLE_TARGETS, CASTLE, DOUBLE_STEP, POOL_ROLES, encode_pools, move_flag, move_from,
     move_promotion, move_rook, move_to, pool_counts,
 )
+from hiddenchess.game.events import Event
 from hiddenchess.game.rules import Rules
 
 #: Role letters in pool order (queen, rook, bishop, knight, pawn).
@@ -147,7 +148,7 @@ def reveal_square(pos, m: int) -> int:
     if move_flag(m) == CASTLE:
         rook = move_rook(m)
         if pos.covered & BB_SQUARES[rook]:
-            return _CASTLE_TARGETS[pos.turn][1 if rook > frm else 0][1]
+            return CASTLE_TARGETS[pos.turn][1 if rook > frm else 0][1]
         return -1
     return move_to(m) if pos.covered & BB_SQUARES[frm] else -1
 
@@ -206,6 +207,63 @@ def perft(pos, depth: int, source) -> int:
     return total
 
 
+def expected_perft(pos, depth: int) -> tuple:
+    """Perft of Reveal Chess with the draws accounted for: ``(expected, pairs)``.
+
+    * ``expected`` (a :class:`~fractions.Fraction`): the leaf count with every reveal averaged
+      over its owner's pool, each role weighted by its probability (count / total). From the
+      start: 20, 399.6, 10029 at depths 1, 2, 3.
+    * ``pairs`` (an int): the number of leaves when every revealing move is split into one
+      (move, draw) pair per role still in the pool, the last ply's included. From the start:
+      100, 9980, 1052248.
+
+    Covers play as their drawn role after their first move (:func:`apply_reveal`), so these
+    differ from standard perft (400 and 8902 at depths 2 and 3).
+
+    >>> from hiddenchess.engine.notation import initial_position
+    >>> [str(expected_perft(initial_position("reveal"), d)[0]) for d in (1, 2)]
+    ['20', '1998/5']
+    """
+    if depth <= 0:
+        return Fraction(1), 1
+    moves = pos.legal_moves()
+    if depth == 1:
+        roles = sum(1 for n in pool_counts(pos.pools, pos.turn) if n)
+        return Fraction(len(moves)), sum(roles if reveal_square(pos, m) >= 0 else 1 for m in moves)
+    expected, pairs = Fraction(0), 0
+    for m in moves:
+        e, p = _expected_after(pos, m, depth)
+        expected += e
+        pairs += p
+    return expected, pairs
+
+
+def _expected_after(pos, m: int, depth: int) -> tuple:
+    """:func:`expected_perft` of the subtree below move ``m`` (``depth`` counts ``m``)."""
+    sq = reveal_square(pos, m)
+    if sq < 0:
+        pos.push(m)
+        try:
+            return expected_perft(pos, depth - 1)
+        finally:
+            pos.pop()
+    pool = pool_of(pos, pos.turn)
+    total = sum(pool.values())
+    expected, pairs = Fraction(0), 0
+    for role, n in pool.items():
+        if not n:
+            continue
+        pos.push(m)
+        try:
+            apply_reveal(pos, sq, role, m)
+            e, p = expected_perft(pos, depth - 1)
+        finally:
+            pos.pop()
+        expected += Fraction(n, total) * e
+        pairs += p
+    return expected, pairs
+
+
 # --- the rules hooks -----------------------------------------------------------------------------
 class RevealRules(Rules):
     """Hooks of Reveal Chess. Nobody knows a cover's role (it does not exist until drawn), so
@@ -256,8 +314,6 @@ class RevealRules(Rules):
                 "promotion_void": bool(move_promotion(m)) and role != "p"}
 
     def after_move(self, game, m: int, before: dict) -> tuple:
-        from hiddenchess.game.game import Event
-
         if game.ply + 1 >= self.replay_plies:
             self.replay_plies = 0  # the record is replayed: later moves draw afresh
         sq = before["square"]
@@ -283,6 +339,13 @@ class RevealRules(Rules):
         if pos.is_check():
             text += "+" if pos.legal_moves() else "#"
         return text
+
+    def perft(self, pos, depth: int) -> tuple:
+        """:func:`expected_perft`: the expected leaf count and the (move, draw) pairs."""
+        return expected_perft(pos, depth)
+
+    def perft_below(self, pos, m: int, depth: int) -> tuple:
+        return _expected_after(pos, m, depth)
 
     def outcome_known(self, game, m: int) -> bool:
         return reveal_square(game.position, m) < 0

@@ -75,7 +75,7 @@ import itertools
 import random
 
 from hiddenchess.engine.core import (
-    BB_RANKS, BB_SQUARES, BLACK, PIECE_NAMES, PIECE_SYMBOLS, SQUARE_INDEX, SQUARE_NAMES, WHITE,
+    BB_RANKS, BB_SQUARES, BLACK, SQUARE_INDEX, SQUARE_NAMES, WHITE,
 )
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.engine.notation import fen as _fen

@@ -25,11 +25,12 @@ False
 
 from hiddenchess.engine import notation
 from hiddenchess.engine.core import (
-    BB_SQUARES, BLACK, COLOR_NAMES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN, PAWN_ATTACKS,
+    BB_SQUARES, BLACK, COLOR_NAMES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS,
     SQUARE_INDEX, SQUARE_NAMES, WHITE, bishop_attacks, rook_attacks,
 )
 from hiddenchess.errors import SetupError
 from hiddenchess.engine.position import DOUBLE_STEP, EN_PASSANT, move_flag, move_from, move_promotion, move_to
+from hiddenchess.game.events import Event
 from hiddenchess.game.rules import Rules
 
 SECRETS_PER_SIDE = 2
@@ -111,8 +112,6 @@ class SecretPawnRules(Rules):
     def setup(self, game, seat: str, data) -> list:
         """Seal ``seat``'s two secret pawns: ``data`` is a list of two squares of its original
         pawns. Raises SetupError for anything else; a sealed choice cannot change."""
-        from hiddenchess.game.game import Event
-
         if seat in game.setup_data:
             raise SetupError(f"{seat} has already sealed its secret pawns")
         if isinstance(data, dict):
@@ -171,8 +170,6 @@ class SecretPawnRules(Rules):
         return info
 
     def after_move(self, game, m: int, before: dict) -> tuple:
-        from hiddenchess.game.game import Event
-
         pos = game.position
         mover = pos.turn ^ 1
         to = move_to(m)
@@ -268,6 +265,12 @@ class SecretPawnRules(Rules):
             "sealed": sealed,
             "captured": captured,
         }
+
+    def replay_start_events(self, game, perspective: str) -> list:
+        """The seat's own setup choice with frame 0 of its replay."""
+        if perspective in game.setup_data:
+            return [{"kind": "seal", "squares": game.setup_data[perspective]}]
+        return []
 
     def record_setup(self, game) -> "dict | None":
         return {"sealed": {s: list(v) for s, v in game.setup_data.items()}}
