@@ -18,7 +18,8 @@ from hiddenchess.errors import HiddenChessError
 from hiddenchess.peer import PeerGame, ProtocolError, decode, encode, message_hash
 from hiddenchess.peer.codec import MAX_BYTES, SCHEMAS
 from hiddenchess.peer.crypto import check_opening, commitment, draw_commit, joint_role
-from hiddenchess.peer.game import STALL_MS, origins
+from hiddenchess.peer.game import STALL_MS
+from hiddenchess.peer.tracking import origins
 
 from test_peer_support import FixedRng, Pair, random_game
 
@@ -46,9 +47,9 @@ def forge(pair, seat, kind, **payload):
     receiver's verdict."""
     pg = pair.side(seat)
     pg.sent.pop()
-    pg._sent_hashes.pop()
+    pg.chain.sent_hashes.pop()
     pg.outbox.clear()
-    text = pg._send(kind, **payload)
+    text = pg.send(kind, **payload)
     pg.outbox.clear()
     kw = {} if pair.now is None else {"now_ms": pair.now}
     return pair.side("black" if seat == "white" else "white").receive(text, **kw)
@@ -353,14 +354,14 @@ def test_cheat_wrong_reveal_answer_found_by_the_audit():
     seals = (sorted(rnd.sample([f + "2" for f in "abcdefgh"], 2)),
              sorted(rnd.sample([f + "7" for f in "abcdefgh"], 2)))
     p = Pair("secret-pawn", seals=seals, seed=13)
-    honest = p.w._my_reveals
+    honest = p.w.protocol.my_reveals
 
     def cheat(game, before=None):
         out = honest(game, before)
         captured = {before.get(e.public["square"]) for e in game.history[-1].events
                     if e.kind == "capture"} if before else set()
         return [o for o in out if before is None or o["item"] in captured]
-    p.w._my_reveals = cheat
+    p.w.protocol.my_reveals = cheat
     random_game(p, 13, max_ply=12, kingy=True)
     assert p.b.audit["status"] == "failed"
     kinds = {(q["ply"], q["by"], q["kind"]) for q in p.b.audit["problems"]}
@@ -479,15 +480,15 @@ def test_out_of_turn_messages():
     with pytest.raises(HiddenChessError):
         p.b.move("e7e5")
     n = len(p.b.sent)
-    p.b._send("move", ply=0, uci="e7e5", open=[], draw="", left=None, castle="", ep=False, c={})
+    p.b.send("move", ply=0, uci="e7e5", open=[], draw="", left=None, castle="", ep=False, c={})
     text = p.b.sent[-1]
     assert "out of turn" in p.w.receive(text)
-    p.b.sent.pop(); p.b._sent_hashes.pop()
+    p.b.sent.pop(); p.b.chain.sent_hashes.pop()
     assert len(p.b.sent) == n
-    p.b._send("answer", ply=0, ok=True, refusal="", open=[], nonce="", ep="")
+    p.b.send("answer", ply=0, ok=True, refusal="", open=[], nonce="", ep="")
     assert "answer to no move" in p.w.receive(p.b.sent[-1])
-    p.b.sent.pop(); p.b._sent_hashes.pop()
-    p.b._send("final", ply=0, open=[], result="1-0", reason="x")
+    p.b.sent.pop(); p.b.chain.sent_hashes.pop()
+    p.b.send("final", ply=0, open=[], result="1-0", reason="x")
     assert "before the game ended" in p.w.receive(p.b.sent[-1])
 
 
@@ -552,7 +553,7 @@ def test_resync_detects_a_fork():
     assert "cannot be resumed" in reason and p.b.fork
     # White learns it from Black's next message, a different one in the same place
     p.b.fork = None
-    branch = p.b._send("resign", ply=3)
+    branch = p.b.send("resign", ply=3)
     reason = p.w.receive(branch)
     assert "went back to an older copy" in reason and p.w.fork
     assert p.w.status().over is False
@@ -749,7 +750,8 @@ def test_identity_commitments_hide_the_placement():
     move = decode(p.sent["white"][-1])
     assert move["uci"] == "g1f3" and move["c"] == {} and move["castle"] == "" and not move["ep"]
     # Black's page assumes identities for White's pieces, and shows none of them
-    assert p.b.det is not None and p.b.det["placement"]["g1"] == "n"   # (only a knight moves so)
+    det = p.b.protocol.det
+    assert det is not None and det["placement"]["g1"] == "n"   # (only a knight moves so)
     view = p.b.local.view("black")
     rows = view.board.split("/")
     assert rows[-1] == "??????1?" and rows[-2] == "????????" and rows[5] == "5N2"
@@ -759,7 +761,7 @@ def test_identity_revealed_kings_open_the_king_at_once():
     p = identity_pair(variant="hidden-identity-rk")
     commit = decode(p.sent["black"][1])
     assert [(o["item"], o["value"]) for o in commit["open"]] == [("e8", "k")]
-    assert p.w.peer_king == "e8" and p.w.det["placement"]["e8"] == "k"
+    assert p.w.protocol.peer_king == "e8" and p.w.protocol.det["placement"]["e8"] == "k"
 
 
 def test_identity_capture_opens_the_captured_piece():
@@ -854,10 +856,10 @@ def test_identity_cheat_changed_placement():
 def test_doctests():
     import doctest
 
-    from hiddenchess.peer import codec, crypto
-    from hiddenchess.variants.hidden_identity import peer as identity
+    from hiddenchess.peer import chain, codec, crypto, protocol, tracking
+    from hiddenchess.variants.hidden_identity import assume
 
-    for module in (codec, crypto, identity):
+    for module in (codec, crypto, chain, protocol, tracking, assume):
         failed, tried = doctest.testmod(module)
         assert failed == 0 and tried > 0, module.__name__
 
@@ -985,7 +987,7 @@ def test_identity_false_stalemate_is_found_by_the_audit():
     # White says it has no legal move left (a stalemate Black cannot check); the audit can.
     p = identity_pair()
     play(p, ["e2e4", "e7e5"])
-    text = p.w._send("probe", ply=2, moves=[])
+    text = p.w.send("probe", ply=2, moves=[])
     p.w.outbox.clear()
     assert p.b.receive(text) is None
     assert p.b.status().reason == "stalemate"
@@ -1155,7 +1157,7 @@ def test_flag_claim_against_a_move_made_in_time_is_refused():
     play(p, ["e2e4", "e7e5"])
     p.w.move("g1f3", now_ms=10_000)          # 50 s left: plenty
     p.w.take_outbox()
-    text = p.b._send("claim", ply=2, reason="flag", move="", left=-3000)
+    text = p.b.send("claim", ply=2, reason="flag", move="", left=-3000)
     assert "came early" in p.w.receive(text, now_ms=10_000)
 
 

@@ -2,15 +2,28 @@
 
 * :mod:`~hiddenchess.peer.crypto` -- salted commitments, openings, joint draws
 * :mod:`~hiddenchess.peer.codec` -- the message format, strict schemas, hashes
-* :mod:`~hiddenchess.peer.game` -- :class:`PeerGame`, one side's protocol state machine
+* :mod:`~hiddenchess.peer.chain` -- the two message logs (hash chains), resync, forks
+* :mod:`~hiddenchess.peer.match` -- turns, endings, clocks, draws, rematch
+* :mod:`~hiddenchess.peer.protocol` -- the hooks a variant adds (its ``peer`` plug-in) + registry
+* :mod:`~hiddenchess.peer.game` -- :class:`PeerGame`, one seat's protocol state machine
 * :mod:`~hiddenchess.peer.audit` -- the end-of-game replay with full information
-* :mod:`~hiddenchess.app.friend` -- the Session's friend mode (what the page drives)
+* :mod:`~hiddenchess.peer.tracking` -- where each piece started
+* :mod:`~hiddenchess.app.modes.friend` -- the Session's friend mode (what the page drives)
 
 The WebRTC transport (``assets/peer.js``) only moves the text messages.
 """
 
 from hiddenchess.peer.codec import ProtocolError, decode, encode, message_hash
-from hiddenchess.peer.game import LATENCY_ALLOWANCE_MS, PEER_VARIANTS, STALL_MS, PeerGame
+from hiddenchess.peer.game import LATENCY_ALLOWANCE_MS, STALL_MS, PeerGame
+from hiddenchess.peer.protocol import peer_variants
 
 __all__ = ["PeerGame", "ProtocolError", "decode", "encode", "message_hash", "PEER_VARIANTS",
            "STALL_MS", "LATENCY_ALLOWANCE_MS"]
+
+
+def __getattr__(name):
+    """``PEER_VARIANTS``: the variants playable with a friend, computed when asked (the variants'
+    ``peer`` plug-ins import this package, so they are loaded after it)."""
+    if name == "PEER_VARIANTS":
+        return peer_variants()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,7 +11,7 @@ Every message is one JSON object (UTF-8 text, at most :data:`MAX_BYTES` bytes)::
 (no duplicate keys, no NaN, no floats), the envelope and the *exact* key set and value formats of
 the payload of each type (:data:`SCHEMAS`) and raises :class:`ProtocolError` with a clear
 sentence for anything else. Order (sequence numbers, hash links, turns) is checked by
-:class:`~hiddenchess.peer.game.PeerGame`.
+:mod:`hiddenchess.peer.chain` and :class:`~hiddenchess.peer.game.PeerGame`.
 
 >>> text = encode({"v": 1, "g": "abcdefgh", "n": 1, "prev": "", "ack": "", "t": "resign", "ply": 3})
 >>> text
@@ -32,8 +32,8 @@ import re
 
 from hiddenchess.errors import HiddenChessError
 
-__all__ = ["ProtocolError", "encode", "decode", "canonical", "message_hash", "SCHEMAS", "MAX_BYTES",
-           "VERSION"]
+__all__ = ["ProtocolError", "Reject", "encode", "decode", "canonical", "message_hash", "SCHEMAS",
+           "MAX_BYTES", "VERSION", "GAME_ID"]
 
 VERSION = 1
 #: Largest message accepted, in bytes of UTF-8.
@@ -55,6 +55,17 @@ class ProtocolError(HiddenChessError):
     """A message that is malformed, out of order, out of turn or breaks the rules."""
 
     prefix = "bad message: "
+
+
+class Reject(Exception):
+    """A received message is refused (the receiver's state unchanged). ``kind`` set: the peer
+    broke the rules (recorded as a problem at ``ply``)."""
+
+    def __init__(self, reason: str, kind: "str | None" = None, ply: "int | None" = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.kind = kind
+        self.ply = ply
 
 
 # --- value checkers ------------------------------------------------------------------------------
@@ -196,13 +207,13 @@ def validate(msg) -> dict:
     _hex64_or_empty(msg["ack"], "'ack'")
     kind = msg["t"]
     if not isinstance(kind, str) or kind not in SCHEMAS:
-        shown = kind if isinstance(kind, str) and len(kind) < 30 else "?"
-        raise ProtocolError(f"unknown message type {shown!r}")
+        label = kind if isinstance(kind, str) and len(kind) < 30 else "?"
+        raise ProtocolError(f"unknown message type {label!r}")
     schema = SCHEMAS[kind]
     extra = sorted(set(msg) - set(schema) - set(ENVELOPE))
     if extra:
-        shown = extra[0] if len(extra[0]) < 30 else extra[0][:27] + "..."
-        raise ProtocolError(f"a {kind!r} message does not take {shown!r}")
+        label = extra[0] if len(extra[0]) < 30 else extra[0][:27] + "..."
+        raise ProtocolError(f"a {kind!r} message does not take {label!r}")
     for key, check in schema.items():
         if key not in msg:
             raise ProtocolError(f"a {kind!r} message needs {key!r}")

@@ -27,9 +27,8 @@ from __future__ import annotations
 import hashlib
 import secrets as _secrets
 
-from hiddenchess.variants.reveal.rules import ROLE_LETTERS, pick
-
-__all__ = ["commitment", "check_opening", "draw_commit", "joint_role", "SystemRng", "sha256_hex"]
+__all__ = ["commitment", "check_opening", "draw_commit", "joint_index", "joint_role", "SystemRng",
+           "sha256_hex"]
 
 PREFIX = "hc1"
 
@@ -54,11 +53,9 @@ def draw_commit(game_id: str, seat: str, ply: int, nonce: str) -> str:
     return sha256_hex(f"{PREFIX}|{game_id}|{seat}|draw|{ply}|{nonce}")
 
 
-def joint_role(nonce_mover: str, nonce_other: str, ply: int, pool: dict) -> str:
-    """The role a cover reveals, from both nonces (hex): an index into the pool laid out in
-    :data:`~hiddenchess.variants.reveal.rules.ROLE_LETTERS` order (queens, rooks, bishops, knights, pawns),
-    drawn by rejection sampling from SHA-256 output so that every entry is equally likely."""
-    total = sum(pool.get(r, 0) for r in ROLE_LETTERS)
+def joint_index(nonce_mover: str, nonce_other: str, ply: int, total: int) -> int:
+    """An index in ``range(total)`` from both nonces (hex) and the ply, drawn by rejection
+    sampling from SHA-256 output so that every index is equally likely."""
     if total <= 0:
         raise ValueError("the pool is empty: there is no role to draw")
     seed = bytes.fromhex(nonce_mover) + bytes.fromhex(nonce_other)
@@ -68,8 +65,24 @@ def joint_role(nonce_mover: str, nonce_other: str, ply: int, pool: dict) -> str:
         digest = hashlib.sha256(seed + f"|{ply}|{counter}".encode()).digest()
         x = int.from_bytes(digest[:8], "big")
         if x < limit:
-            return pick(pool, x % total)
+            return x % total
         counter += 1
+
+
+def joint_role(nonce_mover: str, nonce_other: str, ply: int, pool: dict) -> str:
+    """The role a joint draw gives: an entry of ``pool`` (``{role: count}``, its entries laid
+    out in its order -- Reveal Chess: queens, rooks, bishops, knights, pawns) at the
+    :func:`joint_index` of both nonces, so that each role comes with probability count / total.
+
+    >>> joint_role("11" * 32, "22" * 32, 0, {"q": 0, "r": 0, "b": 0, "n": 1, "p": 0})
+    'n'
+    """
+    index = joint_index(nonce_mover, nonce_other, ply, sum(pool.values()))
+    for role, count in pool.items():
+        if index < count:
+            return role
+        index -= count
+    raise ValueError("the pool has negative counts")
 
 
 class SystemRng:
