@@ -6,9 +6,13 @@ the page a bridge::
 
     window.hc.call(action: string, argsJson: string) -> stateJson: string
 
-where ``action`` is one of :data:`hiddenchess.app.session.ACTIONS` (``"restore"``, ``"move"``, ...)
-and the time of every action is the browser's ``Date.now()``. Then it sets ``window.hcReady =
-true`` and fires the ``hc:ready`` event, which makes the board playable (``assets/app.js``).
+where ``action`` is one of :func:`hiddenchess.app.session.actions` (``"restore"``, ``"move"``, the
+variant's own such as ``"seal"``, ...), the answer is a :class:`hiddenchess.app.state.State`, and
+the time of every action is ``performance.timeOrigin + performance.now()``: wall time at the
+page's load, then a monotonic clock, so a change of the device's clock during a game cannot give
+a player time (the page's clock display counts with the same time). Then it sets
+``window.hcReady = true`` and fires the ``hc:ready`` event, which makes the board playable
+(``assets/js/``).
 """
 
 import json
@@ -18,6 +22,10 @@ from pyodide.ffi import create_proxy
 from pyscript import window
 
 from hiddenchess.app.session import Session
+from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
+
+#: The largest action arguments the page sends (a peer message is at most 16 KB).
+MAX_ARGS_BYTES = 1_000_000
 
 
 class LocalStorageBackend:
@@ -51,10 +59,10 @@ session = Session(LocalStorageBackend())
 
 def call(action, args_json=None):
     """Run one Session action; always answer a JSON state string."""
-    now_ms = int(window.Date.now())
+    now_ms = int(window.performance.timeOrigin + window.performance.now())
     try:
-        args = json.loads(args_json) if args_json else {}
-    except ValueError as e:
+        args = safe_loads(str(args_json), max_bytes=MAX_ARGS_BYTES) if args_json else {}
+    except UnsafeJsonError as e:
         args = None
         bad = f"the arguments are not JSON ({e})"
     try:

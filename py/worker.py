@@ -1,6 +1,6 @@
 """PyScript worker of the page: the computer opponent thinks here, off the main thread.
 
-``assets/app.js`` starts this file in a Web Worker (``PyWorker("./py/worker.py", {config:
+``assets/js/computer.js`` starts this file in a Web Worker (``PyWorker("./py/worker.py", {config:
 "./pyscript.toml"})``) and calls the one function it exports::
 
     await worker.sync.choose(viewJson: string, level: number) -> answerJson: string

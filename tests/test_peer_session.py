@@ -1,5 +1,5 @@
 """The Session's friend mode: two Sessions (two pages) playing each other through their outboxes,
-the way app.js and peer.js drive them."""
+the way assets/js/friend.js and peer.js drive them."""
 
 from __future__ import annotations
 

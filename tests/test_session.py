@@ -61,7 +61,8 @@ def test_move_updates_everything_the_board_needs():
     assert state["fen"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
     assert state["lastMove"] == ["e2", "e4"]
     assert state["turnColor"] == "black" and state["movable"]["color"] == "black"
-    assert state["moves"] == [{"ply": 0, "number": 1, "color": "white", "san": "e4", "uci": "e2e4"}]
+    assert state["moves"] == [{"ply": 0, "number": 1, "color": "white", "san": "e4", "uci": "e2e4",
+                               "reveal": False, "illegal": False}]
     assert "e7" in state["movable"]["dests"] and "e2" not in state["movable"]["dests"]
 
 
@@ -149,7 +150,7 @@ def test_fools_mate_ends_the_game_and_blocks_further_moves():
     [
         ({"over": True, "reason": "royal-pawn-promoted", "winner": "black"}, "Royal pawn promoted — Black wins"),
         ({"over": True, "reason": "timeout", "winner": "white"}, "Time out — White wins"),
-        ({"over": True, "reason": "threefold-repetition", "winner": None}, "Threefold repetition — draw"),
+        ({"over": True, "reason": "threefold-repetition", "winner": None}, "Draw claimed by threefold repetition"),
         ({"over": False, "reason": None, "winner": None}, ""),
     ],
 )
@@ -263,7 +264,8 @@ def test_new_game_options():
     assert state["clock"] == {
         "white": 300_000, "black": 300_000, "running": None, "flagged": None, "label": "5+3", "at": T0,
     }
-    assert state["options"] == {"variant": "royal-pawn", "mode": "local", "clock": "5+3", "autoflip": True}
+    assert state["options"] == {"variant": "royal-pawn", "mode": "local", "clock": "5+3", "autoflip": True,
+                                "menu": {"id": "royal-pawn", "options": []}}
     custom = s.new_game({"clock": {"minutes": 0.5, "increment": 2}}, now_ms=T0)
     assert custom["clock"]["white"] == 30_000 and custom["clock"]["label"] == "0.5+2"
     assert s.new_game({"clock": "none"}, now_ms=T0)["clock"] is None

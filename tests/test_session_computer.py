@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from hiddenchess.app import session as session_module
+from hiddenchess.app.modes import computer as computer_mode
 import hiddenchess.ai
 from hiddenchess.ai import DETERMINIZERS, choose_move
 from hiddenchess.ai.determinizers import full_information
@@ -97,7 +97,7 @@ def test_player_white_moves_then_the_computer_is_asked_with_its_own_view():
     assert st["computer"]["thinking"] is False and st["computer"]["request"] is None
     assert st["orientation"] == "white" and st["movable"]["color"] == "white"
     assert st["options"] == {"variant": "standard", "mode": "computer", "clock": None, "autoflip": False,
-                             "level": 2, "color": "white"}
+                             "level": 2, "color": "white", "menu": {"id": "standard", "options": []}}
     st = s.move("e2", "e4", now_ms=T0 + 1)
     c = st["computer"]
     assert c["thinking"] is True and st["movable"] == {"color": None, "dests": {}}
@@ -158,7 +158,7 @@ def test_bad_or_stale_answers_change_nothing():
         ({"uci": "e2e4"}, "illegal"),
         ({"uci": 17}, "uci"),
         ({"uci": "e7e5", "ply": 0}, "earlier position"),
-        ({"uci": "e7e5", "game": req["game"] + 1}, "another game"),
+        ({"uci": "e7e5", "game": req["game"] + "x"}, "another game"),
     ]:
         args = {"ply": req["ply"], "game": req["game"], **kwargs}
         bad = s.computer_move(**args, now_ms=T0 + 2)
@@ -255,7 +255,7 @@ def test_draw_offers_declined_unless_the_computer_stands_clearly_worse():
     # the computer's search says it is lost: it takes the draw
     st = s.move("e2", "e4", now_ms=T0 + 2)
     req = st["computer"]["request"]
-    st = s.computer_move("e7e5", ply=req["ply"], game=req["game"], score=-session_module.DRAW_ACCEPT_CP,
+    st = s.computer_move("e7e5", ply=req["ply"], game=req["game"], score=-computer_mode.DRAW_ACCEPT_CP,
                          now_ms=T0 + 3)
     assert st["computer"]["message"] is None
     st = s.offer_draw(now_ms=T0 + 4)

@@ -2,14 +2,16 @@
 draws, pools and odds in the state, conditional promotion of a cover, save/restore, replay."""
 
 import doctest
+import sys
 import json
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hiddenchess.app import session as session_module
-from hiddenchess.app.session import ScriptedDraw, Session
+from hiddenchess.app.session import Session
+from hiddenchess.variants.reveal import panel as reveal_panel
+from hiddenchess.variants.reveal.panel import ScriptedDraw
 from hiddenchess.app.storage import MemoryBackend
 
 T0 = 1_700_000_000_000
@@ -28,10 +30,11 @@ def new(options, backend=None):
 
 def test_doctests_of_the_reveal_parts():
     # (the whole module's doctests run in test_session_secret.py; these are the new ones)
-    for obj in (session_module.ScriptedDraw, Session.new_game, session_module):
+    for obj in (reveal_panel.ScriptedDraw, Session.new_game, reveal_panel):
         finder = doctest.DocTestFinder(recurse=False)
         runner = doctest.DocTestRunner()
-        for test in finder.find(obj, globs=dict(vars(session_module))):
+        module = obj if obj is reveal_panel else sys.modules[obj.__module__]
+        for test in finder.find(obj, globs=dict(vars(module))):
             runner.run(test)
         assert runner.failures == 0
 

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hiddenchess.app import session as session_module
-from hiddenchess.app.session import Session, fen_extensions
+from hiddenchess.app.session import Session
+from hiddenchess.variants.secret_pawn.panel import fen_extensions
 from hiddenchess.app.storage import MemoryBackend
 
 T0 = 1_700_000_000_000

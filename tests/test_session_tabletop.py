@@ -1,7 +1,8 @@
 """Hidden Identity by the tabletop rules on the page: bluffs, discovery, penalties (Session)."""
 
 from hiddenchess.variants.hidden_identity.rules import standard_layout
-from hiddenchess.app.session import Session, board_colors
+from hiddenchess.app.panels import board_colors
+from hiddenchess.app.session import Session
 from hiddenchess.app.storage import MemoryBackend
 
 T = 0

@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 import hiddenchess.app.storage
 from hiddenchess.errors import HiddenChessError, StorageFullError
+from hiddenchess.errors import StaleSaveError, StorageUnavailableError
 from hiddenchess.app.storage import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -40,7 +41,7 @@ def test_save_then_load_round_trip():
     store = Storage(backend)
     store.save_current(RECORD, T0)
     envelope = json.loads(backend.get_item(CURRENT))
-    assert envelope == {"schema": SCHEMA_VERSION, "saved_at": T0, "record": RECORD}
+    assert envelope == {"schema": SCHEMA_VERSION, "rev": 1, "saved_at": T0, "record": RECORD}
     result = store.load_current()
     assert result.record == RECORD
     assert result.saved_at == T0
@@ -106,7 +107,7 @@ def test_full_storage_raises_and_keeps_the_old_save():
         store.save_current(big, T0 + 1)
     message = str(info.value)
     assert message.startswith("could not save: ")
-    assert "full or unavailable" in message and "QuotaExceededError" in message
+    assert "storage is full" in message and "QuotaExceededError" in message
     assert isinstance(info.value.__cause__, QuotaExceededError)
     assert backend.get_item(CURRENT) == before
     assert store.load_current().record == RECORD
@@ -444,3 +445,58 @@ def test_an_envelope_without_a_save_time_still_loads():
     backend.set_item("hiddenchess.current", json.dumps({"schema": 1, "record": {"x": 1}}))
     result = Storage(backend).load_current()
     assert result.record == {"x": 1} and result.saved_at is None and result.notice is None
+
+
+# --- two tabs, blocked storage, hostile saves ---------------------------------------------------
+def test_a_tab_never_overwrites_a_newer_save_of_another_tab():
+    backend = MemoryBackend()
+    first, second = Storage(backend), Storage(backend)
+    first.load_current(), second.load_current()
+    first.save_current(RECORD, T0)
+    assert second.is_stale() and not first.is_stale()
+    before = backend.get_item(CURRENT)
+    with pytest.raises(StaleSaveError, match="another tab"):
+        second.save_current({**RECORD, "moves": []}, T0 + 1)
+    assert backend.get_item(CURRENT) == before  # nothing written
+    # the stale tab reads again (a reload): then it may save, after the first tab's revision
+    assert second.load_current().rev == 1 and not second.is_stale()
+    second.save_current(RECORD, T0 + 2)
+    assert Storage.revision_of(backend.get_item(CURRENT)) == 2
+    assert first.is_stale()
+
+
+def test_an_old_save_without_revision_migrates_to_revision_zero():
+    backend = MemoryBackend({CURRENT: json.dumps({"schema": 1, "saved_at": T0, "record": RECORD})})
+    store = Storage(backend)
+    loaded = store.load_current()
+    assert loaded.record == RECORD and loaded.migrated_from == 1 and loaded.rev == 0
+    store.save_current(RECORD, T0 + 1)
+    assert json.loads(backend.get_item(CURRENT))["rev"] == 1
+
+
+class _BlockedBackend(MemoryBackend):
+    def set_item(self, key, value):
+        raise type("JsException", (Exception,), {})(
+            "SecurityError: Failed to read the 'localStorage' property from 'Window': Access is denied")
+
+
+def test_blocked_storage_is_reported_as_unavailable_not_full():
+    store = Storage(_BlockedBackend())
+    with pytest.raises(StorageUnavailableError) as info:
+        store.save_current(RECORD, T0)
+    assert "unavailable" in str(info.value) and "full" not in str(info.value)
+
+
+@pytest.mark.parametrize("raw", [
+    "[" * 10_000 + "]" * 10_000,
+    '{"schema": 2, "rev": 0, "record": ' + '{"a":' * 50_000 + "1" + "}" * 50_000 + "}",
+    '{"schema": 2, "rev": 1e999, "record": {}}',
+    '{"schema": 2, "rev": -1, "record": {}}',
+    '{"schema": 2, "rev": "7", "record": {}}',
+])
+def test_hostile_saves_are_kept_aside_without_parsing_them_deeply(raw):
+    backend = MemoryBackend({CURRENT: raw})
+    store = Storage(backend)
+    result = store.load_current()
+    assert result.record is None and result.corrupt_key and backend.get_item(result.corrupt_key) == raw
+    assert store.rev == 0

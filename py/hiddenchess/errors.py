@@ -81,6 +81,16 @@ class StorageFullError(HiddenChessError):
     prefix = "could not save: "
 
 
+class StorageUnavailableError(StorageFullError):
+    """The browser's storage cannot be used at all (blocked by the browser's settings or a
+    private mode: a ``SecurityError``), as opposed to full."""
+
+
+class StaleSaveError(StorageFullError):
+    """Another tab saved this game after this page last read or wrote it: writing now would
+    erase that tab's moves, so nothing is written."""
+
+
 class SetupError(HiddenChessError):
     """A setup choice that breaks the rules (wrong pawns to seal, a move before setup is done)."""
 

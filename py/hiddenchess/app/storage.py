@@ -12,9 +12,12 @@ which can also simulate a full storage.
 Keys (``prefix`` defaults to ``"hiddenchess"``):
 
 ``hiddenchess.current``
-    The game in progress, as an *envelope*: ``{"schema": 1, "saved_at": <ms>, "record": {...}}``
-    where ``record`` is a game record (:mod:`hiddenchess.game.record`). Storage does not look inside
-    the record; the session reads it with :func:`hiddenchess.game.record.from_record`.
+    The game in progress, as an *envelope*:
+    ``{"schema": 2, "rev": <n>, "saved_at": <ms>, "record": {...}}`` where ``record`` is a game
+    record (:mod:`hiddenchess.game.record`). Storage does not look inside the record; the session
+    reads it with :func:`hiddenchess.game.record.from_record`. ``rev`` counts the writes: a page
+    remembers the revision it last read or wrote and never overwrites a newer one (another tab's
+    moves), see :class:`~hiddenchess.errors.StaleSaveError`.
 ``hiddenchess.corrupt.<n>``
     The raw text of a saved game that could not be read (unparsable, wrong shape, or written by a
     newer version of the program), moved aside verbatim, never dropped. The page can offer it for
@@ -49,10 +52,14 @@ old value is still there and :class:`~hiddenchess.errors.StorageFullError` says 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from hiddenchess.errors import HiddenChessError, StorageFullError
+from hiddenchess.errors import (
+    HiddenChessError, StaleSaveError, StorageFullError, StorageUnavailableError,
+)
+from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -63,10 +70,18 @@ __all__ = [
     "Storage",
     "StorageError",
     "StorageFullError",
+    "StaleSaveError",
+    "StorageUnavailableError",
+    "MAX_SAVE_BYTES",
 ]
 
 #: The schema number :meth:`Storage.save_current` writes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: The largest save read back (a browser's localStorage holds about 5 million characters in all).
+MAX_SAVE_BYTES = 8_000_000
+#: The envelope as written starts with its revision, so a save's revision is read without
+#: parsing the whole game.
+_REV = re.compile(r'^\{"schema":(\d{1,9}),"rev":(\d{1,15}),')
 
 
 class StorageError(HiddenChessError):
@@ -98,12 +113,24 @@ def _migrate_0_to_1(doc: Any) -> dict:
     return {"schema": 1, "saved_at": saved_at, "record": doc}
 
 
+def _migrate_1_to_2(doc: Any) -> dict:
+    """Schema 1 -> 2: envelopes carry a write revision (``rev``), 0 for the old save."""
+    return {**doc, "schema": 2, "rev": 0}
+
+
 #: ``version -> function`` upgrading an envelope of that version to ``version + 1``.
-MIGRATIONS: dict[int, Callable[[Any], dict]] = {0: _migrate_0_to_1}
+MIGRATIONS: dict[int, Callable[[Any], dict]] = {0: _migrate_0_to_1, 1: _migrate_1_to_2}
 
 
 def _is_ms(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_blocked(error: Exception) -> bool:
+    """Whether a failed write means "storage blocked" (the browser's ``SecurityError``) rather
+    than "storage full" (``QuotaExceededError``): the browser's error arrives in Python as a
+    wrapped JavaScript exception whose text names it."""
+    return "SecurityError" in f"{type(error).__name__} {error}"
 
 
 # -- backends --------------------------------------------------------------------------------------
@@ -181,6 +208,8 @@ class LoadResult:
     ``raw``
         the unreadable text itself, only when it could *not* be kept aside (storage full), so
         the page can still offer it for download
+    ``rev``
+        the save's write revision (0 for an older save without one, or when nothing is saved)
     """
 
     record: dict | None
@@ -189,6 +218,7 @@ class LoadResult:
     migrated_from: int | None = None
     corrupt_key: str | None = None
     raw: str | None = None
+    rev: int = 0
 
 
 class Storage:
@@ -212,6 +242,9 @@ class Storage:
         self.prefix = prefix
         self.schema_version = schema_version
         self.migrations = MIGRATIONS if migrations is None else migrations
+        #: The revision this page last read or wrote (``None``: it has not read yet, so it
+        #: cannot overwrite anything it has not seen: the first save checks nothing).
+        self.rev: int | None = None
 
     @property
     def current_key(self) -> str:
@@ -235,25 +268,61 @@ class Storage:
             raise StorageError(f"the game record must be a dict, got {type(record).__name__}")
         if not _is_ms(now_ms):
             raise StorageError(f"now_ms must be a non-negative integer of milliseconds, got {now_ms!r}")
-        envelope = {"schema": self.schema_version, "saved_at": now_ms, "record": record}
-        try:
-            text = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        except (TypeError, ValueError) as e:
-            raise StorageError(f"the game record cannot be written as JSON: {e}") from None
         key = self.current_key
         try:
             old = self.backend.get_item(key)
         except Exception:  # unreadable storage: the write below will tell
             old = None
+        stored = self.revision_of(old)
+        if self.rev is not None and stored > self.rev:
+            raise StaleSaveError(
+                "this game was changed in another tab or window after this page last saved it; "
+                "nothing was written. Reload the page to continue from the newer position.")
+        rev = max(stored, self.rev or 0) + 1
+        envelope = {"schema": self.schema_version, "rev": rev, "saved_at": now_ms, "record": record}
+        try:
+            text = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise StorageError(f"the game record cannot be written as JSON: {e}") from None
         try:
             self.backend.set_item(key, text)
         except Exception as e:
             self._restore(key, old)
+            if _is_blocked(e):
+                raise StorageUnavailableError(
+                    f"the browser's storage is unavailable ({type(e).__name__}: {e}): it may be "
+                    "blocked by the browser's settings. The game goes on, but it is not saved."
+                ) from e
             raise StorageFullError(
-                "the browser's storage is full or unavailable "
+                "the browser's storage is full "
                 f"({type(e).__name__}: {e}). The game goes on, and the last saved position is "
                 "kept; to save again, free space (e.g. delete games kept aside) or download the game."
             ) from e
+        self.rev = rev
+
+    @staticmethod
+    def revision_of(raw) -> int:
+        """The write revision of a saved envelope's text (0 for none, an older schema or
+        anything unreadable), read from its first bytes.
+
+        >>> Storage.revision_of('{"schema":2,"rev":41,"saved_at":1,"record":{}}')
+        41
+        >>> Storage.revision_of(None), Storage.revision_of("{junk")
+        (0, 0)
+        """
+        m = _REV.match(raw) if isinstance(raw, str) else None
+        return int(m.group(2)) if m else 0
+
+    def stored_revision(self) -> int:
+        """The revision of what is saved now (0 when nothing or unreadable)."""
+        try:
+            return self.revision_of(self.backend.get_item(self.current_key))
+        except Exception:
+            return 0
+
+    def is_stale(self) -> bool:
+        """Whether another page saved this game after this page last read or wrote it."""
+        return self.rev is not None and self.stored_revision() > self.rev
 
     def _restore(self, key: str, old: str | None) -> None:
         """After a failed write, put back the previous value if the backend damaged it."""
@@ -292,13 +361,14 @@ class Storage:
                     f"({type(e).__name__}: {e}). Games played now will not be saved."
                 ),
             )
+        self.rev = 0
         if raw is None:
             return LoadResult(None)
         if not isinstance(raw, str):
             return self._set_aside(str(raw), "it is not text")
         try:
-            doc = json.loads(raw)
-        except ValueError as e:
+            doc = safe_loads(raw, max_bytes=MAX_SAVE_BYTES)
+        except UnsafeJsonError as e:
             return self._set_aside(raw, f"it is not valid JSON: {e}")
         version, problem = self._schema_of(doc)
         if problem:
@@ -326,10 +396,12 @@ class Storage:
         problem = self._shape_problem(doc)
         if problem:
             return self._set_aside(raw, problem)
+        self.rev = doc.get("rev", 0)
         return LoadResult(
             doc["record"],
             saved_at=doc.get("saved_at"),  # optional: a missing time is no reason to refuse
             migrated_from=original if original != self.schema_version else None,
+            rev=self.rev,
         )
 
     @staticmethod
@@ -349,7 +421,7 @@ class Storage:
     @staticmethod
     def _shape_problem(doc: dict) -> str | None:
         """Why ``doc`` is not a valid current-schema envelope, or ``None``."""
-        unknown = set(doc) - {"schema", "saved_at", "record"}
+        unknown = set(doc) - {"schema", "rev", "saved_at", "record"}
         if unknown:
             return f"it has unexpected fields {', '.join(sorted(map(str, unknown)))}"
         if "record" not in doc or not isinstance(doc["record"], dict):
@@ -357,6 +429,8 @@ class Storage:
         saved_at = doc.get("saved_at")
         if saved_at is not None and not _is_ms(saved_at):
             return f"its save time {saved_at!r} is not a time"
+        if not _is_ms(doc.get("rev", 0)):
+            return f"its revision {doc.get('rev')!r} is not a count"
         return None
 
     def set_aside_current(self, reason: str) -> LoadResult:

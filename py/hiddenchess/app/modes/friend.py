@@ -1,4 +1,4 @@
-"""The Session's friend mode: one seat of a peer-to-peer game, driven by the page.
+"""The friend mode: one seat of a peer-to-peer game, driven by the page.
 
 :class:`~hiddenchess.app.session.Session` delegates here when its game is played with a friend
 (``options.mode == "friend"``). The page never sees the protocol: it sends the actions below
@@ -23,15 +23,14 @@ Actions (all return the state dict):
 ``claim_win {}``
     Claim the game when ``state.peer.canClaim`` is ``"flag"`` (the friend's time ran out beyond
     the latency allowance) or ``"stalled"`` (the friend owes a draw opening for 30 s).
-``move``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``, ``claim_draw``, ``seal``, ``tick``
+``move``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``, ``claim_draw``, ``tick``
     As usual, for this page's seat only, through the protocol (``tick``: call it while a clock
     runs; it ends the game when this page's own time is out).
-``place``, ``layout``, ``move_placed``, ``confirm_setup``
-    Hidden Identity: the placement draft stays on this page; ``confirm_setup`` commits it.
+The variant's own actions (``seal``, ``place``, ...)
+    Through the variant's panel (:meth:`hiddenchess.app.panels.Panel.friend_action`).
 
-Variants: :data:`~hiddenchess.peer.game.PEER_VARIANTS` (standard, royal-pawn, secret-pawn,
-reveal, hidden-identity, hidden-identity-rk; not the tabletop rules, which need a referee for
-their penalties).
+Variants: :data:`hiddenchess.peer.PEER_VARIANTS` (not the tabletop rules, which need a
+referee for their penalties).
 
 ``state["peer"]``: ``{"role": "host"|"guest", "status": "inviting"|"connecting"|"setup"|
 "playing"|"waiting"|"disconnected"|"over", "game_id", "seat", "invite", "outbox": [text, ...]
@@ -50,13 +49,19 @@ import json
 import random
 import string
 
-from hiddenchess.game.clock import ClockSettings
+from hiddenchess.app.modes.base import Mode
+from hiddenchess.app.panels import absent_text, base_variant, variant_actions
+from hiddenchess.app.text import COLORS, message
 from hiddenchess.engine.core import SQUARE_INDEX
+from hiddenchess.engine.variant import VARIANTS
 from hiddenchess.errors import HiddenChessError
-from hiddenchess.peer.codec import ProtocolError
-from hiddenchess.peer.game import PAWN_START, PEER_VARIANTS, SECRET_PAWNS, PeerGame, check_settings
+from hiddenchess.game.clock import ClockSettings
+from hiddenchess import peer
+from hiddenchess.peer import PeerGame, ProtocolError
+from hiddenchess.peer.game import check_settings
 
-__all__ = ["Friend", "new_friend_game", "join_friend_game", "FRIEND_ACTIONS", "ROUTED_ACTIONS"]
+__all__ = ["Friend", "new_friend_game", "join_friend_game", "friend_options", "FRIEND_ACTIONS",
+           "ROUTED_ACTIONS", "friend_variants"]
 
 #: Actions only friend games have.
 FRIEND_ACTIONS = {
@@ -67,11 +72,22 @@ FRIEND_ACTIONS = {
     "rematch": (),
     "claim_win": (),
 }
-#: Usual actions that, in a friend game, go through the protocol.
+#: Usual actions that, in a friend game, go through the protocol (and so do the variants' own).
 ROUTED_ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw",
-                  "seal", "tick", "takeback", "computer_move", "show_board", "penalty", "place",
-                  "layout", "confirm_setup", "move_placed")
+                  "tick", "takeback", "computer_move", "show_board")
 FRIEND_OPTIONS = ("mode", "variant", "clock", "color", "autoflip")
+
+
+_FRIEND_VARIANTS: list = [None, []]
+
+
+def friend_variants() -> list:
+    """Ids of the variants that can be played with a friend (the peer package's list, asked
+    again whenever the variant registry changes)."""
+    key = tuple(map(id, VARIANTS.values()))
+    if _FRIEND_VARIANTS[0] != key:
+        _FRIEND_VARIANTS[:] = [key, list(peer.PEER_VARIANTS)]
+    return list(_FRIEND_VARIANTS[1])
 
 
 def new_game_id(rng=None) -> str:
@@ -98,8 +114,11 @@ def _clock_pair(spec) -> list | None:
     return _clock_pair([settings.initial_ms // 1000, settings.increment_ms // 1000])
 
 
-class Friend:
+class Friend(Mode):
     """The friend-mode part of a :class:`~hiddenchess.app.session.Session`."""
+
+    name = "friend"
+    actions = ("peer_open", "peer_receive", "peer_closed", "rematch", "claim_win")
 
     def __init__(self, pg: PeerGame, role: str):
         self.pg = pg
@@ -141,16 +160,23 @@ class Friend:
             return "playing"
         return "waiting"
 
-    def viewer(self) -> str:
+    def viewer(self, session=None) -> str:
         pg = self.pg
         if pg.phase == "over" and (not pg.private or pg.peer_final is not None):
             return "all"
         return pg.seat
 
+    def meta(self) -> dict:
+        return {"friend": self.to_json()}
+
+    def may_claim(self, session) -> bool:
+        return self.pg.turn == self.viewer()
+
+    def routes(self, action: str) -> bool:
+        return action in ROUTED_ACTIONS or action in variant_actions()
+
     def decorate(self, session, st: dict, now_ms: int) -> None:
         """Overwrite what the protocol decides in the session's state ``st``."""
-        from hiddenchess.app.session import message
-
         pg = self.pg
         local = pg.local
         status = pg.status().to_json()
@@ -176,8 +202,7 @@ class Friend:
         st["computer"] = None
         if not (pg.phase == "play" and pg.turn == pg.seat and dests):
             st["claim"] = {"now": None, "nowText": None, "moves": []}
-        st["sealing"] = ({"seat": pg.seat, "candidates": list(PAWN_START[pg.seat]),
-                          "count": SECRET_PAWNS} if pg.has_secrets and pg.needs_setup else None)
+        session.panel.friend_state(session, st, pg)
         if pg.clock is not None:
             view = pg.clock.view(now_ms)
             view["at"] = now_ms
@@ -213,10 +238,16 @@ class Friend:
         """Run a friend-mode action (see the module docstring)."""
         pg = self.pg
         try:
-            if action == "move":
-                uci = session._move_uci(args.get("orig"), args.get("dest"), args.get("promotion"))
+            if action in variant_actions():
+                if action not in session.panel.actions:
+                    raise HiddenChessError(absent_text(action, session.game.variant))
+                answer = session.panel.friend_action(session, self, action, args, now_ms)
+                if answer is not None:
+                    return answer
+            elif action == "move":
+                uci = session.move_uci(args.get("orig"), args.get("dest"), args.get("promotion"))
                 if args.get("allow_illegal"):
-                    raise HiddenChessError("illegal moves are only allowed by the tabletop rules")
+                    raise HiddenChessError(absent_text("allow_illegal", session.game.variant))
                 pg.move(uci, now_ms=now_ms)
             elif action == "resign":
                 self._own_color(args.get("color"))
@@ -235,21 +266,6 @@ class Friend:
                 if move is not None and not isinstance(move, str):
                     raise HiddenChessError(f"the declared move must be UCI text like 'g1f3', got {move!r}")
                 pg.claim_draw(move, now_ms=now_ms)
-            elif action == "seal":
-                pg.seal(args.get("squares"))
-            elif action in ("place", "layout", "move_placed"):
-                # Hidden Identity: the draft stays on this page (the Session's own actions).
-                if not pg.identity or not pg.needs_setup:
-                    raise HiddenChessError("there are no pieces to place now")
-                return getattr(type(session), action)(session, **args, now_ms=now_ms)
-            elif action == "confirm_setup":
-                if not pg.identity or not pg.needs_setup:
-                    raise HiddenChessError("there are no pieces to place now")
-                missing = 16 - len(session.draft)
-                if missing:
-                    raise HiddenChessError(f"place all 16 pieces first ({missing} still in the tray)")
-                pg.place(dict(session.draft))
-                session.draft = {}
             elif action == "tick":
                 pg.tick(now_ms=now_ms)
             elif action == "peer_open":
@@ -288,10 +304,10 @@ class Friend:
             # (saved anyway: an action may have sent something before it was refused, e.g. a
             # move refused because this side's own time had just run out, which it says so)
             session.game = self.pg.local
-            session._save(now_ms)
-            return session._error(e, now_ms)
+            session.save(now_ms)
+            return session.error(e, now_ms)
         session.game = self.pg.local
-        session._save(now_ms)
+        session.save(now_ms)
         return session.state(now_ms=now_ms)
 
     def _from_old_game(self, data: str) -> bool:
@@ -326,7 +342,8 @@ class Friend:
         _adopt_into(session, self, now_ms)
 
 
-def _options(pg: PeerGame) -> dict:
+def friend_options(pg: PeerGame) -> dict:
+    """The session's ``options`` of a friend game."""
     clock = pg.settings["c"]
     label = ClockSettings(clock[0] * 1000, clock[1] * 1000).label() if clock else None
     return {"variant": pg.variant, "mode": "friend", "clock": label, "autoflip": False}
@@ -334,10 +351,9 @@ def _options(pg: PeerGame) -> dict:
 
 def _adopt_into(session, friend: Friend, now_ms: int) -> None:
     """Make ``friend``'s game the session's game (a new game: saved)."""
-    session._start(_options(friend.pg), None, now_ms, game=friend.pg.local)
-    session.friend = friend
+    session.start(friend_options(friend.pg), None, now_ms, game=friend.pg.local, mode=friend)
     session.orientation = friend.pg.seat
-    session._save(now_ms)
+    session.save(now_ms)
 
 
 def new_friend_game(session, options: dict, now_ms: int) -> dict:
@@ -347,20 +363,21 @@ def new_friend_game(session, options: dict, now_ms: int) -> dict:
         if unknown:
             raise HiddenChessError(f"unknown option {', '.join(map(repr, unknown))} for a game "
                                    "with a friend")
-        variant = options.get("variant", "standard")
-        if variant not in PEER_VARIANTS:
+        variant = options.get("variant", base_variant())
+        playable = friend_variants()
+        if variant not in playable:
             raise HiddenChessError(f"{variant!r} cannot be played with a friend yet (choose "
-                                   f"{', '.join(PEER_VARIANTS)})")
+                                   f"{', '.join(playable)})")
         color = options.get("color", "white")
-        if color not in ("white", "black", "random"):
+        if color not in COLORS + ("random",):
             raise HiddenChessError(f"color must be 'white', 'black' or 'random', got {color!r}")
         if color == "random":
-            color = random.SystemRandom().choice(("white", "black"))
+            color = random.SystemRandom().choice(COLORS)
         settings = {"g": new_game_id(), "v": variant, "c": _clock_pair(options.get("clock")),
                     "h": color}
         pg = PeerGame(settings, color)
     except HiddenChessError as e:
-        return session._error(e, now_ms)
+        return session.error(e, now_ms)
     _adopt_into(session, Friend(pg, "host"), now_ms)
     return session.state(now_ms=now_ms)
 
@@ -372,6 +389,6 @@ def join_friend_game(session, invite, now_ms: int) -> dict:
         seat = "black" if settings["h"] == "white" else "white"
         pg = PeerGame(settings, seat)
     except HiddenChessError as e:
-        return session._error(e, now_ms)
+        return session.error(e, now_ms)
     _adopt_into(session, Friend(pg, "guest"), now_ms)
     return session.state(now_ms=now_ms)

@@ -1,0 +1,70 @@
+"""Replaying a finished game: which frame is shown, as whose knowledge, drawn into the state.
+
+The frames come from :meth:`Game.frames <hiddenchess.game.game.Game.frames>`; the board keys of
+the state are redrawn here, and the variant's panel redraws its own keys
+(:meth:`hiddenchess.app.panels.Panel.replay`).
+"""
+
+from __future__ import annotations
+
+from hiddenchess.app.errors import SessionError
+
+__all__ = ["Replay", "PERSPECTIVES"]
+
+#: Replay perspectives: what one side knew at each move, or everything from the start.
+PERSPECTIVES = ("white", "black", "all")
+
+
+class Replay:
+    """Where the replay of the session's finished game is (``None``: not replaying)."""
+
+    def __init__(self):
+        #: ``{"ply": n, "perspective": p}`` while a finished game is replayed, else ``None``.
+        self.at: "dict | None" = None
+        self._cache: "tuple | None" = None
+
+    def stop(self) -> None:
+        self.at = None
+
+    def select(self, game, ply, perspective) -> None:
+        """Show ``game`` (finished) after ``ply`` half-moves (default: where the replay is, or
+        the end) as ``perspective`` knew it (default: as before, else ``"all"``); SessionError."""
+        if not game.status.over:
+            raise SessionError("the replay is available once the game is over")
+        current = self.at or {"ply": game.ply, "perspective": "all"}
+        perspective = current["perspective"] if perspective is None else perspective
+        if perspective not in PERSPECTIVES:
+            raise SessionError(f"perspective must be 'white', 'black' or 'all', got {perspective!r}")
+        ply = current["ply"] if ply is None else ply
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= game.ply:
+            raise SessionError(f"ply must be a whole number from 0 to {game.ply}, got {ply!r}")
+        self.at = {"ply": ply, "perspective": perspective}
+
+    def frames(self, game, perspective: str) -> list:
+        key = (id(game), perspective, game.ply, game.status)
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, game.frames(perspective))
+        return self._cache[1]
+
+    def apply(self, session, st: dict) -> None:
+        """Replace the board keys of ``st`` by the replayed frame (when replaying a finished game)."""
+        game = session.game
+        if self.at is None or not game.status.over:
+            return
+        ply, perspective = self.at["ply"], self.at["perspective"]
+        frames = self.frames(game, perspective)
+        frame = frames[ply]
+        panel = session.panel
+        st["fen"] = frame["board"]
+        st["movable"] = {"color": None, "dests": {}}
+        st["turnColor"] = "white" if frame["fen"].split()[1] == "w" else "black"
+        st["lastMove"] = frame["last_move"]
+        st["check"] = frame["check"]
+        st["royal"] = panel.frame_royal(session, frame)
+        st["replay"] = {
+            "ply": ply,
+            "plies": game.ply,
+            "perspective": perspective,
+            "perspectives": list(PERSPECTIVES) if panel.keeps_secrets else ["all"],
+        }
+        panel.replay(session, st, frames, ply, perspective)

@@ -1,0 +1,53 @@
+"""Words the page shows: the end-of-game line, draw-claim reasons, colour names.
+
+The ending texts come from the one table, :data:`hiddenchess.game.events.REASON_TEXT`.
+"""
+
+from hiddenchess.game.events import REASON_TEXT, SEATS
+
+__all__ = ["message", "title", "other", "CLAIM_TEXT", "COLORS"]
+
+#: The two seats, ``("white", "black")``.
+COLORS = SEATS
+
+#: Draw claim reasons as the claim dialog words them.
+CLAIM_TEXT = {
+    "threefold": "threefold repetition",
+    "threefold-repetition": "threefold repetition",
+    "fifty-moves": "fifty-move rule",
+}
+
+
+def other(color: str) -> str:
+    """The other seat."""
+    return "black" if color == "white" else "white"
+
+
+def title(name: str) -> str:
+    """``name`` with its first letter in upper case."""
+    return name[:1].upper() + name[1:]
+
+
+def message(status: dict) -> str:
+    """The one line the page shows for a finished game.
+
+    >>> message({"over": True, "reason": "checkmate", "winner": "white", "result": "1-0"})
+    'Checkmate — White wins'
+    >>> message({"over": True, "reason": "resignation", "winner": "black", "result": "0-1"})
+    'White resigns — Black wins'
+    >>> message({"over": True, "reason": "stalemate", "winner": None, "result": "1/2-1/2"})
+    'Stalemate — draw'
+    >>> message({"over": True, "reason": "agreement", "winner": None, "result": "1/2-1/2"})
+    'Draw by agreement'
+    >>> message({"over": True, "reason": "threefold-repetition", "winner": None, "result": "1/2-1/2"})
+    'Draw claimed by threefold repetition'
+    """
+    if not status.get("over"):
+        return ""
+    reason, winner = status.get("reason"), status.get("winner")
+    if reason == "resignation" and winner in COLORS:
+        return f"{title(other(winner))} resigns — {title(winner)} wins"
+    text = REASON_TEXT.get(reason) or title(str(reason or "game over").replace("-", " "))
+    if winner in COLORS:
+        return f"{text} — {title(winner)} wins"
+    return text if text.lower().startswith("draw") else f"{text} — draw"
