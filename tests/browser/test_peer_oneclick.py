@@ -7,7 +7,7 @@ with the PeerServer as the only signaling: nobody pastes a code.
 Everything runs inside the private network namespace of netns.py: the site, a local PeerJS
 PeerServer (``python3 build.py signal``, as a player would start it) and the browsers.
 The channel itself (assets/signal.js) is tested in test_peer_signal.py; this module checks that
-the page (app.js friend play + assets/peer.js ``attach``) uses it.
+the page (assets/js/friend.js friend play + assets/peer.js ``attach``) uses it.
 """
 
 from __future__ import annotations

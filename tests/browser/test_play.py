@@ -229,7 +229,7 @@ def test_claim_button_appears_only_when_a_draw_can_be_claimed(app):
     expect(options).to_have_count(1)
     expect(options.first).to_contain_text("Ng8")
     options.first.click()
-    expect(app.locator("#banner-title")).to_have_text("Threefold repetition — draw")
+    expect(app.locator("#banner-title")).to_have_text("Draw claimed by threefold repetition")
 
 
 def test_a_bad_custom_clock_is_explained_in_the_dialog(app):

@@ -1,0 +1,128 @@
+// Hidden Chess -- the board: chessground, drawn from the state. The overlays of a variant
+// (crowns, neckties, covers, tags, highlights) come from its panel (panels/registry.js: overlay);
+// a click on a square or a move on the board goes to the panels first, then to the Session.
+
+import { Chessground } from '../vendor/chessground/chessground.min.js';
+import { $, FILES, splitUnknown } from './dom.js';
+import { app } from './state.js';
+import { call, onCallFailed } from './bridge.js';
+import { any, each, first, panels } from './panels/registry.js';
+import { showPromotion } from './promotion.js';
+
+const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
+const ROLE_OF_LETTER = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
+
+/** Draw the starting position at once (before Python is up); movable once a state arrives. */
+export function startBoard() {
+  const el = $('board');
+  app.cg = Chessground(el, {
+    fen: START_FEN,
+    orientation: 'white',
+    coordinates: true,
+    autoCastle: true,
+    highlight: { lastMove: true, check: false },
+    animation: { enabled: true, duration: 180 },
+    movable: { free: false, color: undefined, showDests: true, events: { after: onUserMove } },
+    events: { select: onSelectSquare },
+    premovable: { enabled: false },
+    draggable: { enabled: true, showGhost: true },
+    selectable: { enabled: true },
+    drawable: { enabled: true, visible: true },
+  });
+  el.classList.remove('board-static');
+  onCallFailed(renderBoard);
+}
+
+function toDests(obj) {
+  const m = new Map();
+  for (const [from, tos] of Object.entries(obj || {})) m.set(from, tos);
+  return m;
+}
+
+/** Add a CSS class to a square of a chessground "custom highlight" map. */
+export function addClass(map, sq, cls) {
+  map.set(sq, (map.get(sq) ? map.get(sq) + ' ' : '') + cls);
+}
+
+export function renderBoard(st) {
+  const custom = new Map();
+  const shapes = [];
+  const mark = {
+    cls: (sq, cls) => addClass(custom, sq, cls),
+    svg: (sq, html) => shapes.push({ orig: sq, customSvg: { html } }),
+  };
+  each('overlay', st, mark);
+  if (st.check) addClass(custom, st.check, 'check');
+  const movable = st.movable || {};
+  const board = splitUnknown(st.fen);
+  const still = any('stillPieces', st);
+  app.cg.set({
+    ...(still ? {} : { fen: board.fen }),
+    // No animation when a blank may turn into a piece (it must not linger as a fading ghost).
+    animation: { enabled: !still, duration: 180 },
+    orientation: st.orientation,
+    turnColor: st.turnColor,
+    lastMove: st.lastMove || undefined,
+    check: false,
+    highlight: { custom },
+    movable: { color: movable.color || undefined, dests: toDests(movable.dests) },
+    drawable: { autoShapes: shapes },
+  });
+  if (still) setAllPieces(board);
+}
+
+// Put the whole position (unknown pieces included) on the board in one step, changing only
+// the squares that differ.
+function setAllPieces(board) {
+  const cg = app.cg;
+  const want = new Map(board.unknown);
+  board.fen.split('/').forEach((row, r) => {
+    let file = 0;
+    for (const ch of row) {
+      if (ch >= '1' && ch <= '8') file += Number(ch);
+      else {
+        const lower = ch.toLowerCase();
+        want.set(`${FILES[file]}${8 - r}`, { role: ROLE_OF_LETTER[lower], color: ch === lower ? 'black' : 'white' });
+        file += 1;
+      }
+    }
+  });
+  const diff = new Map();
+  for (const key of cg.state.pieces.keys()) if (!want.has(key)) diff.set(key, undefined);
+  for (const [key, piece] of want) {
+    const cur = cg.state.pieces.get(key);
+    if (!cur || cur.role !== piece.role || cur.color !== piece.color) diff.set(key, piece);
+  }
+  if (diff.size) cg.setPieces(diff);
+}
+
+function onUserMove(orig, dest) {
+  const st = app.state;
+  if (!st) return;
+  const roles = (st.promotions || {})[orig + dest];
+  if (roles && roles.length) {
+    const conditional = first('conditionalPromotion', st, orig + dest);
+    showPromotion(orig, dest, roles, conditional, () => app.state && renderBoard(app.state));
+    return;
+  }
+  for (const p of panels) if (p.userMove && p.userMove(st, orig, dest)) return;
+  call('move', { orig, dest }, { boardError: true });
+}
+
+function onSelectSquare(key) {
+  const st = app.state;
+  if (!st) return;
+  for (const p of panels) if (p.select && p.select(st, key)) return;
+}
+
+/** The square under a pointer event (null off the board). */
+export function squareAt(e) {
+  const box = $('board').querySelector('cg-board');
+  if (!box || !app.state) return null;
+  const r = box.getBoundingClientRect();
+  const col = Math.floor(((e.clientX - r.left) / r.width) * 8);
+  const row = Math.floor(((e.clientY - r.top) / r.height) * 8);
+  if (col < 0 || col > 7 || row < 0 || row > 7) return null;
+  const white = app.state.orientation === 'white';
+  return `${FILES[white ? col : 7 - col]}${white ? 8 - row : row + 1}`;
+}

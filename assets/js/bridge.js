@@ -1,0 +1,65 @@
+// Hidden Chess -- the bridge to the Python Session: window.hc.call(action, argsJson) -> stateJson
+// (set up by py/main.py). Every state that comes back is handed to the renderers main.js wires in
+// (in order), then to the after-call hooks (friend play sends what the protocol queued).
+
+import { app } from './state.js';
+import { showBoardToast, showToast } from './toast.js';
+
+const hooks = {
+  renderers: [], // fn(state, {quiet}) in order, for every state
+  afterCall: [], // fn(state) after each call (not after a poll's render)
+  failed: [], // fn(state) when a call threw: redraw what the click changed
+};
+
+/** Draw every state with fn(state, {quiet}), in the order of registration. */
+export function onRender(fn) {
+  hooks.renderers.push(fn);
+}
+
+/** fn(state) after each call's render. */
+export function onAfterCall(fn) {
+  hooks.afterCall.push(fn);
+}
+
+/** fn(lastState) when a call failed (the last good state is drawn again). */
+export function onCallFailed(fn) {
+  hooks.failed.push(fn);
+}
+
+/** Render a state the page got (from a call, or a poll of its own). */
+export function render(st, { quiet = false } = {}) {
+  app.state = st;
+  for (const fn of hooks.renderers) fn(st, { quiet });
+}
+
+/** Run the hooks that follow a call (e.g. after a poll that changed something). */
+export function afterCall(st) {
+  for (const fn of hooks.afterCall) fn(st);
+}
+
+/**
+ * Send one action to the Session and render the state it returns (null before Python is up or
+ * when the call threw). quiet: an error in the state is not shown as a toast (the caller shows
+ * it); boardError: the error is shown over the board.
+ */
+export function call(action, args = {}, { quiet = false, boardError = false } = {}) {
+  if (!app.ready) return null;
+  let st;
+  try {
+    st = JSON.parse(window.hc.call(action, JSON.stringify(args)));
+  } catch (err) {
+    console.error(err);
+    showToast(`Something went wrong: ${err && err.message ? err.message.split('\n').slice(-2).join(' ') : err}`);
+    if (app.state) for (const fn of hooks.failed) fn(app.state);
+    return null;
+  }
+  render(st, { quiet: quiet || (boardError && !!st.error) });
+  if (boardError && st.error) showBoardToast(st.error);
+  afterCall(st);
+  return st;
+}
+
+/** The state of an action without rendering it (polls compare it with the last one first). */
+export function peek(action, args = {}) {
+  return JSON.parse(window.hc.call(action, JSON.stringify(args)));
+}

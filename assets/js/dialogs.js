@@ -1,0 +1,211 @@
+// Hidden Chess -- dialogs: "are you sure?" and the new-game dialog. The variants and their
+// options come from the Session (state.variantMenu: [{id, name, summary, options: [{key,
+// label}], ids: {"": id, "rk": id, "rk,tt": id, ...}}]; the game's own choice is
+// state.options.menu: {id, options: [keys]}); which of them the computer and a friend can play
+// is state.computerVariants and state.friendVariants.
+
+import { $, isOver } from './dom.js';
+import { app } from './state.js';
+import { call } from './bridge.js';
+import { hideToasts } from './toast.js';
+
+const FRIEND_NOTE = 'Play on another device with a link. No server; every secret is checked at the end.';
+
+export function confirmDialog(title, text, yesLabel) {
+  return new Promise(resolve => {
+    const dlg = $('dlg-confirm');
+    $('confirm-title').textContent = title;
+    $('confirm-text').textContent = text;
+    $('confirm-yes').textContent = yesLabel;
+    const done = answer => {
+      $('confirm-yes').onclick = $('confirm-no').onclick = null;
+      dlg.onclose = null;
+      if (dlg.open) dlg.close();
+      resolve(answer);
+    };
+    $('confirm-yes').onclick = () => done(true);
+    $('confirm-no').onclick = () => done(false);
+    dlg.onclose = () => done(false);
+    dlg.showModal();
+    $('confirm-no').focus();
+  });
+}
+
+// ------------------------------------------------------------------ the variant menu
+
+const form = () => $('form-new');
+const menu = () => (app.state && app.state.variantMenu) || [];
+const checkedVariant = () => form().querySelector('input[name=variant]:checked');
+const optionBox = key => form().querySelector(`input[data-option="${key}"]`);
+
+// The menu's entries and options that index.html does not list yet (a new variant) get a radio
+// button or a toggle of their own, after the last variant / option already there.
+function completeMenu() {
+  const group = form().querySelector('input[name=variant]').closest('fieldset');
+  for (const entry of menu()) {
+    if (!form().querySelector(`input[name=variant][value="${CSS.escape(entry.id)}"]`)) {
+      const label = document.createElement('label');
+      label.className = 'choice';
+      const input = Object.assign(document.createElement('input'), { type: 'radio', name: 'variant', value: entry.id });
+      const body = document.createElement('span');
+      body.className = 'choice-body';
+      body.append(Object.assign(document.createElement('strong'), { textContent: entry.name }));
+      if (entry.summary) body.append(Object.assign(document.createElement('small'), { textContent: entry.summary }));
+      label.append(input, body);
+      const choices = group.querySelectorAll('label.choice');
+      choices[choices.length - 1].after(label);
+    }
+    for (const opt of entry.options || []) {
+      if (optionBox(opt.key)) continue;
+      const label = document.createElement('label');
+      label.className = 'toggle toggle-sub';
+      label.id = `${opt.key}-toggle`;
+      const input = Object.assign(document.createElement('input'), { type: 'checkbox', id: `new-${opt.key}` });
+      input.dataset.option = opt.key;
+      label.append(input, Object.assign(document.createElement('span'), { textContent: `${entry.name}: ${opt.label}` }));
+      group.appendChild(label);
+    }
+  }
+}
+
+// The variant id the dialog names: the chosen entry with its ticked options.
+function chosenVariant() {
+  const v = checkedVariant();
+  if (!v) return null;
+  const entry = menu().find(e => e.id === v.value);
+  if (!entry) return v.value;
+  // The ticked option keys, comma-joined in the menu's order (the key of entry.ids).
+  const keys = (entry.options || []).map(o => o.key).filter(k => optionBox(k) && optionBox(k).checked);
+  const ids = entry.ids || {};
+  return ids[keys.join(',')] || ids[[...keys].sort().join(',')] || v.value;
+}
+
+// Options apply to the variant that has them: the others are greyed out.
+function syncOptions() {
+  const v = checkedVariant();
+  const entry = v ? menu().find(e => e.id === v.value) : null;
+  const mine = new Set(((entry && entry.options) || []).map(o => o.key));
+  for (const box of form().querySelectorAll('input[data-option]')) {
+    box.disabled = !mine.has(box.dataset.option);
+    box.closest('label').classList.toggle('is-disabled', box.disabled);
+  }
+}
+
+// ------------------------------------------------------------------ the new-game dialog
+
+export function openNewGame() {
+  const dlg = $('dlg-new');
+  const f = form();
+  const st = app.state;
+  completeMenu();
+  $('new-error').hidden = true;
+  if (st && st.options) {
+    const o = st.options;
+    const chosen = o.menu || { id: o.variant, options: [] };
+    const v = f.querySelector(`input[name=variant][value="${CSS.escape(chosen.id || '')}"]`);
+    if (v) v.checked = true;
+    for (const box of f.querySelectorAll('input[data-option]')) box.checked = (chosen.options || []).includes(box.dataset.option);
+    const m = f.querySelector(`input[name=mode][value="${o.mode}"]`);
+    if (m && !m.disabled) m.checked = true;
+    const lv = f.querySelector(`input[name=level][value="${o.level}"]`);
+    if (lv) lv.checked = true;
+    const col = f.querySelector(`input[name=color][value="${o.color}"]`);
+    if (col) col.checked = true;
+    $('new-autoflip').checked = !!st.autoFlip;
+  }
+  let warn = f.querySelector('.form-warning');
+  const inProgress = st && !isOver(st) && (st.moves || []).length > 0;
+  if (inProgress && !warn) {
+    warn = document.createElement('p');
+    warn.className = 'form-warning';
+    warn.textContent = 'Starting a new game ends the game in progress (only one game is kept).';
+    f.querySelector('h2').after(warn);
+  } else if (!inProgress && warn) {
+    warn.remove();
+  }
+  syncDialog();
+  dlg.showModal();
+  (f.querySelector('input[name=variant]:checked') || f.querySelector('input')).focus();
+}
+
+function syncDialog() {
+  syncCustomClock();
+  syncOptions();
+  syncComputer();
+  syncFriend();
+}
+
+function syncCustomClock() {
+  const custom = form().querySelector('input[name=clock][value=custom]').checked;
+  $('custom-clock').classList.toggle('is-off', !custom);
+  $('clock-minutes').disabled = !custom;
+  $('clock-increment').disabled = !custom;
+}
+
+// "Against the computer" only for the variants the computer plays (the Session's list).
+function syncComputer() {
+  const f = form();
+  const variant = checkedVariant();
+  const supported = (app.state && app.state.computerVariants) || [];
+  const ok = !!variant && supported.includes(chosenVariant());
+  const input = f.querySelector('input[name=mode][value=computer]');
+  input.disabled = !ok;
+  $('choice-computer').classList.toggle('is-disabled', !ok);
+  const name = variant ? variant.closest('label').querySelector('strong').textContent.trim() : '';
+  $('computer-note').textContent = ok
+    ? 'You play one side, the computer the other.'
+    : `The computer does not play ${name} yet.`;
+  if (!ok && input.checked) f.querySelector('input[name=mode][value=local]').checked = true;
+  $('computer-options').hidden = !input.checked;
+}
+
+// "Invite a friend": its own colour choice, for the variants the Session plays with a friend.
+function syncFriend() {
+  const f = form();
+  const input = f.querySelector('input[name=mode][value=friend]');
+  const variant = chosenVariant();
+  const supported = (app.state && app.state.friendVariants) || [];
+  const ok = !variant || supported.includes(variant);
+  input.disabled = !ok;
+  $('choice-friend').classList.toggle('is-disabled', !ok);
+  $('friend-note').textContent = ok ? FRIEND_NOTE : 'Not available for this variant yet.';
+  if (!ok && input.checked) f.querySelector('input[name=mode][value=local]').checked = true;
+  $('friend-options').hidden = !input.checked;
+  $('new-start').textContent = input.checked ? 'Create the invite' : 'Start game';
+}
+
+function startNewGame(e) {
+  e.preventDefault();
+  const f = new FormData(form());
+  let clock = f.get('clock');
+  if (clock === 'custom') {
+    clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
+  }
+  const options = {
+    variant: chosenVariant(),
+    mode: f.get('mode') || 'local',
+    clock,
+    autoflip: $('new-autoflip').checked,
+  };
+  if (options.mode === 'computer') {
+    options.level = Number(f.get('level') || 3);
+    options.color = f.get('color') || 'white';
+  }
+  if (options.mode === 'friend') options.color = f.get('fcolor') || 'white';
+  const st = call('new_game', options, { quiet: true }); // an error is shown in the dialog itself
+  if (st && st.error) {
+    $('new-error').textContent = st.error;
+    $('new-error').hidden = false;
+    return;
+  }
+  if (st) {
+    app.bannerDismissedFor = null;
+    app.noticeDismissed = null;
+    hideToasts(); // a notice about the previous game does not belong to the new one
+    $('dlg-new').close();
+  }
+}
+
+$('form-new').addEventListener('change', syncDialog);
+$('form-new').addEventListener('submit', startNewGame);
+$('new-cancel').addEventListener('click', () => $('dlg-new').close());

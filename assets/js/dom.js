@@ -1,0 +1,81 @@
+// Hidden Chess -- small helpers shared by the page's modules: element lookup, colour names, and
+// reading the board placement of a state (which square holds a piece of which colour).
+
+import { app } from './state.js';
+
+export const $ = id => document.getElementById(id);
+
+export const COLOR_NAMES = { white: 'White', black: 'Black' };
+export const COLORS = ['white', 'black'];
+export const FILES = 'abcdefgh';
+
+export const isOver = st => !!(st && st.status && st.status.over);
+
+// A board whose placement holds "?" (unknown white piece) and "*" (unknown black piece):
+// chessground reads the rest, the unknown pieces are put on with the role "unknown".
+export function splitUnknown(fen) {
+  const unknown = new Map();
+  fen.split('/').forEach((row, r) => {
+    let file = 0;
+    for (const ch of row) {
+      if (ch >= '1' && ch <= '8') file += Number(ch);
+      else {
+        if (ch === '?' || ch === '*') {
+          unknown.set(`${FILES[file]}${8 - r}`, { role: 'unknown', color: ch === '?' ? 'white' : 'black' });
+        }
+        file += 1;
+      }
+    }
+  });
+  return { fen: fen.replace(/[?*]/g, '1'), unknown };
+}
+
+// The colour of every piece of a placement (unknown pieces not included).
+export function boardColors(fen) {
+  const out = {};
+  (fen || '').split('/').forEach((row, i) => {
+    let file = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) {
+        file += Number(ch);
+        continue;
+      }
+      out[String.fromCharCode(97 + file) + (8 - i)] = ch === ch.toUpperCase() ? 'white' : 'black';
+      file += 1;
+    }
+  });
+  return out;
+}
+
+// The colour of every piece of a board, unknown pieces ("?" / "*") included.
+export function pieceColors(fen) {
+  const board = splitUnknown(fen);
+  const out = boardColors(board.fen);
+  for (const [sq, p] of board.unknown) out[sq] = p.color;
+  return out;
+}
+
+// The player box (name, clock, tray, buttons) of a colour: the bottom one is the board's side.
+export function playerEl(color) {
+  if (!app.state) return null;
+  return color === app.state.orientation ? $('player-bottom') : $('player-top');
+}
+
+// Where a square is on screen, as the top-left corner's column / row (0..7, 0 = top-left).
+export function screenCell(key, orientation) {
+  const file = key.charCodeAt(0) - 97;
+  const rank = parseInt(key.slice(1), 10) - 1;
+  const white = orientation === 'white';
+  return { col: white ? file : 7 - file, row: white ? 7 - rank : rank };
+}
+
+export function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

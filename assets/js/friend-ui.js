@@ -1,0 +1,333 @@
+// Hidden Chess -- friend play (issue #7), what the player sees: the invite / join / reconnect
+// card over the board, the bar (connection pill, who plays what, claims, rematch), the refused
+// messages and the audit. The connection itself is friend.js.
+
+import { $, COLOR_NAMES, COLORS, isOver, playerEl } from './dom.js';
+import { app } from './state.js';
+import { afterCall, call, peek, render } from './bridge.js';
+import { showBoardToast } from './toast.js';
+import { any } from './panels/index.js';
+import {
+  friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, isLive, view,
+} from './friend.js';
+
+const FRIEND_CONN_TEXT = {
+  connected: 'Connected',
+  reconnecting: 'Reconnecting…',
+  waiting: 'Waiting for your friend',
+  lost: 'Connection lost',
+};
+
+const FRIEND_CARDS = {
+  invite: {
+    title: 'Invite a friend',
+    steps: [
+      'Send this link to your friend (by message or mail).',
+      'Your friend opens it and sends you back an answer code.',
+      'Paste the answer below and press Connect: the game starts.',
+    ],
+    mine: 'Your invite link',
+    paste: "Your friend's answer",
+    wait: null,
+  },
+  join: {
+    title: "Join your friend's game",
+    steps: [
+      'Send this answer code back to your friend.',
+      'Your friend pastes it and presses Connect: the game starts by itself.',
+    ],
+    mine: 'Your answer code',
+    paste: null,
+    wait: 'Waiting for your friend to enter your answer…',
+  },
+  answer: {
+    title: 'Reconnect',
+    steps: ['Send this answer code back to your friend, who pastes it and presses Connect.'],
+    mine: 'Your answer code',
+    paste: null,
+    wait: 'Waiting for your friend to enter your answer…',
+  },
+  taken: {
+    title: 'This game is already taken',
+    steps: ['Another friend joined this invite first. Ask your friend for a new invite, or start a game of your own.'],
+    mine: '',
+    paste: null,
+    wait: null,
+  },
+  relink: {
+    title: "Join your friend's game",
+    steps: ['Ask your friend for the invite link again (or a new one) and paste it below.'],
+    mine: '',
+    paste: "Your friend's invite link",
+    wait: null,
+  },
+  reconnect: {
+    title: 'Reconnect to your friend',
+    steps: [
+      'Send your friend this new link and paste the answer it gives,',
+      'or, if your friend sent you a link first, paste that link instead.',
+    ],
+    mine: 'Your new link',
+    paste: "Your friend's answer or link",
+    wait: null,
+  },
+};
+
+// What the connection looks like: connected / reconnecting / waiting / lost.
+function friendConn(p) {
+  const s = friend.peer ? friend.peer.status : 'lost';
+  if (s === 'open') return 'connected';
+  if (s === 'weak') return 'reconnecting';
+  const first = p.status === 'inviting' || p.status === 'connecting';
+  if (first) return 'waiting';
+  // After a drop: "reconnecting" once the two sides are exchanging codes, "lost" until then.
+  return s === 'joining' || s === 'connecting' ? 'reconnecting' : 'lost';
+}
+
+function friendCardFor(p) {
+  if (friend.taken) return 'taken';
+  if (isLive(friend.peer) || p.connected) return null;
+  const busy = !!friend.peer || friend.making;
+  if ((friend.card === 'join' || friend.card === 'answer') && busy) return friend.card;
+  if (p.status === 'inviting') return 'invite';
+  // A guest whose invite could not be used (damaged link, reload before the host connected).
+  if (p.status === 'connecting' && !busy) return 'relink';
+  if (p.status === 'over' && p.audit && p.audit.status !== 'pending') return null; // nothing left to exchange
+  return 'reconnect';
+}
+
+export function renderFriend(st) {
+  const p = friendGame(st);
+  const bar = $('friend-bar');
+  if (!p) {
+    if (friend.gameId !== null) friendReset(null);
+    bar.hidden = true;
+    $('friend-card').hidden = true;
+    $('friend-audit').hidden = true;
+    $('friend-rejected').hidden = true;
+    $('banner-audit').hidden = true;
+    return;
+  }
+  if (p.game_id !== friend.gameId) {
+    if (isLive(friend.peer) && p.connected && friend.gameId !== null) {
+      // A rematch: the new game goes on over the same channel.
+      friend.gameId = friend.peer.gameId = p.game_id;
+      Object.assign(friend, { card: null, code: '', error: '', hidden: false, noticeShown: null });
+    } else {
+      friendReset(p.game_id);
+    }
+  }
+
+  // The card: make this side's code when the card needs one and none is being made.
+  const card = friendCardFor(p);
+  friend.card = card;
+  const peerBusy = friend.peer && ['inviting', 'joining', 'connecting'].includes(friend.peer.status);
+  if ((card === 'invite' || card === 'reconnect') && !friend.making && !peerBusy && !friend.peer) {
+    friendOffer(st);
+  }
+  renderFriendCard(card);
+
+  // The bar: connection pill, who plays what.
+  const conn = friendConn(p);
+  bar.hidden = false;
+  const pill = $('friend-pill');
+  pill.dataset.conn = conn;
+  pill.textContent = FRIEND_CONN_TEXT[conn];
+  const seat = p.seat || (st.options && st.options.color);
+  $('friend-who').textContent = seat && COLOR_NAMES[seat] ? `You play ${COLOR_NAMES[seat]}` : '';
+  const show = $('friend-show');
+  show.hidden = !card || !friend.hidden;
+  show.textContent = card === 'reconnect' ? 'Reconnect' : 'Show the invite';
+
+  // Player names and the buttons of the seat this device does not play.
+  for (const color of COLORS) {
+    const el = playerEl(color);
+    if (!el || !seat) continue;
+    el.querySelector('.player-name').textContent = color === seat ? `You · ${COLOR_NAMES[color]}` : `Your friend · ${COLOR_NAMES[color]}`;
+    el.querySelector('.player-actions').hidden = color !== seat;
+  }
+  if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer
+  const over = isOver(st);
+  if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
+
+  // Claims (the friend's flag fell, or a draw opening is overdue) and the rematch.
+  const claim = $('friend-claim');
+  claim.hidden = !p.canClaim || over;
+  claim.textContent = p.canClaim === 'stalled' ? 'Claim the win (your friend stalls)' : 'Claim the win on time';
+  const rematch = $('friend-rematch');
+  const rm = p.rematch;
+  rematch.hidden = !over || (rm && rm.by === 'me') || !p.connected;
+  rematch.textContent = rm && rm.by === 'friend' ? 'Accept the rematch' : 'Rematch';
+  if (over && rm && rm.by === 'me') $('friend-who').textContent = 'Rematch offered: waiting for your friend…';
+  // A try the friend's hidden pieces refused (e.g. "a secret pawn attacks that square").
+  const noteKey = p.notice ? `${p.game_id}|${(st.moves || []).length}|${p.notice}` : null;
+  if (noteKey && noteKey !== friend.noticeShown) showBoardToast(p.notice);
+  friend.noticeShown = noteKey;
+
+  // Messages the protocol refused, and the audit.
+  const rej = $('friend-rejected');
+  rej.hidden = !p.rejected && !p.fork;
+  rej.textContent = p.fork
+    ? `This game cannot be resumed: ${p.fork} Start a new game.`
+    : p.rejected ? `A message from your friend's device was refused: ${p.rejected}` : '';
+  renderFriendAudit(p.audit);
+}
+
+function renderFriendCard(card) {
+  const el = $('friend-card');
+  const wasShown = !el.hidden;
+  el.hidden = !card || friend.hidden;
+  // On phones the card replaces the board: let chessground measure it again when it is back.
+  if (wasShown && el.hidden) requestAnimationFrame(() => app.cg.redrawAll());
+  if (!card) return;
+  const c = FRIEND_CARDS[card];
+  $('friend-title').textContent = c.title;
+  const steps = $('friend-steps');
+  steps.replaceChildren(...c.steps.map(t => Object.assign(document.createElement('li'), { textContent: t })));
+  el.dataset.card = card;
+  $('friend-mine').hidden = !friend.code;
+  if ($('friend-code').value !== friend.code) $('friend-code').value = friend.code;
+  $('friend-code-label').textContent = c.mine;
+  $('friend-making').hidden = !friend.making;
+  $('friend-paste-box').hidden = !c.paste;
+  if (c.paste) $('friend-paste-label').textContent = c.paste;
+  const err = $('friend-error');
+  const newError = !!friend.error && err.textContent !== friend.error;
+  err.hidden = !friend.error;
+  err.textContent = friend.error;
+  if (newError) err.scrollIntoView({ block: 'nearest' });
+  $('friend-signal').hidden = !friend.signalNote;
+  $('friend-signal').textContent = friend.signalNote ? `One-click: ${friend.signalNote}` : '';
+  const connecting = friend.peer && friend.peer.status === 'connecting';
+  const wait = connecting ? 'Connecting…' : c.wait && friend.code ? c.wait : null;
+  $('friend-wait').hidden = !wait;
+  if (wait) {
+    const long = friend.waitingSince && Date.now() - friend.waitingSince > 60000 && !connecting;
+    $('friend-wait-text').textContent = long
+      ? `${wait} (Still nothing? Your friend may have reloaded the page, or the invite was already taken by someone else.)`
+      : wait;
+  }
+}
+
+function renderFriendAudit(audit) {
+  const box = $('friend-audit');
+  const banner = $('banner-audit');
+  box.hidden = banner.hidden = !audit;
+  if (!audit) return;
+  box.dataset.audit = audit.status;
+  banner.dataset.audit = audit.status;
+  box.replaceChildren();
+  let title;
+  if (audit.status === 'verified') title = '✓ Verified: every move, answer and secret of both sides checks out.';
+  else if (audit.status === 'failed') title = "✗ Not verified: your friend's device broke the rules.";
+  else title = 'Checking the game: waiting for both sides to open their secrets…';
+  const head = document.createElement('strong');
+  head.textContent = title;
+  box.appendChild(head);
+  const problems = audit.problems || [];
+  if (problems.length) {
+    const ul = document.createElement('ul');
+    for (const pr of problems) {
+      const li = document.createElement('li');
+      // ply: 1-based half-move (0 = the setup before the first move)
+      const who = pr.by ? COLOR_NAMES[pr.by] || pr.by : '';
+      const at = pr.ply == null ? '' : pr.ply === 0 ? 'Setup' : `Move ${Math.ceil(pr.ply / 2)}`;
+      const where = at && who ? `${at} (${who})` : at || who;
+      li.textContent = `${where ? `${where}: ` : ''}${pr.message || pr.kind}`;
+      li.dataset.kind = pr.kind || '';
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
+  }
+  banner.textContent = audit.status === 'verified' ? '✓ Verified' : audit.status === 'failed' ? `✗ Not verified (${problems.length} problem${problems.length === 1 ? '' : 's'})` : 'Checking…';
+}
+
+async function friendCopy() {
+  const text = $('friend-code').value;
+  if (!text) return;
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    ok = true;
+  } catch (e) {
+    const area = $('friend-code');
+    area.focus();
+    area.select();
+    try {
+      ok = document.execCommand('copy');
+    } catch (e2) {
+      ok = false;
+    }
+  }
+  const btn = $('friend-copy');
+  btn.textContent = ok ? 'Copied' : 'Select and copy';
+  setTimeout(() => {
+    btn.textContent = 'Copy';
+  }, 2000);
+}
+
+// The friend's clock and a stalled draw opening are judged on this page's time: ask again each
+// second. Only a change is rendered (a render would close an open promotion picker every second).
+function friendPoll() {
+  const st = app.state;
+  const p = friendGame(st);
+  if (!app.ready || !p || !p.connected || isOver(st) || !(st.clock || any('ticking', st))) return;
+  let next;
+  try {
+    next = peek(st.clock ? 'tick' : 'state');
+  } catch (e) {
+    return;
+  }
+  const q = friendGame(next);
+  const changed = !q || (q.outbox && q.outbox.length) || q.canClaim !== p.canClaim || q.status !== p.status ||
+    JSON.stringify(next.status) !== JSON.stringify(st.status);
+  if (!changed) return;
+  render(next, { quiet: true });
+  afterCall(next);
+}
+
+/** Wire the friend UI: buttons, the poll, links opened later (hash changes). */
+export function startFriend() {
+  view.render = renderFriend;
+  view.card = renderFriendCard;
+  $('friend-copy').addEventListener('click', friendCopy);
+  $('friend-code').addEventListener('focus', e => e.target.select());
+  $('friend-connect').addEventListener('click', friendPaste);
+  $('friend-paste').addEventListener('keydown', e => {
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      friendPaste();
+    }
+  });
+  $('friend-hide').addEventListener('click', () => {
+    friend.hidden = true;
+    if (app.state) renderFriend(app.state);
+  });
+  $('friend-show').addEventListener('click', () => {
+    friend.hidden = false;
+    if (app.state) renderFriend(app.state);
+  });
+  $('friend-claim').addEventListener('click', () => call('claim_win'));
+  $('friend-rematch').addEventListener('click', () => call('rematch'));
+  window.addEventListener('hashchange', friendOpenLink);
+  setInterval(friendPoll, 1000);
+  setInterval(() => {
+    if (app.state && friend.card && friend.waitingSince) renderFriendCard(friend.card);
+  }, 5000);
+
+  // For tests and the console.
+  window.hcFriend = {
+    info: () => ({
+      card: friend.card,
+      code: friend.code,
+      error: friend.error,
+      making: friend.making,
+      peerStatus: friend.peer ? friend.peer.status : null,
+      gameId: friend.gameId,
+      alt: friend.alt ? friend.alt.status : null,
+      signalNote: friend.signalNote,
+    }),
+  };
+}
+
+export { friendAfterCall, friendOpenLink };

@@ -1,0 +1,78 @@
+// Hidden Chess -- the two player boxes: name, whose turn it is, resign / draw buttons, the
+// captured pieces a variant shows beside each player (panels: tray), and the draw offer.
+
+import { $, COLOR_NAMES, COLORS, isOver, playerEl } from './dom.js';
+import { call } from './bridge.js';
+import { confirmDialog } from './dialogs.js';
+import { first } from './panels/index.js';
+
+export function renderPlayers(st) {
+  const over = isOver(st);
+  // Before the first move (pieces placed, secret pawns chosen) the marker goes to whoever sets up.
+  const setup = !over && st.phase === 'setup' ? first('setup', st) || {} : null;
+  const setupSeat = setup ? setup.seat || (st.handover && st.handover.to) : null;
+  for (const color of COLORS) {
+    const el = playerEl(color);
+    el.dataset.color = color;
+    el.setAttribute('aria-label', `${COLOR_NAMES[color]} player`);
+    const comp = st.computer;
+    el.querySelector('.player-name').textContent = !comp ? COLOR_NAMES[color]
+      : comp.seat === color ? `Computer · level ${comp.level}` : 'You';
+    el.classList.toggle('is-computer', !!comp && comp.seat === color);
+    el.querySelector('.player-actions').hidden = !!comp && comp.seat === color;
+    const turn = setup ? setupSeat === color : !over && st.turnColor === color;
+    el.classList.toggle('is-turn', turn);
+    el.querySelector('.to-move').textContent = !turn ? '' : setup ? setup.marker || 'setting up' : 'to move';
+    const resign = el.querySelector('.act-resign');
+    resign.disabled = over;
+    resign.setAttribute('aria-label', `Resign (${COLOR_NAMES[color]})`);
+    resign.title = `${COLOR_NAMES[color]} resigns`;
+    resign.dataset.color = color;
+    const draw = el.querySelector('.act-draw');
+    const offered = st.drawOffer === color;
+    draw.disabled = over || !!st.drawOffer;
+    draw.classList.toggle('is-offered', offered);
+    draw.setAttribute('aria-label', offered ? `${COLOR_NAMES[color]} offered a draw` : `Offer a draw (${COLOR_NAMES[color]})`);
+    draw.title = offered ? 'Draw offered' : `${COLOR_NAMES[color]} offers a draw`;
+    draw.dataset.color = color;
+    const clock = el.querySelector('.clock');
+    clock.hidden = !st.clock;
+    el.classList.toggle('has-clock', !!st.clock);
+    clock.dataset.color = color;
+    clock.setAttribute('aria-label', `${COLOR_NAMES[color]}'s clock`);
+  }
+  $('offer').hidden = !st.drawOffer || over;
+  if (st.drawOffer && !over) {
+    const other = st.drawOffer === 'white' ? 'black' : 'white';
+    $('offer-text').textContent = `${COLOR_NAMES[st.drawOffer]} offers a draw. ${COLOR_NAMES[other]}?`;
+    $('btn-accept').dataset.color = other;
+    $('btn-decline').dataset.color = other;
+  }
+}
+
+// Beside each player: the enemy pieces that player captured, as a variant shows them (as lichess
+// shows material).
+export function renderTrays(st) {
+  const shown = first('tray', st) || { what: 'Pieces', items: [] };
+  for (const color of COLORS) {
+    const tray = playerEl(color).querySelector('.tray');
+    tray.replaceChildren();
+    const mine = shown.items.filter(c => c.color !== color);
+    tray.hidden = !mine.length;
+    for (const c of mine) tray.appendChild(c.node());
+    tray.setAttribute('aria-label', `${shown.what} captured by ${COLOR_NAMES[color]}: ${mine.map(c => c.label).join(', ') || 'none'}`);
+  }
+}
+
+$('btn-accept').addEventListener('click', e => call('accept_draw', { color: e.currentTarget.dataset.color }));
+$('btn-decline').addEventListener('click', e => call('decline_draw', { color: e.currentTarget.dataset.color }));
+for (const el of document.querySelectorAll('.act-resign')) {
+  el.addEventListener('click', async e => {
+    const color = e.currentTarget.dataset.color;
+    const ok = await confirmDialog(`Resign as ${COLOR_NAMES[color]}?`, `${COLOR_NAMES[color]} loses the game.`, 'Resign');
+    if (ok) call('resign', { color });
+  });
+}
+for (const el of document.querySelectorAll('.act-draw')) {
+  el.addEventListener('click', e => call('offer_draw', { color: e.currentTarget.dataset.color }));
+}

@@ -1,0 +1,154 @@
+// Hidden Chess -- what the page says about the game: the status line, the result, the game-over
+// banner, the notice bar, the hand-over screen (hidden information on one device) and the
+// draw claim.
+
+import { $, COLOR_NAMES, download, isOver } from './dom.js';
+import { app } from './state.js';
+import { call } from './bridge.js';
+import { first } from './panels/index.js';
+
+export function renderStatus(st) {
+  const line = $('status-line');
+  const s = st.status || {};
+  line.classList.toggle('is-over', !!s.over);
+  line.classList.toggle('is-check', !s.over && !!st.check);
+  line.hidden = !!s.over; // the result line under the moves says it then
+  if (!s.over) {
+    if (st.handover) {
+      line.textContent = `Pass the device to ${COLOR_NAMES[st.handover.to]}`;
+    } else if (st.phase === 'setup') {
+      const setup = first('setup', st);
+      line.textContent = setup ? setup.status : 'Setting up';
+    } else {
+      const who = st.computer ? (st.turnColor === st.computer.seat ? 'Computer' : 'You') : '';
+      line.textContent = who
+        ? `${who} (${COLOR_NAMES[st.turnColor]}) to move${st.check ? ' · check!' : ''}`
+        : `${COLOR_NAMES[st.turnColor]} to move${st.check ? ' · check!' : ''}`;
+    }
+  }
+  const res = $('result-line');
+  res.hidden = !s.over;
+  if (s.over) {
+    res.replaceChildren();
+    const strong = document.createElement('strong');
+    strong.textContent = s.result;
+    res.appendChild(strong);
+    res.appendChild(document.createTextNode(s.message || ''));
+  }
+}
+
+export function gameOverKey(st) {
+  return isOver(st) ? `${st.gameId}|${st.status.result}|${st.status.reason}` : null;
+}
+
+export function renderBanner(st) {
+  const key = gameOverKey(st);
+  const show = !!key && key !== app.bannerDismissedFor;
+  $('banner').hidden = !show;
+  if (show) {
+    $('banner-result').textContent = st.status.result;
+    $('banner-title').textContent = st.status.message;
+  }
+}
+
+/** Close the game-over banner of the game shown (it stays closed for this ending). */
+export function dismissBanner() {
+  app.bannerDismissedFor = app.state ? gameOverKey(app.state) : null;
+  $('banner').hidden = true;
+}
+
+const STALE_TEXT = 'This game was changed in another tab or window. Load it here to go on from there.';
+
+export function renderNotice(st) {
+  const text = st.stale ? STALE_TEXT : st.warning || st.notice;
+  const el = $('notice');
+  if (!text || (text === app.noticeDismissed && !st.stale)) {
+    el.hidden = true;
+    return;
+  }
+  el.hidden = false;
+  el.classList.toggle('is-warning', !!(st.warning || st.stale));
+  $('notice-text').textContent = text;
+  $('notice-text').title = (!st.warning && !st.stale && st.noticeDetail) || '';
+  $('notice-download').hidden = !!(st.warning || st.stale) || !st.corrupt;
+  $('notice-reload').hidden = !st.stale;
+  $('notice-close').hidden = !!st.stale;
+}
+
+export function renderHandover(st) {
+  const h = st.handover;
+  $('handover').hidden = !h;
+  if (!h) return;
+  const who = COLOR_NAMES[h.to];
+  $('handover-title').textContent = `Pass the device to ${who}`;
+  let text = first('handoverText', st, who);
+  if (!text) {
+    const last = (st.moves || [])[st.moves.length - 1];
+    text = last ? `${COLOR_NAMES[last.color]} played ${last.san}. ${who} to move.` : `${who} moves first.`;
+  }
+  $('handover-text').textContent = text;
+  $('handover-show').textContent = `I am ${who} — show my board`;
+  $('handover-show').dataset.seat = h.to;
+}
+
+export function renderClaim(st) {
+  const c = st.claim || {};
+  const can = !!(c.now || (c.moves && c.moves.length));
+  const btn = $('btn-claim');
+  btn.hidden = !can || isOver(st);
+  btn.textContent = c.now ? `Claim draw (${COLOR_NAMES[st.turnColor]})` : `Claim draw with a move (${COLOR_NAMES[st.turnColor]})`;
+}
+
+function openClaim() {
+  const st = app.state;
+  const c = (st && st.claim) || {};
+  const box = $('claim-options');
+  box.replaceChildren();
+  const who = COLOR_NAMES[st.turnColor];
+  $('claim-text').textContent = c.now
+    ? `${who} may claim a draw now.`
+    : `${who} may claim a draw by declaring one of these moves instead of playing it: it would repeat the position a third time or reach fifty moves without a capture or pawn move. The game ends drawn.`;
+  if (c.now) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'btn btn-good';
+    b.textContent = `Claim now: ${c.nowText || c.now}`;
+    b.addEventListener('click', () => {
+      $('dlg-claim').close();
+      call('claim_draw', {});
+    });
+    box.appendChild(b);
+  }
+  for (const m of c.moves || []) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'btn';
+    b.dataset.uci = m.uci;
+    b.append(`Declare ${m.san}`);
+    const small = document.createElement('small');
+    small.textContent = m.reasonText || m.reason;
+    b.appendChild(small);
+    b.addEventListener('click', () => {
+      $('dlg-claim').close();
+      call('claim_draw', { move: m.uci });
+    });
+    box.appendChild(b);
+  }
+  $('dlg-claim').showModal();
+  box.querySelector('button')?.focus();
+}
+
+$('btn-claim').addEventListener('click', openClaim);
+$('claim-cancel').addEventListener('click', () => $('dlg-claim').close());
+$('handover-show').addEventListener('click', e => call('show_board', { seat: e.currentTarget.dataset.seat }));
+$('banner-close').addEventListener('click', dismissBanner);
+$('notice-close').addEventListener('click', () => {
+  app.noticeDismissed = $('notice-text').textContent;
+  $('notice').hidden = true;
+  if (app.state && app.state.notice && !app.state.warning) call('dismiss_notice');
+});
+$('notice-reload').addEventListener('click', () => location.reload());
+$('notice-download').addEventListener('click', () => {
+  const st = call('export_corrupt');
+  if (st && st.download) download(st.download.name, st.download.text);
+});
