@@ -368,7 +368,9 @@ def test_cheat_wrong_reveal_answer_found_by_the_audit():
     assert (12, "white", "wrong-answer") in kinds
 
 
-def test_cheat_wrong_refusal_found_by_the_audit():
+def test_cheat_wrong_refusal_is_a_forfeit_at_once():
+    # (Issue #12: this refusal used to be accepted and found only by the audit. Both of White's
+    # secret pawns are open, so nothing hidden can refuse a king move: White forfeits.)
     p = Pair("secret-pawn", seals=SP_SEALS)
     play(p, SP_MOVES[:-1])
     # Black (to move) plays h7h6's alternative king move; White falsely refuses it.
@@ -378,11 +380,9 @@ def test_cheat_wrong_refusal_found_by_the_audit():
     p.drop = set()
     reason = forge(p, "white", "answer", ply=len(SP_MOVES) - 1, ok=False,
                    refusal="a secret pawn attacks that square", open=[], nonce="", ep="")
-    assert reason is None and p.b.notice.startswith("h7h6")
-    p.b.resign()
-    p.pump()
-    p.pump()
-    kinds = {(q["by"], q["kind"]) for q in p.b.audit["problems"]}
+    assert reason.startswith("forfeit:")
+    assert p.b.status().reason == "forfeit" and p.b.status().winner == "black"
+    kinds = {(q["by"], q["kind"]) for q in p.b.problems}
     assert ("white", "wrong-refusal") in kinds
 
 

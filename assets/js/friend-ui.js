@@ -220,7 +220,7 @@ function renderFriendAudit(audit) {
   let title;
   if (audit.status === 'verified') title = '✓ Verified: every move, answer and secret of both sides checks out.';
   else if (audit.status === 'failed') title = "✗ Not verified: your friend's device broke the rules.";
-  else title = 'Checking the game: waiting for both sides to open their secrets…';
+  else title = 'Provisional result. Checking the game: waiting for both sides to open their secrets…';
   const head = document.createElement('strong');
   head.textContent = title;
   box.appendChild(head);
@@ -239,7 +239,7 @@ function renderFriendAudit(audit) {
     }
     box.appendChild(ul);
   }
-  banner.textContent = audit.status === 'verified' ? '✓ Verified' : audit.status === 'failed' ? `✗ Not verified (${problems.length} problem${problems.length === 1 ? '' : 's'})` : 'Checking…';
+  banner.textContent = audit.status === 'verified' ? '✓ Verified' : audit.status === 'failed' ? `✗ Not verified (${problems.length} problem${problems.length === 1 ? '' : 's'})` : 'Provisional · checking…';
 }
 
 async function friendCopy() {

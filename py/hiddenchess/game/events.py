@@ -31,6 +31,7 @@ REASON_TEXT = {
     "king-captured": "King captured",
     "second-illegal-move": "Second illegal move",
     "illegal-king-capture": "King captured by an illegal move",
+    "forfeit": "Forfeit",
 }
 
 

@@ -3,7 +3,9 @@
 * :mod:`~hiddenchess.peer.crypto` -- salted commitments, openings, joint draws
 * :mod:`~hiddenchess.peer.codec` -- the message format, strict schemas, hashes
 * :mod:`~hiddenchess.peer.chain` -- the two message logs (hash chains), resync, forks
-* :mod:`~hiddenchess.peer.match` -- turns, endings, clocks, draws, rematch
+* :mod:`~hiddenchess.peer.match` -- turns, clocks, draws, rematch
+* :mod:`~hiddenchess.peer.endings` -- endings by message, what their sender knew (no erasure),
+  forfeits for rule breaks proven at once, probe answers, finals
 * :mod:`~hiddenchess.peer.protocol` -- the hooks a variant adds (its ``peer`` plug-in) + registry
 * :mod:`~hiddenchess.peer.game` -- :class:`PeerGame`, one seat's protocol state machine
 * :mod:`~hiddenchess.peer.audit` -- the end-of-game replay with full information

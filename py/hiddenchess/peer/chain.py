@@ -41,13 +41,16 @@ class Chain:
         self.connected = False
         self.connected_since: int | None = None
         self.outbox: list = []
-        self.fork: str | None = None   # set when the two logs disagree (no resync)
+        self.fork: str | None = None   # set when the two logs disagree (proved by a message)
+        self.suspect: str | None = None  # a hello disagrees (not saved: a hello proves nothing)
+        self.peer_ack = 0              # how many of my messages the peer acknowledged so far
 
     def restore(self, sent: list, recv: list) -> None:
         """Take saved logs (the hashes are recomputed; disconnected)."""
         self.sent, self.recv = list(sent), list(recv)
         self.sent_hashes = [message_hash(decode(t)) for t in self.sent]
         self.recv_hashes = [message_hash(decode(t)) for t in self.recv]
+        self.peer_ack = max([self.ack_number(decode(t)) for t in self.recv], default=0)
         self.outbox = []
         self.connected = False
 
@@ -73,12 +76,24 @@ class Chain:
         """The channel (re)opened: queue a hello (my head and what I have of the peer's log)."""
         self.connected = True
         self.connected_since = now_ms
+        self.suspect = None
         self.outbox = []
         msg = {"v": 1, "g": self.game_id, "n": 0, "prev": "", "ack": "", "t": "hello",
                "digest": self.digest, "seat": self.seat,
                "head_n": len(self.sent), "head": self.sent_hashes[-1] if self.sent else "",
                "have_n": len(self.recv), "have": self.recv_hashes[-1] if self.recv else ""}
         self.outbox.append(encode(msg))
+
+    def ack_number(self, msg) -> int:
+        """How many of my messages the peer had received when it sent ``msg`` (by its ``ack``;
+        an ack this side never sent counts as none)."""
+        ack = msg["ack"]
+        if not ack:
+            return 0
+        try:
+            return self.sent_hashes.index(ack) + 1
+        except ValueError:
+            return 0
 
     def disconnect(self) -> None:
         self.connected = False
@@ -87,20 +102,23 @@ class Chain:
     # ------------------------------------------------------------------ receiving
     def on_hello(self, msg, peer: str) -> None:
         """The peer's hello: check it plays this game from the other seat with a log that agrees
-        with mine, and re-send what it is missing."""
+        with mine, and re-send what it is missing. A hello is not part of the chain (anyone may
+        forge one): a disagreement is reported (:attr:`suspect`, not saved), never recorded as a
+        fork -- only a chained message proves one (:meth:`admit`)."""
         if msg["digest"] != self.digest:
             raise Reject("your friend's page plays a different game (the settings differ)")
         if msg["seat"] != peer:
             raise Reject("your friend's page plays the same colour as this one")
         have_n, head_n = msg["have_n"], msg["head_n"]
         if have_n > len(self.sent) or (have_n and self.sent_hashes[have_n - 1] != msg["have"]):
-            self.fork = ("the two pages disagree about this game's moves (your friend's copy holds "
-                         "messages this page never sent); it cannot be resumed")
-            raise Reject(self.fork)
+            self.suspect = ("the two pages disagree about this game's moves (your friend's copy "
+                            "holds messages this page never sent); it cannot be resumed")
+            raise Reject(self.suspect)
         if 0 < head_n <= len(self.recv) and self.recv_hashes[head_n - 1] != msg["head"]:
-            self.fork = ("your friend's saved game is different from this one (the two logs "
-                         "disagree); it cannot be resumed")
-            raise Reject(self.fork)
+            self.suspect = ("your friend's saved game is different from this one (the two logs "
+                            "disagree); it cannot be resumed")
+            raise Reject(self.suspect)
+        self.suspect = None
         # (head_n < len(recv) with the same hash: a hello older than messages already received,
         # or the friend's page went back to an older save -- then its next message shows it.)
         if self.connected:
@@ -128,9 +146,12 @@ class Chain:
             raise Reject("the message does not follow your friend's previous message (hash link)")
         if msg["ack"] and msg["ack"] not in self.sent_hashes:
             raise Reject("the message acknowledges a message this side never sent")
+        if self.ack_number(msg) < self.peer_ack:
+            raise Reject("the message acknowledges less than your friend's earlier messages did")
         return True
 
     def append(self, text, msg) -> None:
         """Log the peer's accepted message."""
         self.recv.append(text if isinstance(text, str) else bytes(text).decode("utf-8"))
         self.recv_hashes.append(message_hash(msg))
+        self.peer_ack = max(self.peer_ack, self.ack_number(msg))

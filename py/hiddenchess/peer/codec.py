@@ -31,6 +31,7 @@ import json
 import re
 
 from hiddenchess.errors import HiddenChessError
+from hiddenchess.safejson import MAX_NUMBER_CHARS, nesting_depth
 
 __all__ = ["ProtocolError", "Reject", "encode", "decode", "canonical", "message_hash", "SCHEMAS",
            "MAX_BYTES", "VERSION", "GAME_ID"]
@@ -40,6 +41,8 @@ VERSION = 1
 MAX_BYTES = 16384
 MAX_PLY = 100_000
 MAX_SEQ = 10_000_000
+#: Deepest nesting a message may have (a final's openings: object, list, object).
+MAX_DEPTH = 4
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _HEX32 = re.compile(r"^[0-9a-f]{32}$")
@@ -59,13 +62,16 @@ class ProtocolError(HiddenChessError):
 
 class Reject(Exception):
     """A received message is refused (the receiver's state unchanged). ``kind`` set: the peer
-    broke the rules (recorded as a problem at ``ply``)."""
+    broke the rules (recorded as a problem at ``ply``). ``forfeit``: the message itself proves
+    the rule break (checked at once): it is kept as evidence and its sender loses the game."""
 
-    def __init__(self, reason: str, kind: "str | None" = None, ply: "int | None" = None):
+    def __init__(self, reason: str, kind: "str | None" = None, ply: "int | None" = None,
+                 forfeit: bool = False):
         super().__init__(reason)
         self.reason = reason
         self.kind = kind
         self.ply = ply
+        self.forfeit = forfeit
 
 
 # --- value checkers ------------------------------------------------------------------------------
@@ -234,6 +240,12 @@ def _no_float(text):
     raise ProtocolError("numbers must be whole numbers")
 
 
+def _bounded_int(text):
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ProtocolError(f"a number has more than {MAX_NUMBER_CHARS} digits")
+    return int(text)
+
+
 def _no_constant(text):
     raise ProtocolError(f"{text} is not allowed in a message")
 
@@ -256,9 +268,12 @@ def decode(text) -> dict:
         raise ProtocolError("the message is not valid Unicode text") from None
     if size > MAX_BYTES:
         raise ProtocolError(f"the message is larger than {MAX_BYTES} bytes")
+    depth = nesting_depth(text)  # (bounded before parsing: the parser recurses per level)
+    if depth > MAX_DEPTH:
+        raise ProtocolError(f"the message is nested more than {MAX_DEPTH} levels deep")
     try:
         msg = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float,
-                         parse_constant=_no_constant)
+                         parse_int=_bounded_int, parse_constant=_no_constant)
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as e:

@@ -17,8 +17,10 @@ Driving it::
 
 Every input from the peer goes through :meth:`PeerGame.receive`, which either accepts the message
 (returns ``None``) or rejects it with a reason (returned, and kept in :attr:`PeerGame.rejected`);
-a rejected message changes nothing. A message that proves the peer broke the rules is also
-recorded in :attr:`PeerGame.problems`.
+a rejected message changes nothing (a refused message that breaks the rules is noted in
+:attr:`PeerGame.problems`, at most :data:`MAX_PROBLEMS` of them). A message that by itself
+proves a rule break (a false refusal, an incomplete probe, a third secret pawn, a move no
+identity allows) is kept as evidence and the peer loses by forfeit (``"forfeit: <evidence>"``).
 
 The parts: :mod:`~hiddenchess.peer.chain` (the two message logs, resync, forks),
 :mod:`~hiddenchess.peer.match` (turns, endings, clocks, draws, rematch; the base class of
@@ -48,8 +50,16 @@ from hiddenchess.peer.crypto import SystemRng, check_opening, sha256_hex
 from hiddenchess.peer.match import LATENCY_ALLOWANCE_MS, SEATS, STALL_MS, Match, other
 from hiddenchess.peer.protocol import PAWN_START, PROTOCOLS, peer_variants, protocol_class
 
+#: Messages that change nothing for good (draw offers and declines, rematch offers): at most
+#: :data:`IDLE_PER_PLY` of them (and of messages void because the game ended) are taken at one
+#: ply, so that a flood cannot grow the saved game without limit.
+IDLE_KINDS = ("draw-offer", "draw-decline", "rematch-offer", "rematch-accept")  # (+ a repeated final)
+IDLE_PER_PLY = 12
+#: Rule breaks recorded from refused messages (beyond that a flood of them is not recorded).
+MAX_PROBLEMS = 32
+
 __all__ = ["PeerGame", "PEER_VARIANTS", "STALL_MS", "LATENCY_ALLOWANCE_MS", "settings_digest",
-           "check_settings", "PAWN_START", "SECRET_PAWNS"]
+           "check_settings", "PAWN_START", "SECRET_PAWNS", "IDLE_PER_PLY", "MAX_PROBLEMS"]
 
 
 def __getattr__(name):
@@ -132,6 +142,7 @@ class PeerGame(Match):
         self.rematch: dict | None = None         # {"by", "game"}
         self.refused: dict = {}                  # {"ply", "moves"}: my refused tries this ply
         self.my_last_left: dict | None = None    # {"ply", "left"}: the time my last move reported
+        self.idle: list = [0, 0]                 # [ply, count]: the peer's idle messages at a ply
         self._local: Game | None = None
         self._local_key = None
         c = self.settings["c"]
@@ -166,12 +177,14 @@ class PeerGame(Match):
 
     @property
     def fork(self) -> str | None:
-        """Why the game cannot be resumed when the two logs disagree (``None``: they agree)."""
-        return self.chain.fork
+        """Why the game cannot be resumed when the two logs disagree (``None``: they agree): proved
+        by a chained message (saved), or said by the friend's hello (until the next hello)."""
+        return self.chain.fork or self.chain.suspect
 
     @fork.setter
     def fork(self, reason: str | None) -> None:
         self.chain.fork = reason
+        self.chain.suspect = None
 
     @property
     def needs_setup(self) -> bool:
@@ -341,7 +354,9 @@ class PeerGame(Match):
         self.finish_move({"uci": uci, "role": role, "by": by, "n": n}, by)
 
     def finish_move(self, entry: dict, by: str) -> None:
-        """The move ``entry`` of ``by`` is final."""
+        """The move ``entry`` of ``by`` is final (``fin``: how many messages this side had sent
+        then -- once the peer acknowledged that many, it knows the move is final too)."""
+        entry["fin"] = len(self.chain.sent)
         self.moves.append(entry)
         self.pending = None
         if self.draw_offer and self.draw_offer["by"] != by:
@@ -354,17 +369,17 @@ class PeerGame(Match):
         if self.phase == "over" and self.clock is not None and self.clock.running and now_ms is not None:
             self.clock.stop(now_ms)
         if self.phase == "over" and not self.final_sent:
-            self._send_final()
+            self.send_final()
 
-    def _send_final(self) -> None:
+    def send_final(self) -> None:
         st = self.status()
         openings = [{"item": i, "value": s["value"], "salt": s["salt"]}
                     for i, s in sorted((self.my_secrets or {}).items())]
         self.send("final", ply=self.ply, open=openings, result=st.result, reason=st.reason or "")
         self.final_sent = True
-        self._maybe_audit()
+        self.maybe_audit()
 
-    def _maybe_audit(self) -> None:
+    def maybe_audit(self) -> None:
         if self.final_sent and self.peer_final is not None and self.audit is None:
             self.audit = self.protocol.audit()
 
@@ -387,7 +402,9 @@ class PeerGame(Match):
     # ------------------------------------------------------------------ receiving
     def receive(self, text, *, now_ms: int = 0) -> str | None:
         """Handle one message from the peer. Returns ``None`` when accepted (or a byte-identical
-        duplicate, silently dropped), else the reason it was rejected (the state is unchanged)."""
+        duplicate, silently dropped), else the reason it was rejected (the state is unchanged) --
+        or, when the message proves at once that the peer broke a rule, ``"forfeit: <evidence>"``
+        (the message is kept as evidence and the peer lost the game)."""
         try:
             msg = decode(text)
             if msg["g"] != self.game_id:
@@ -405,6 +422,11 @@ class PeerGame(Match):
             else:
                 handler = getattr(self, "on_" + msg["t"].replace("-", "_"))
                 commit = handler(msg, now_ms)
+            idle = commit is None or msg["t"] in IDLE_KINDS or (
+                msg["t"] == "final" and self.peer_final is not None)
+            if idle and self.idle[0] == self.ply and self.idle[1] >= IDLE_PER_PLY:
+                raise Reject(f"too many messages that change nothing (more than {IDLE_PER_PLY} "
+                             "at this move): ignored")
         except ProtocolError as e:
             self.rejected = str(e)
             return self.rejected
@@ -414,12 +436,16 @@ class PeerGame(Match):
             self.rejected = f"the message could not be handled ({type(e).__name__}: {e})"
             return self.rejected
         except Reject as e:
+            if e.forfeit and self.phase == "play":
+                return self.forfeit(text, msg, e, now_ms)
             self.rejected = e.reason
-            if e.kind:
+            if e.kind and len(self.problems) < MAX_PROBLEMS:
                 self.problem(e.kind, e.reason, e.ply if e.ply is not None else self.ply, self.peer)
             return self.rejected
         # Accepted: log it, then apply its effects.
         self.chain.append(text, msg)
+        if idle:
+            self.idle = [self.ply, self.idle[1] + 1 if self.idle[0] == self.ply else 1]
         self.rejected = None
         if commit:
             self.cur_n = msg["n"]
@@ -479,55 +505,15 @@ class PeerGame(Match):
         return self.protocol.on_open(p, msg, now_ms)
 
     def on_probe(self, msg, now_ms):
+        if any(a["kind"] == "probe" and a["by"] == self.peer and a["ply"] == self.ply
+               for a in self.attempts):
+            raise Reject("your friend already asked (probed) at this move")
         return self.protocol.on_probe(msg, now_ms)
-
-    def on_probe_answer(self, msg, now_ms):
-        pr = self.probe
-        if pr is None or pr["by"] != self.seat or pr["refused"] is not None:
-            raise Reject("out of turn: an answer to no probe")
-        self.check_ply(msg)
-        refused = msg["refused"]
-        if not set(refused) <= set(pr["moves"]) or len(set(refused)) != len(refused):
-            raise Reject("the probe answer refuses moves that were not asked about", "bad-probe", self.ply)
-        ply = self.ply
-        check = self.protocol.in_check(self.local)
-
-        def commit():
-            pr["refused"] = list(refused)
-            self.attempts.append({"kind": "probe", "ply": ply, "by": self.seat,
-                                  "moves": list(pr["moves"]), "refused": list(refused)})
-            if len(refused) == len(pr["moves"]):
-                self.end(self.peer if check else None, "checkmate" if check else "stalemate",
-                         ply, self.peer)
-        return commit
-
-    def on_final(self, msg, now_ms):
-        if self.phase != "over":
-            raise Reject("final openings arrived before the game ended")
-        opened = {}
-        for o in msg["open"]:
-            item = o["item"]
-            if self.peer_commits is None or item not in self.peer_commits:
-                raise Reject(f"the final openings name {item!r}, which was never committed to")
-            opened[item] = o
-        if self.peer_final is not None and self.peer_final["open"] != opened:
-            # (a second final only follows crossed endings: it repeats the same openings)
-            raise Reject("the final openings changed", "changed-secret", self.ply)
-        return lambda: self._take_final(msg, opened)
-
-    def _take_final(self, msg, opened) -> None:
-        self.peer_final = {"ply": msg["ply"], "open": opened, "result": msg["result"],
-                           "reason": msg["reason"]}
-        self.audit = None  # (again, if this final repeats an earlier one after crossed endings)
-        self.protocol.final_received()
-        if not self.final_sent:
-            self._send_final()
-        self._maybe_audit()
 
     # ------------------------------------------------------------------ persistence
     _FIELDS = ("seat", "sent", "recv", "my_secrets", "peer_commits", "peer_open", "my_open", "moves",
                "attempts", "pending", "probe", "draw_offer", "ending", "final_sent", "peer_final",
-               "problems", "audit", "notice", "rematch", "fork", "refused", "my_last_left")
+               "problems", "audit", "notice", "rematch", "fork", "refused", "my_last_left", "idle")
 
     def to_json(self) -> dict:
         """Everything needed to continue after a reload (own secrets and salts included: it stays
@@ -535,6 +521,7 @@ class PeerGame(Match):
         data = {"settings": dict(self.settings)}
         for f in self._FIELDS:
             data[f] = getattr(self, f)
+        data["fork"] = self.chain.fork  # (a hello's suspicion is not kept)
         for f in self.protocol.FIELDS:
             data[f] = getattr(self.protocol, f)
         data["clock"] = self.clock.to_json() if self.clock is not None else None

@@ -10,28 +10,19 @@ move that crossed it in flight is void on both sides, so both end at the same po
 
 from __future__ import annotations
 
-from hiddenchess.errors import HiddenChessError
-from hiddenchess.engine import notation
 from hiddenchess.game.clock import Clock
-from hiddenchess.game.game import Game, Status
+from hiddenchess.game.game import Status
 from hiddenchess.peer.codec import Reject
+from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS, SEATS, Endings, claim_reason, other
 
-__all__ = ["Match", "SEATS", "STALL_MS", "LATENCY_ALLOWANCE_MS", "other"]
+__all__ = ["Match", "SEATS", "STALL_MS", "LATENCY_ALLOWANCE_MS", "other", "claim_reason"]
 
 #: How long a side may take to send an opening it owes (Reveal Chess draws) before the other side
 #: may claim a forfeit.
 STALL_MS = 30_000
-#: Clock reports are trusted up to this much more time than the receiver measured.
-LATENCY_ALLOWANCE_MS = 2_000
-
-SEATS = ("white", "black")
 
 
-def other(seat: str) -> str:
-    return "black" if seat == "white" else "white"
-
-
-class Match:
+class Match(Endings):
     """Turns, endings, clocks, draws and rematches of :class:`~hiddenchess.peer.game.PeerGame`
     (which provides ``seat``, ``peer``, ``moves``, ``pending``, ``local``, ``phase``,
     :meth:`send` and :meth:`require`)."""
@@ -215,6 +206,8 @@ class Match:
                      f"{STALL_MS // 1000} seconds")
         self.send("claim", ply=self.ply, reason="stalled", move="", left=None)
         self.end(self.seat, "forfeit", self.ply, self.seat)
+        self.ending["evidence"] = (f"your friend did not send the opening it owed within "
+                                   f"{STALL_MS // 1000} seconds")
         self.after_change(now_ms)
 
     def offer_rematch(self, game_id: str) -> None:
@@ -236,188 +229,6 @@ class Match:
         host_was = self.settings["h"]
         return {"g": self.rematch["game"], "v": self.variant, "c": self.settings["c"],
                 "h": other(host_was)}
-
-    # ------------------------------------------------------------------ endings
-    def end(self, winner, reason: str, ply: int, by: str, src: str | None = None,
-            n: int | None = None) -> None:
-        """End the game at ``ply`` (moves after it crossed the ending in flight: void). ``by``:
-        the seat concerned; ``src`` (default ``by``) and ``n``: the seat and chain number of the
-        message that ended it (default: the one just sent or being received), which orders
-        endings that crossed in flight (:meth:`crossing_end`)."""
-        src = src or by
-        if n is None:
-            n = len(self.chain.sent) if src == self.seat else self.cur_n
-        if ply < len(self.moves):
-            del self.moves[ply:]
-        self.protocol.void_from(ply)
-        self.pending = None
-        offer = self.draw_offer
-        self.draw_offer = None
-        result = "1/2-1/2" if winner is None else ("1-0" if winner == "white" else "0-1")
-        self.ending = {"result": result, "reason": reason, "winner": winner, "ply": ply, "by": by,
-                       "src": src, "offer": offer, "key": [ply, SEATS.index(src), n]}
-
-    def end_key(self) -> tuple:
-        """Where and by which message the game ended: ``(ply, 0 for White / 1 for Black, number
-        of that message in its sender's chain)``; the smaller ending wins when two crossed."""
-        if self.ending is not None:
-            return tuple(self.ending["key"])
-        last = self.moves[-1] if self.moves else {"by": "white", "n": 0}
-        return (len(self.moves), SEATS.index(last["by"]), last.get("n", 0))
-
-    def crossing_end(self, msg, now_ms):
-        """Two endings crossed in flight (both resigned, a resignation met a mating move, ...).
-        Both pages keep the same one: the earlier ply, then White's. Returns the commit that
-        adopts the peer's ending when it wins, else ``None`` (it is void)."""
-        kind, p = msg["t"], msg["ply"]
-        mine = self.end_key()
-        if kind == "draw-offer":
-            offer = (self.ending or {}).get("offer")
-            if not offer or offer["by"] != self.seat or p > len(self.moves):
-                return None
-            at = max(offer["ply"], p)
-            if at > len(self.moves) or any(p <= i < at for i, m in enumerate(self.moves)
-                                           if m["by"] == self.seat):
-                return None
-            n_white = msg["n"] if self.peer == "white" else offer.get("n", 0)
-            if (at, 0, n_white) >= mine:
-                return None
-            return lambda: self.readopt(lambda: self.end(None, "agreement", at, self.peer,
-                                                         src="white", n=n_white))
-        if p > len(self.moves) or (p, SEATS.index(self.peer), msg["n"]) >= mine:
-            return None
-        if kind == "resign":
-            return lambda: self.readopt(lambda: self.end(self.seat, "resignation", p, self.peer))
-        if kind == "draw-accept":
-            offer = (self.ending or {}).get("offer") or self.draw_offer
-            if offer and offer["by"] == self.seat:
-                return lambda: self.readopt(lambda: self.end(None, "agreement", p, self.peer))
-            return None
-        if kind == "claim" and msg["reason"] == "flag-self" and self.clock is not None:
-            def commit():
-                def finish():
-                    del self.moves[p:]
-                    self.ending = None
-                    self.flag_end(self.peer, now_ms, src=self.peer, ply=p)
-                self.readopt(finish)
-            return commit
-        return None
-
-    def readopt(self, finish) -> None:
-        """Replace this side's ending by the peer's (and tell it again with a new final)."""
-        self.ending = None
-        finish()
-        self.audit = None
-        self.final_sent = False
-
-    # ------------------------------------------------------------------ receiving
-    def check_ply(self, msg, allow_behind: bool = False) -> None:
-        """Refuse ``msg`` unless it is about the current ply (or, ``allow_behind``, the one
-        before: a move of mine crossed it, or the sender's last move was not final on its side)."""
-        p = msg["ply"]
-        if p == self.ply:
-            return
-        if allow_behind and p == self.ply - 1 and self.moves:
-            return
-        raise Reject(f"the message is about ply {p}, but the game is at ply {self.ply}")
-
-    def on_resign(self, msg, now_ms):
-        if self.ending is not None:
-            raise Reject("the game is already over")
-        self.check_ply(msg, allow_behind=True)
-        return lambda: self.end(self.seat, "resignation", msg["ply"], self.peer)
-
-    def on_draw_offer(self, msg, now_ms):
-        if self.phase != "play":
-            raise Reject("a draw offer arrived while the game is not in play")
-        self.check_ply(msg, allow_behind=True)
-        q = msg["ply"]
-        mine = self.draw_offer if self.draw_offer and self.draw_offer["by"] == self.seat else None
-        my_moves = [i for i, m in enumerate(self.moves) if m["by"] == self.seat]
-        if self.pending is not None and self.pending["by"] == self.seat:
-            my_moves.append(self.ply)
-        if mine is not None:
-            # Both offered: a draw if neither declined the other's offer by moving in between
-            # (a later move is void), the same verdict on both pages.
-            at = max(mine["ply"], q)
-            if any(q <= i < at for i in my_moves):
-                return None  # my move declined it; my own offer stands
-
-            n_white = msg["n"] if self.peer == "white" else mine.get("n", 0)
-
-            def commit():
-                self.end(None, "agreement", at, self.peer, src="white", n=n_white)
-            return commit
-        if any(i >= q for i in my_moves):
-            return None  # my move crossed it: moving declines an offer
-
-        def commit():
-            self.draw_offer = {"by": self.peer, "ply": q, "n": msg["n"]}
-        return commit
-
-    def on_draw_accept(self, msg, now_ms):
-        if self.phase != "play" or not self.draw_offer or self.draw_offer["by"] != self.seat:
-            raise Reject("there is no draw offer of this side to accept")
-        self.check_ply(msg, allow_behind=True)
-        return lambda: self.end(None, "agreement", msg["ply"], self.peer)
-
-    def on_draw_decline(self, msg, now_ms):
-        self.check_ply(msg, allow_behind=True)
-
-        def commit():
-            if self.draw_offer and self.draw_offer["by"] == self.seat:
-                self.draw_offer = None
-        return commit
-
-    def on_claim(self, msg, now_ms):
-        if self.ending is not None:
-            raise Reject("the game is already over")
-        reason = msg["reason"]
-        if reason == "stalled":
-            # An honest client never owes an opening (it sends it at once), so it refuses the
-            # claim: the forfeit stands only on the claimant's side, against a silent peer.
-            if not self.owes_message():
-                raise Reject("the stall claim does not stand: this side's opening was sent")
-            self.check_ply(msg, allow_behind=True)
-            return lambda: self.end(self.peer, "forfeit", msg["ply"], self.peer)
-        if reason in ("threefold", "fifty-moves"):
-            if self.phase != "play" or self.turn != self.peer or self.pending is not None:
-                raise Reject("out of turn: draws are claimed by the side to move")
-            self.check_ply(msg)
-            found = claim_reason(self.local, msg["move"] or None)
-            if found != reason:
-                raise Reject(f"the draw claim ({reason}) does not stand", "bad-claim", self.ply)
-            code = "threefold-repetition" if reason == "threefold" else "fifty-moves"
-
-            def commit():
-                self.end(None, code, msg["ply"], self.peer)
-                self.ending["move"] = msg["move"] or None
-            return commit
-        if reason == "flag-self":
-            if self.clock is None:
-                raise Reject("this game has no clock")
-            return lambda: self.flag_end(self.peer, now_ms)
-        if reason == "flag":
-            if self.clock is None or self.phase != "play":
-                raise Reject("this game has no clock running")
-            self.check_ply(msg, allow_behind=True)
-            p = msg["ply"]
-            if self.clock.running == self.seat and p == self.ply:
-                mine = self.time_left(self.seat, now_ms)
-            else:
-                # My move crossed the claim: what counts is the time I had when I made it.
-                last = self.my_last_left or {}
-                mine = last.get("left") if last.get("ply") == p else None
-            if mine is None or mine > LATENCY_ALLOWANCE_MS:
-                seconds = "?" if mine is None else mine // 1000
-                raise Reject(f"the flag claim came early: this side's clock shows {seconds} s left")
-            return lambda: self.flag_end(self.seat, now_ms, src=self.peer, ply=p)
-        raise Reject(f"the claim {reason!r} is not supported in this game")
-
-    def owes_message(self) -> bool:
-        """Whether this side owes the peer a message right now (it never does when honest)."""
-        p = self.pending
-        return p is not None and p["by"] == self.seat and p["stage"] == "open"
 
     def on_rematch_offer(self, msg, now_ms):
         if self.phase != "over":
@@ -441,15 +252,3 @@ class Match:
         def commit():
             self.rematch["accepted"] = True
         return commit
-
-
-def claim_reason(game: Game, move: str | None):
-    """``"threefold"`` / ``"fifty-moves"`` when ``game``'s side to move may claim a draw now or
-    by declaring ``move``, else ``None``."""
-    if move:
-        try:
-            m = game.parse_move(move)
-        except HiddenChessError:
-            return None
-        return game.claim_moves().get(notation.uci(m))
-    return game.claimable_draw()

@@ -292,6 +292,10 @@ class Protocol:
         """The peer asks which of its moves my secrets refuse; returns the commit."""
         raise Reject("there is nothing to probe")
 
+    def check_probe_answer(self, refused: list) -> None:
+        """Check at once the peer's answer to my probe (``refused``: the moves it refuses);
+        raise :class:`~hiddenchess.peer.codec.Reject` (``forfeit``) for a proven rule break."""
+
     def auto_probe(self) -> None:
         """After every change: ask (probe) when only the peer can tell whether I may move."""
 

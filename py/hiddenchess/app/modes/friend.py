@@ -38,7 +38,9 @@ referee for their penalties).
 None, "rejected": the last rejected message's reason or None, "audit": None | {"status":
 "pending"|"verified"|"failed", "problems": [...]}, "connected": bool, "notice": e.g. a refusal,
 "canClaim": None|"flag"|"stalled", "rematch": None | {"by": "me"|"friend", "game"}, "fork": text
-or None (the two saved games disagree: this game cannot be resumed)}``.
+or None (the two saved games disagree: this game cannot be resumed)}``. A forfeit's
+``state["status"]["message"]`` ends with its evidence in words; while ``audit.status`` is
+``"pending"`` the result is provisional (the end-of-game audit has not checked it).
 
 A saved friend game restores with status ``"disconnected"``; ``peer_open`` resyncs it.
 """
@@ -181,6 +183,10 @@ class Friend(Mode):
         local = pg.local
         status = pg.status().to_json()
         status["message"] = message(status)
+        # A forfeit names its evidence (a rule break proven at once, or a withheld message).
+        evidence = (pg.ending or {}).get("evidence")
+        if evidence and status["over"]:
+            status["message"] += f" ({evidence})"
         dests = pg.dests()
         promotions = {}
         # (only a pawn promotes, or a Reveal cover on its conditional promotion: no other look)

@@ -45,6 +45,7 @@ class IdentityProtocol(Protocol):
     setup = "place"
     setup_wait = "your friend to place their pieces"
     FIELDS = ("det", "peer_king")
+    proven = False  # (set by fit: whether its last failure is a proof)
     #: Whether both kings are open from the start (the commit opens the king).
     kings_open = False
 
@@ -137,6 +138,7 @@ class IdentityProtocol(Protocol):
             rng = random.Random(f"{pg.game_id}|{pg.seat}|{len(moves)}|{salt}|{attempt}")
             det = determinize(start, kings, moves, pg.peer, rng)
             if det is None:
+                self.proven = True  # no arrangement at all fits the public facts: a proof
                 return None
             det = {"placement": det["placement"],
                    "promotions": {str(k): v for k, v in det["promotions"].items()}}
@@ -191,6 +193,7 @@ class IdentityProtocol(Protocol):
         the commit), else a new draw -- or ``None`` when no arrangement allows it."""
         moves = self.pg.moves + [entry]
         found = None
+        self.proven = False
         try:
             self.play(local, ply, entry)
             if facts_match(local, moves):
@@ -300,8 +303,9 @@ class IdentityProtocol(Protocol):
                  "n": msg["n"]}
         found = self.fit(local, ply, entry, salt=1)
         if found is None:
-            raise Reject(f"illegal move {uci}: no piece of your friend's could make it",
-                         "illegal-move", ply)
+            raise Reject(f"illegal move {uci}: no piece of your friend's could make it"
+                         + (" (it contradicts what its earlier moves proved)" if self.proven else ""),
+                         "illegal-move", ply, forfeit=self.proven)
         det, game = found
         answer = bool(captured or ep)
         left = pg.accepted_left(msg["left"], now_ms)
@@ -362,7 +366,7 @@ class IdentityProtocol(Protocol):
         found = self.fit(local, p["ply"], entry, salt=2)
         if found is None:
             raise Reject("the opened identity contradicts your friend's earlier moves",
-                         "illegal-move", p["ply"])
+                         "illegal-move", p["ply"], forfeit=self.proven)
         det, game = found
 
         def commit():
@@ -383,6 +387,10 @@ class IdentityProtocol(Protocol):
         pg.check_ply(msg)
         if msg["moves"]:
             raise Reject("in this variant a probe only says that no move is left")
+        step = self.known_king_step()
+        if step:
+            raise Reject(f"your friend says no move is left, but its king (open from the start) "
+                         f"can play {step}", "bad-probe", pg.ply, forfeit=True)
         ply = pg.ply
 
         def commit():
@@ -391,6 +399,24 @@ class IdentityProtocol(Protocol):
             pg.send("probe-answer", ply=ply, refused=[])
             pg.end(None, "stalemate", ply, pg.seat)
         return commit
+
+    def known_king_step(self) -> str | None:
+        """With revealed kings: a step of the peer's king (to move) that is legal whatever the
+        peer's other pieces are -- its square is known and this side knows every attacker (its
+        own pieces) -- else ``None``."""
+        if not self.kings_open:
+            return None
+        local = self.pg.local
+        pos = local.position
+        color = 0 if self.pg.peer == "white" else 1
+        king = next((sq for sq in range(64) if pos.piece_at(sq) == (color, 6)), None)
+        if king is None:
+            return None
+        for uci in sorted(local.legal_moves()):
+            frm, to = SQUARE_INDEX[uci[:2]], SQUARE_INDEX[uci[2:4]]
+            if frm == king and abs((frm & 7) - (to & 7)) <= 1:
+                return uci
+        return None
 
     def auto_probe(self) -> None:
         pg = self.pg

@@ -12,7 +12,7 @@ which of them its hidden pawns refuse: all refused is checkmate or stalemate.
 from __future__ import annotations
 
 from hiddenchess.engine import notation
-from hiddenchess.engine.core import SQUARE_INDEX
+from hiddenchess.engine.core import COLOR_NAMES, SQUARE_INDEX, SQUARE_NAMES
 from hiddenchess.engine.variant import get_variant
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.game import Game
@@ -117,6 +117,53 @@ class SecretPawnProtocol(Protocol):
     def check_move_openings(self, opened: dict, ply: int) -> None:
         if opened and any(v != "1" for v in opened.values()):
             raise Reject("a move may only open secret pawns it reveals", "bad-opening", ply)
+        self.check_secret_count(opened, ply)
+
+    # ------------------------------------------------------------------ checked at once
+    def check_secret_count(self, opened: dict, ply: int) -> None:
+        """Forfeit: the peer opened more secret pawns ("1") than a side seals."""
+        ones = sorted({i for i, v in {**self.pg.peer_open, **opened}.items() if v == "1"})
+        if len(ones) > SECRETS_PER_SIDE:
+            raise Reject(f"your friend opened {len(ones)} secret pawns ({', '.join(ones)}), but "
+                         f"each side seals exactly {SECRETS_PER_SIDE}", "bad-setup", ply,
+                         forfeit=True)
+
+    def could_refuse(self, game: Game, uci: str) -> bool:
+        """Whether the peer's hidden pawns could refuse my king move ``uci`` on ``game`` (this
+        side's knowledge): a secret pawn attacks its eight neighbours, so some pawn of the peer
+        whose flag is still unopened must stand next to a square the king crosses, and the peer
+        must have a secret pawn left unopened (castling: next to a square the king crosses)."""
+        pg = self.pg
+        if sum(1 for v in pg.peer_open.values() if v == "1") >= SECRETS_PER_SIDE:
+            return False
+        frm, to = SQUARE_INDEX[uci[:2]], SQUARE_INDEX[uci[2:4]]
+        path = {to}
+        if frm >> 3 == to >> 3 and abs((frm & 7) - (to & 7)) == 2:  # castling: every square
+            lo, hi = sorted((frm & 7, to & 7))
+            path |= {(frm >> 3) * 8 + f for f in range(lo, hi + 1)}
+        where = origins(game)
+        pos = game.position
+        for sq in range(64):
+            piece = pos.piece_at(sq)
+            if piece is None or piece[1] != 1 or COLOR_NAMES[piece[0]] != pg.peer:
+                continue
+            item = where.get(SQUARE_NAMES[sq], SQUARE_NAMES[sq])
+            if item not in (pg.peer_commits or {}) or item in pg.peer_open:
+                continue
+            if any(max(abs((sq & 7) - (t & 7)), abs((sq >> 3) - (t >> 3))) == 1 for t in path):
+                return True
+        return False
+
+    def check_refusals(self, game: Game, refused, ply: int) -> None:
+        """Forfeit: a refusal of my king move that no unrevealed pawn of the peer could cause."""
+        for uci in refused:
+            if not self.could_refuse(game, uci):
+                raise Reject(f"your friend refused {uci}, but no pawn of theirs that could be "
+                             "secret stands next to that square", "wrong-refusal", ply,
+                             forfeit=True)
+
+    def check_probe_answer(self, refused: list) -> None:
+        self.check_refusals(self.pg.local, refused, self.pg.ply)
 
     def tryable(self, game: Game, uci: str) -> bool:
         """Whether ``uci`` is a move the side to move could try as far as it knows (its king move
@@ -134,6 +181,9 @@ class SecretPawnProtocol(Protocol):
         if opened:
             raise Reject("a refused move cannot have revealed anything", "bad-opening", ply)
         pg = self.pg
+        if any(a["kind"] == "move" and a["ply"] == ply and a["by"] == pg.peer and a["uci"] == uci
+               for a in pg.attempts):
+            raise Reject(f"{uci} was already tried and refused at this move")
         attempt = {"kind": "move", "ply": ply, "by": pg.peer, "uci": uci, "open": [],
                    "answer": {"ok": False, "open": []}, "later": [], "draw": "", "nonces": None}
         left = pg.accepted_left(msg["left"], now_ms)
@@ -182,6 +232,7 @@ class SecretPawnProtocol(Protocol):
             raise Reject("a refusal carries nothing else")
         pg = self.pg
         uci = p["uci"]
+        self.check_refusals(pg.local, [uci], p["ply"])
 
         def commit():
             attempt["answer"] = {"ok": False, "open": []}
@@ -202,6 +253,7 @@ class SecretPawnProtocol(Protocol):
         if msg["nonce"]:
             raise Reject("this answer takes no nonce")
         opened = pg.check_openings(msg["open"], "the answer")
+        self.check_secret_count(opened, p["ply"])
         peer_open = {**pg.peer_open, **opened}
         # A captured pawn's flag must be opened with the answer (checked now; the rest at the end).
         local = pg.local
@@ -236,6 +288,7 @@ class SecretPawnProtocol(Protocol):
         opened = pg.check_openings(msg["open"], "the opening")
         if any(v != "1" for v in opened.values()):
             raise Reject("a move may only open secret pawns it reveals", "bad-opening", p["ply"])
+        self.check_secret_count(opened, p["ply"])
 
         def commit():
             pg.peer_open.update(opened)
@@ -267,6 +320,12 @@ class SecretPawnProtocol(Protocol):
                 refused.append(uci)
         if len(set(msg["moves"])) != len(msg["moves"]):
             raise Reject("the probe names a move twice")
+        # Every move legal on this side's board is legal in truth (hidden pawns only add moves
+        # to their owner and attacks to the king's neighbours): the probe must list them all.
+        left_out = sorted(set(local.legal_moves()) - set(msg["moves"]))
+        if left_out:
+            raise Reject(f"your friend's probe (\"no other move\") leaves out {', '.join(left_out)}, "
+                         "legal on this board", "bad-probe", pg.ply, forfeit=True)
         ply = pg.ply
         everything = len(refused) == len(msg["moves"])
         check = local.position.is_check()
