@@ -6,7 +6,7 @@ the page a bridge::
 
     window.hc.call(action: string, argsJson: string) -> stateJson: string
 
-where ``action`` is one of :func:`hiddenchess.app.session.actions` (``"restore"``, ``"move"``, the
+(the move list of the state as a change of the last one: :mod:`hiddenchess.app.wire`), where ``action`` is one of :func:`hiddenchess.app.session.actions` (``"restore"``, ``"move"``, the
 variant's own such as ``"seal"``, ...), the answer is a :class:`hiddenchess.app.state.State`, and
 the time of every action is ``performance.timeOrigin + performance.now()``: wall time at the
 page's load, then a monotonic clock, so a change of the device's clock during a game cannot give
@@ -15,21 +15,26 @@ a player time (the page's clock display counts with the same time). Then it sets
 (``assets/js/``).
 """
 
-import json
 import traceback
 
 from pyodide.ffi import create_proxy
 from pyscript import window
 
 from hiddenchess.app.session import Session
+from hiddenchess.app.wire import Wire
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
 #: The largest action arguments the page sends (a peer message is at most 16 KB).
 MAX_ARGS_BYTES = 1_000_000
 
 
+_head = window.Function.new(
+    "key", "n", "const v = window.localStorage.getItem(key); return v === null ? null : v.slice(0, n);")
+
+
 class LocalStorageBackend:
-    """``window.localStorage`` with the four methods :class:`hiddenchess.app.storage.Storage` uses.
+    """``window.localStorage`` with the four methods :class:`hiddenchess.app.storage.Storage` uses,
+    and ``get_head``.
 
     Errors (``QuotaExceededError``, ``SecurityError`` when storage is disabled) propagate as
     exceptions; ``Storage`` turns them into a warning for the player.
@@ -41,6 +46,12 @@ class LocalStorageBackend:
     def get_item(self, key):
         value = self._ls().getItem(key)
         # JS null arrives as None or as pyodide's ``jsnull``, depending on the Pyodide version.
+        return value if isinstance(value, str) else None
+
+    def get_head(self, key, n):
+        """The first ``n`` characters of the value (sliced in JavaScript: a long game's save is
+        not copied into Python to read its revision)."""
+        value = _head(key, n)
         return value if isinstance(value, str) else None
 
     def set_item(self, key, value):
@@ -55,6 +66,8 @@ class LocalStorageBackend:
 
 
 session = Session(LocalStorageBackend())
+#: The answers as JSON, the move list as a change of the last one sent (issue 17).
+wire = Wire()
 
 
 def call(action, args_json=None):
@@ -77,12 +90,19 @@ def call(action, args_json=None):
             raise
         state = session.state(now_ms=now_ms)
         state["error"] = f"Internal error ({type(e).__name__}: {e}). The game is unchanged."
-    return json.dumps(state)
+    return wire.encode(state)
+
+
+def full():
+    """The last answer in full, for a page that lost track of the move list."""
+    return wire.full()
 
 
 _call_proxy = create_proxy(call)
+_full_proxy = create_proxy(full)
 hc = window.Object.new()
 hc.call = _call_proxy
+hc.full = _full_proxy
 window.hc = hc
 window.hcReady = True
 window.dispatchEvent(window.CustomEvent.new("hc:ready"))

@@ -9,6 +9,9 @@ is registered here, from the test, without touching any framework file.
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 import dataclasses
 import doctest
 import importlib
@@ -89,7 +92,18 @@ def test_a_variant_without_plug_ins_is_played_by_the_computer_and_with_a_friend(
     s.restore(now_ms=T0)
     st = s.new_game({"variant": "test-no-castling", "mode": "computer", "color": "black"}, now_ms=T0)
     assert st["error"] is None and st["computer"]["request"]["view"]["variant"] == "test-no-castling"
-    assert "test-no-castling" in st["friendVariants"]
+    assert st["friendVariants"] is None  # until the page's menu asks (the peer code loads then)
+    assert "test-no-castling" in s.dispatch("catalog", {}, now_ms=T0)["friendVariants"]
+
+
+def test_the_page_starts_without_loading_the_peer_protocol():
+    code = ("import sys; from hiddenchess.app.session import Session; "
+            "from hiddenchess.app.storage import MemoryBackend; "
+            "st = Session(MemoryBackend()).restore(now_ms=0); "
+            "print(sorted(m for m in sys.modules if m.startswith('hiddenchess.peer')), st['friendVariants'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "py")}).stdout
+    assert out.strip() == "[] None"
 
 
 def test_a_test_panel_adds_an_action_of_its_own(no_castling):
@@ -140,6 +154,8 @@ def test_the_variant_menu_comes_from_the_registry_and_the_panels():
 def test_the_state_names_the_friend_variants_and_when_a_takeback_is_allowed():
     s = Session(MemoryBackend())
     st = s.restore(now_ms=T0)
+    assert st["friendVariants"] is None
+    st = s.dispatch("catalog", {}, now_ms=T0)
     assert "standard" in st["friendVariants"] and "hidden-identity-tt" not in st["friendVariants"]
     st = s.new_game({"mode": "computer", "color": "white"}, now_ms=T0)
     assert st["computer"]["canTakeBack"] is False

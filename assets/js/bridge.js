@@ -1,9 +1,37 @@
 // Hidden Chess -- the bridge to the Python Session: window.hc.call(action, argsJson) -> stateJson
 // (set up by py/main.py). Every state that comes back is handed to the renderers main.js wires in
 // (in order), then to the after-call hooks (friend play sends what the protocol queued).
+//
+// The move list comes as a change of the last one received (py/hiddenchess/app/wire.py):
+// `movesDelta: {base, from, items, changed}` keeps the first `from` moves of the list of answer
+// `base`, puts in the `changed` ones ([index, move] pairs) and appends `items`; every answer has
+// its number, `wireSeq`.
 
 import { app } from './state.js';
 import { showBoardToast, showToast } from './toast.js';
+
+// The move list of the last answer read, and its number.
+const wire = { seq: null, moves: [] };
+
+/** A state from the JSON text of an answer (the move list put back together). */
+function decode(text) {
+  let st = JSON.parse(text);
+  const delta = st.movesDelta;
+  if (delta) {
+    if (delta.base === wire.seq && delta.from <= wire.moves.length) {
+      const kept = wire.moves.slice(0, delta.from);
+      for (const [i, item] of delta.changed || []) kept[i] = item;
+      st.moves = kept.concat(delta.items);
+      delete st.movesDelta;
+    } else {
+      st = JSON.parse(window.hc.full()); // an answer was missed: the whole state again
+    }
+  }
+  wire.seq = st.wireSeq;
+  delete st.wireSeq;
+  wire.moves = st.moves || [];
+  return st;
+}
 
 const hooks = {
   renderers: [], // fn(state, {quiet}) in order, for every state
@@ -46,7 +74,7 @@ export function call(action, args = {}, { quiet = false, boardError = false } = 
   if (!app.ready) return null;
   let st;
   try {
-    st = JSON.parse(window.hc.call(action, JSON.stringify(args)));
+    st = decode(window.hc.call(action, JSON.stringify(args)));
   } catch (err) {
     console.error(err);
     showToast(`Something went wrong: ${err && err.message ? err.message.split('\n').slice(-2).join(' ') : err}`);
@@ -61,5 +89,5 @@ export function call(action, args = {}, { quiet = false, boardError = false } = 
 
 /** The state of an action without rendering it (polls compare it with the last one first). */
 export function peek(action, args = {}) {
-  return JSON.parse(window.hc.call(action, JSON.stringify(args)));
+  return decode(window.hc.call(action, JSON.stringify(args)));
 }

@@ -96,6 +96,8 @@ function syncOptions() {
 export function openNewGame() {
   const dlg = $('dlg-new');
   const f = form();
+  // The variants a friend can play: asked for once (the Session loads the peer protocol only then).
+  if (app.state && !app.state.friendVariants) call('catalog', {}, { quiet: true });
   const st = app.state;
   completeMenu();
   $('new-error').hidden = true;

@@ -1,23 +1,73 @@
 // Hidden Chess -- the move list and, once the game is over, the replay (bar, clicks on moves).
+//
+// The list is drawn incrementally: the moves already on the page stay (a move is redrawn only
+// when what it shows changed, e.g. after a takeback or a new game), so a move costs the same at
+// ply 400 as at ply 4 (issue 17).
 
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { any, first } from './panels/index.js';
 
-export function renderMoves(st) {
-  const ol = $('moves');
-  ol.replaceChildren();
-  const moves = st.moves || [];
-  if (!moves.length) {
-    const hint = document.createElement('li');
-    hint.className = 'empty-hint';
-    hint.textContent = 'No moves yet.';
-    ol.appendChild(hint);
-    return;
+// What the list shows: per move its object (the bridge keeps the objects of unchanged moves), its
+// key (everything it is drawn from), its <span> and its <li>.
+const drawn = { moves: [], keys: [], spans: [], lis: [], over: null, current: null };
+
+function forget() {
+  drawn.moves = [];
+  drawn.keys = [];
+  drawn.spans = [];
+  drawn.lis = [];
+}
+
+function moveKey(st, m) {
+  const note = first('moveNote', st, m) || '';
+  return [m.ply, m.number, m.color, m.san, m.uci, !!m.reveal, !!m.illegal, note].join('\u0001');
+}
+
+// The number, colour and ply of a move: where it stands in the list (its other fields are
+// redrawn in place when they change, e.g. a hidden promotion shown to one seat only).
+const placeKey = key => key.split('\u0001', 3).join('\u0001');
+
+function fillSpan(san, st, m) {
+  san.textContent = m.san;
+  san.dataset.uci = m.uci;
+  san.dataset.ply = String(m.ply);
+  san.classList.toggle('has-reveal', !!m.reveal); // the move revealed something
+  san.classList.toggle('has-illegal', !!m.illegal); // an illegal move (tabletop rules), found
+  const note = first('moveNote', st, m);
+  san.classList.toggle('has-note', !!note);
+  if (note) san.title = note;
+  else san.removeAttribute('title');
+}
+
+function moveSpan(st, m, over) {
+  const san = document.createElement('span');
+  san.className = 'san';
+  fillSpan(san, st, m);
+  if (over) {
+    san.classList.add('is-link');
+    san.setAttribute('role', 'button');
+    san.tabIndex = 0;
   }
-  let li = null;
-  moves.forEach((m, i) => {
+  return san;
+}
+
+// Take moves from `keep` on off the list (a move that opened its <li> takes the <li> with it).
+function truncate(keep) {
+  for (let i = drawn.spans.length - 1; i >= keep; i--) {
+    const li = drawn.lis[i];
+    if (i === 0 || drawn.lis[i - 1] !== li) li.remove();
+    else drawn.spans[i].remove();
+  }
+  const n = Math.min(keep, drawn.spans.length);
+  drawn.moves.length = drawn.keys.length = drawn.spans.length = drawn.lis.length = n;
+}
+
+function append(ol, st, moves, keys, from, over) {
+  let li = from > 0 && moves[from - 1].color !== 'black' ? drawn.lis[from - 1] : null;
+  for (let i = from; i < moves.length; i++) {
+    const m = moves[i];
     // each <li> is one move number: "12." White's move, Black's move ("…" stands in for a missing one)
     if (m.color === 'white' || !li) {
       li = document.createElement('li');
@@ -33,32 +83,71 @@ export function renderMoves(st) {
       }
       ol.appendChild(li);
     }
-    const san = document.createElement('span');
-    san.className = 'san';
-    san.textContent = m.san;
-    san.dataset.uci = m.uci;
-    san.dataset.ply = String(m.ply);
-    if (m.reveal) san.classList.add('has-reveal'); // the move revealed something
-    if (m.illegal) san.classList.add('has-illegal'); // an illegal move (tabletop rules), found
-    const note = first('moveNote', st, m);
-    if (note) {
-      san.classList.add('has-note');
-      san.title = note;
-    }
-    if (isOver(st)) {
-      san.classList.add('is-link');
-      san.setAttribute('role', 'button');
-      san.tabIndex = 0;
-    }
-    if (i === (st.replay ? st.replay.ply - 1 : moves.length - 1)) {
-      san.classList.add('is-current');
-      san.setAttribute('aria-current', 'step');
-    }
+    const san = moveSpan(st, m, over);
     li.appendChild(san);
+    drawn.moves.push(m);
+    drawn.keys.push(keys[i]);
+    drawn.spans.push(san);
+    drawn.lis.push(li);
     if (m.color === 'black') li = null;
-  });
+  }
+}
+
+export function renderMoves(st) {
+  const ol = $('moves');
+  const moves = st.moves || [];
+  const over = isOver(st);
+  if (!moves.length) {
+    const hint = document.createElement('li');
+    hint.className = 'empty-hint';
+    hint.textContent = 'No moves yet.';
+    ol.replaceChildren(hint);
+    forget();
+    drawn.current = null;
+    drawn.over = over;
+    return;
+  }
+  // The moves drawn before stay; a move whose object is new (or the last one drawn: a note may
+  // join it) is compared by its key, and redrawn in place or, from where the list differs, anew.
+  const keys = new Array(moves.length);
+  let same = 0;
+  if (drawn.over === over && drawn.spans.length && drawn.spans[0].isConnected) {
+    const limit = Math.min(moves.length, drawn.keys.length);
+    for (; same < limit; same++) {
+      const m = moves[same];
+      if (m === drawn.moves[same] && same < drawn.keys.length - 1) {
+        keys[same] = drawn.keys[same];
+        continue;
+      }
+      keys[same] = moveKey(st, m);
+      drawn.moves[same] = m;
+      if (keys[same] === drawn.keys[same]) continue;
+      if (placeKey(keys[same]) !== placeKey(drawn.keys[same])) break;
+      fillSpan(drawn.spans[same], st, m);
+      drawn.keys[same] = keys[same];
+    }
+  }
+  for (let i = same; i < moves.length; i++) keys[i] = keys[i] || moveKey(st, moves[i]);
+  if (same === 0) {
+    ol.replaceChildren();
+    forget();
+  } else {
+    truncate(same);
+  }
+  drawn.over = over;
+  append(ol, st, moves, keys, same, over);
+  const index = st.replay ? st.replay.ply - 1 : moves.length - 1;
+  const cur = index >= 0 ? drawn.spans[index] || null : null;
+  if (drawn.current && drawn.current !== cur) {
+    drawn.current.classList.remove('is-current');
+    drawn.current.removeAttribute('aria-current');
+  }
+  if (cur) {
+    cur.classList.add('is-current');
+    cur.setAttribute('aria-current', 'step');
+  }
+  drawn.current = cur;
   // keep the current move in view: vertically on desktop, horizontally on phones
-  const cur = ol.querySelector('.is-current');
   if (st.replay) {
     if (cur) cur.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   } else {

@@ -264,10 +264,21 @@ class SharedPage:
         self.page_errors: List[str] = []
 
 
-def wait_ready(page) -> None:
-    """Until the page is playable and the session has rendered a state."""
-    page.wait_for_function("window.hcReady === true && window.hcApp && window.hcApp.state() !== null",
-                           timeout=SHARED_BOOT_TIMEOUT_MS)
+def wait_ready(page, timeout_ms: int = SHARED_BOOT_TIMEOUT_MS) -> None:
+    """Until the page is playable and the session has rendered a state (on a timeout, the
+    failure says how far the page got)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function("window.hcReady === true && window.hcApp && window.hcApp.state() !== null",
+                               timeout=timeout_ms)
+    except PlaywrightTimeout:
+        where = page.evaluate("""() => ({hcReady: window.hcReady, hcApp: !!window.hcApp,
+            state: !!(window.hcApp && window.hcApp.state()), ready: document.body.dataset.ready,
+            loading: (document.getElementById('loading-text') || {}).textContent,
+            toast: Array.from(document.querySelectorAll('.toast')).map(t => t.textContent)})""")
+        pytest.fail(f"the page at {page.url} was not ready within {timeout_ms / 1000:.0f} s: "
+                    f"{where}", pytrace=False)
 
 
 @pytest.fixture(scope="module")

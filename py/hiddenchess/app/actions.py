@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from hiddenchess.app.modes.friend import FRIEND_ACTIONS
+from hiddenchess.app.modes import FRIEND_ACTIONS
 from hiddenchess.app.options import panel_option_keys
 from hiddenchess.app.panels import variant_actions
 
@@ -17,7 +17,7 @@ __all__ = ["ACTIONS", "QUIET_ACTIONS", "STALE_TEXT", "actions"]
 
 #: What a stale page (another tab saved this game since) may still do: look, and load again.
 QUIET_ACTIONS = frozenset({"restore", "state", "tick", "storage_changed", "export_corrupt",
-                           "dismiss_notice", "flip", "replay", "replay_exit"})
+                           "dismiss_notice", "flip", "replay", "replay_exit", "catalog"})
 #: Why a stale page refuses everything else.
 STALE_TEXT = ("this game was changed in another tab or window: reload the page to continue from "
               "the newer position.")
@@ -43,6 +43,7 @@ ACTIONS = {
     "dismiss_notice": (),
     "storage_changed": (),
     "suspend": (),
+    "catalog": (),
     "show_board": ("seat",),
     "replay": ("ply", "perspective"),
     "replay_exit": (),

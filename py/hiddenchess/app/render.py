@@ -5,8 +5,10 @@ then the play mode (:meth:`~hiddenchess.app.modes.base.Mode.decorate`), then the
 
 from __future__ import annotations
 
+import weakref
+
 from hiddenchess.ai import computer_variants
-from hiddenchess.app.modes.friend import friend_variants
+from hiddenchess.app.modes import friend_mode
 from hiddenchess.app.panels import board_colors, menu_choice, variant_menu, viewer_seat
 from hiddenchess.app.state import MODE_KEYS, PANEL_KEYS
 from hiddenchess.app.text import CLAIM_TEXT, COLORS, message, other
@@ -72,7 +74,8 @@ def state(session, now_ms: int) -> dict:
         "replay": None,
         "variantMenu": menu,
         "computerVariants": computer_variants(),
-        "friendVariants": friend_variants(),
+        # (the peer protocol is loaded only once asked for: action "catalog", or a friend game)
+        "friendVariants": friend_mode().friend_variants() if session.catalog_asked else None,
     }
     for key in PANEL_KEYS + MODE_KEYS:
         st[key] = None
@@ -122,29 +125,71 @@ def tried_promotions(g, dests: dict) -> dict:
     return out
 
 
+#: game -> ``{key: (plies, items)}``: the move lists last built for that game, one per seat
+#: (the seat changes with every hand-over), so that a move costs the same late in a long game
+#: as early (issue 17). Weak: they go with their game.
+_MOVE_LISTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+#: Move lists kept per game (the seats, "spectator", and a few more).
+_KEPT_LISTS = 6
+
+
 def moves(g, viewer: str, panel) -> list:
     """The ``moves`` key: the move list as ``viewer`` may see it (``reveal`` and ``illegal``:
     the ply has an event of the panel's :attr:`~hiddenchess.app.panels.Panel.reveal_kinds` /
-    :attr:`~hiddenchess.app.panels.Panel.illegal_kinds`)."""
+    :attr:`~hiddenchess.app.panels.Panel.illegal_kinds`).
+
+    Built incrementally: the items of the plies already listed for the same seat, status and
+    panel are reused (the same dicts: a state is read, never modified), and only the last
+    listed ply (whose events a penalty may extend) and the new ones are built again.
+    """
     start = getattr(g, "start_fen", None) or g.variant.start_fen
-    fields = start.split()
+    seat = viewer_seat(viewer)
+    history = g.history
+    key = (seat, g.status, getattr(g, "truth_known", True), start, panel.reveal_kinds,
+           panel.illegal_kinds)
+    lists = _MOVE_LISTS.get(g)
+    if lists is None:
+        lists = _MOVE_LISTS[g] = {}
+    cached = lists.get(key)
+    keep = 0
+    if cached is not None:
+        keep = max(0, min(len(cached[0]), len(history)) - 1)
+        if cached[0][:keep] != history[:keep]:  # (identical plies compare without a look inside)
+            keep = 0
+    items = cached[1][:keep] if keep else []
+    if keep:
+        number, color = items[-1]["number"], items[-1]["color"]
+        if color == "black":
+            number += 1
+        color = other(color)
+    else:
+        number, color = _first_number(start)
+    for i in range(keep, len(history)):
+        ply = history[i]
+        kinds = {e.kind for e in ply.events}
+        items.append({"ply": i, "number": number, "color": color, "san": ply.san,
+                      "uci": g.rules.view_move(g, i, seat)["uci"],  # (a hidden promotion is not told)
+                      "reveal": not panel.reveal_kinds.isdisjoint(kinds),
+                      "illegal": not panel.illegal_kinds.isdisjoint(kinds)})
+        if color == "black":
+            number += 1
+        color = other(color)
+    lists.pop(key, None)
+    while len(lists) >= _KEPT_LISTS:
+        del lists[next(iter(lists))]  # (the oldest)
+    lists[key] = (list(history), items)
+    return list(items)
+
+
+def _first_number(start_fen: str) -> tuple:
+    """``(move number, colour)`` of the first ply after ``start_fen``."""
+    fields = start_fen.split()
     color = "black" if len(fields) > 1 and fields[1] == "b" else "white"
     try:
         number = int(fields[5]) if len(fields) > 5 else 1
     except ValueError:
         number = 1
-    out = []
-    seat = viewer_seat(viewer)
-    for i, ply in enumerate(g.history):
-        kinds = {e.kind for e in ply.events}
-        out.append({"ply": i, "number": number, "color": color, "san": ply.san,
-                    "uci": g.rules.view_move(g, i, seat)["uci"],  # (a hidden promotion is not told)
-                    "reveal": not panel.reveal_kinds.isdisjoint(kinds),
-                    "illegal": not panel.illegal_kinds.isdisjoint(kinds)})
-        if color == "black":
-            number += 1
-        color = other(color)
-    return out
+    return number, color
 
 
 def clock_state(session, now_ms: int) -> dict | None:

@@ -16,12 +16,14 @@ what the page adds: ``mode``, ``orientation``, ``autoflip``, ``created_ms``, ``u
 
 from __future__ import annotations
 
+import json
 import secrets
+import weakref
 
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.modes.base import MODES, Mode
 from hiddenchess.app.modes.computer import ComputerMode
-from hiddenchess.app.modes.friend import Friend, friend_options
+from hiddenchess.app.modes import friend_mode
 from hiddenchess.app.options import default_options
 from hiddenchess.app.panels import panel_for
 from hiddenchess.app.text import COLORS
@@ -71,11 +73,38 @@ def meta(session, now_ms: int) -> dict:
     return out
 
 
+#: game -> ``(plies, texts)``: the JSON of each ply of the record's ``moves``, kept from one save
+#: to the next so that a save late in a long game writes only the new moves as JSON (issue 17).
+_MOVE_TEXTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+#: What the record holds in place of its moves until the text is put in (the first of the
+#: record's keys that can hold this: those before it are numbers and strings).
+_MOVES_HOLE = '"moves":[]'
+
+
+def moves_text(game) -> str:
+    """The record's ``moves`` section of ``game`` as saved JSON (``[{"uci":..,"san":..},..]``),
+    built from the text of the previous save where the history is the same."""
+    history = game.history
+    cached = _MOVE_TEXTS.get(game)
+    keep = 0
+    if cached is not None:
+        keep = max(0, min(len(cached[0]), len(history)) - 1)  # (the last ply: written again)
+        if cached[0][:keep] != history[:keep]:  # (identical plies compare without a look inside)
+            keep = 0
+    texts = cached[1][:keep] if keep else []
+    texts.extend(json.dumps({"uci": ply.uci, "san": ply.san}, ensure_ascii=False,
+                            separators=(",", ":"), allow_nan=False) for ply in history[keep:])
+    _MOVE_TEXTS[game] = (list(history), texts)
+    return "[" + ",".join(texts) + "]"
+
+
 def save(session, now_ms: int) -> None:
     """Write the session's game; a full storage sets ``session.warning`` (the game goes on)."""
     try:
-        record = to_record(session.game, clock=session.clock, meta=meta(session, now_ms))
-        session.storage.save_current(record, now_ms)
+        record = to_record(session.game, clock=session.clock, meta=meta(session, now_ms),
+                           moves=[])
+        splice = (_MOVES_HOLE, '"moves":' + moves_text(session.game))
+        session.storage.save_current(record, now_ms, splice=splice)
     except StaleSaveError:
         session.stale = True  # another tab's newer save is kept; this page stops playing
     except StorageUnavailableError:
@@ -153,12 +182,12 @@ def adopt(session, game, clock, meta_data) -> None:
             opts.update(computer.options())
     elif opts["mode"] == "friend":
         try:
-            friend = Friend.from_json(data.get("friend"))
+            friend = friend_mode().Friend.from_json(data.get("friend"))
         except HiddenChessError:  # unreadable: the moves stay, played on this device
             opts["mode"] = "local"
         else:
             session.mode = friend
-            opts = friend_options(friend.pg)
+            opts = friend_mode().friend_options(friend.pg)
             session.game, session.clock = friend.pg.local, None
     session.panel = panel_for(session.game.variant)
     session.auto_flip = data.get("autoflip") is True

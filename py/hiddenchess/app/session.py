@@ -16,10 +16,8 @@ The session is a small core plus plug-ins, and never names a variant or a mode:
   computer, or with a friend;
 * the replay of a finished game (:mod:`hiddenchess.app.replay`).
 
-Every action takes ``now_ms``, the caller's ``Date.now()``: nothing here reads a clock, so the
-tests can play with time. Bad input (an illegal move, an unknown option, a move after the game
-ended, ...) never raises: the state comes back with ``state["error"]`` set to a clear sentence
-and the game unchanged.
+Every action takes ``now_ms`` (the page's time): nothing here reads a clock. Bad input never
+raises: the state comes back with ``state["error"]`` set to a clear sentence, the game unchanged.
 
 Variants with secrets show one seat's knowledge, the *viewer* (``state["viewer"]``): the seat
 that confirmed it holds the device (action ``show_board``), ``"spectator"`` while the
@@ -57,7 +55,7 @@ from hiddenchess.app.actions import ACTIONS, QUIET_ACTIONS, STALE_TEXT, actions
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.modes.base import MODES, Mode
 from hiddenchess.app.modes.computer import ComputerMode
-from hiddenchess.app.modes.friend import FRIEND_ACTIONS, join_friend_game, new_friend_game
+from hiddenchess.app.modes import FRIEND_ACTIONS, friend_mode
 from hiddenchess.app.options import default_options, new_game as game_from_options
 from hiddenchess.app.panels import Panel, absent_text, base_variant, panel_for, variant_actions
 from hiddenchess.app.replay import Replay
@@ -96,9 +94,10 @@ class Session:
         self.corrupt_key: str | None = None
         self.corrupt_raw: str | None = None
         self.warning: str | None = None
-        #: Another tab saved this game after this page last read it: nothing is played or
-        #: saved here until the page loads the newer position (``restore``).
+        #: Another tab saved a newer game: nothing is played or saved here until ``restore``.
         self.stale = False
+        #: The page asked for the menu's ``friendVariants`` (the peer protocol loads only then).
+        self.catalog_asked = False
         #: The seat that confirmed it holds the device (variants with secrets), else ``None``.
         self.holder: str | None = None
         self.replaying = Replay()
@@ -118,7 +117,6 @@ class Session:
                 return self.dispatch(name, kwargs, now_ms=now_ms)
             return self.variant_action(name, *args, now_ms=now_ms, **kwargs)
 
-        action.__name__ = name
         return action
 
     # ------------------------------------------------------------------ who is looking
@@ -176,9 +174,13 @@ class Session:
             self.save(now_ms)
         return self.state(now_ms=now_ms)
 
+    def catalog(self, *, now_ms: int) -> dict:
+        """The page opens the new-game menu: the state names the variants a friend can play."""
+        self.catalog_asked = True
+        return self.state(now_ms=now_ms)
+
     def storage_changed(self, *, now_ms: int) -> dict:
-        """The page saw another tab write the saved game: if it is newer than what this page
-        holds, this page goes stale (``state["stale"]``) until it loads it again."""
+        """Another tab wrote the save: a newer one makes this page stale until it loads it."""
         if self.storage.is_stale():
             self.stale = True
         return self.state(now_ms=now_ms)
@@ -202,7 +204,7 @@ class Session:
         "Draws must be a list of role letters q, r, b, n, p (got ['k'])."
         """
         if isinstance(options, dict) and options.get("mode") == "friend":
-            return new_friend_game(self, options, now_ms)
+            return friend_mode().new_friend_game(self, options, now_ms)
         try:
             opts, settings, game = game_from_options(options)
         except HiddenChessError as e:
@@ -475,7 +477,7 @@ class Session:
     def join(self, invite=None, *, now_ms: int) -> dict:
         """Join a friend's game from the invite in the link (``{"g", "v", "c", "h"}``), as the
         guest (see :mod:`hiddenchess.app.modes.friend`); the current game is replaced."""
-        return join_friend_game(self, invite, now_ms)
+        return friend_mode().join_friend_game(self, invite, now_ms)
 
     # ------------------------------------------------------------------ state
 

@@ -231,7 +231,7 @@ class State(TypedDict):
     variantMenu: List[MenuEntry]
     computer: Optional[ComputerView]
     computerVariants: List[str]
-    friendVariants: List[str]
+    friendVariants: Optional[List[str]]  # None until the page asks (action "catalog")
     peer: Optional[PeerView]
     # variant panels (None where the variant has none):
     sealing: Optional[Sealing]

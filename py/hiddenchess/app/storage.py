@@ -82,6 +82,8 @@ MAX_SAVE_BYTES = 8_000_000
 #: The envelope as written starts with its revision, so a save's revision is read without
 #: parsing the whole game.
 _REV = re.compile(r'^\{"schema":(\d{1,9}),"rev":(\d{1,15}),')
+#: Characters of a save that :data:`_REV` may need.
+_HEAD_CHARS = 64
 
 
 class StorageError(HiddenChessError):
@@ -245,6 +247,10 @@ class Storage:
         #: The revision this page last read or wrote (``None``: it has not read yet, so it
         #: cannot overwrite anything it has not seen: the first save checks nothing).
         self.rev: int | None = None
+        #: ``(rev, text)`` this page last read or wrote: while the saved revision is still
+        #: ``rev`` (every other writer raises it), the saved text is ``text``, so a save reads
+        #: only the head of the saved game, not all of it (issue 17).
+        self._known: tuple | None = None
 
     @property
     def current_key(self) -> str:
@@ -257,8 +263,12 @@ class Storage:
 
     # -- saving ------------------------------------------------------------------------------
 
-    def save_current(self, record: dict, now_ms: int) -> None:
+    def save_current(self, record: dict, now_ms: int, *, splice: tuple | None = None) -> None:
         """Save ``record`` as the game in progress, stamped with ``now_ms``.
+
+        ``splice``: ``(placeholder, text)``: the first ``placeholder`` of the JSON written is
+        replaced by ``text`` (JSON the caller keeps ready, e.g. the moves of a long game, so
+        they are not written again from scratch after every move).
 
         Raises :class:`~hiddenchess.errors.StorageFullError` if the backend refuses the write for
         any reason; the previously saved game is then still intact. Raises :class:`StorageError`
@@ -270,10 +280,14 @@ class Storage:
             raise StorageError(f"now_ms must be a non-negative integer of milliseconds, got {now_ms!r}")
         key = self.current_key
         try:
-            old = self.backend.get_item(key)
+            stored = self.revision_of(self._head(key))
+            if self._known is not None and stored and stored == self._known[0]:
+                old = self._known[1]  # (what this page wrote or read last: still there)
+            else:
+                old = self.backend.get_item(key)
+                stored = self.revision_of(old)
         except Exception:  # unreadable storage: the write below will tell
-            old = None
-        stored = self.revision_of(old)
+            old, stored = None, 0
         if self.rev is not None and stored > self.rev:
             raise StaleSaveError(
                 "this game was changed in another tab or window after this page last saved it; "
@@ -284,6 +298,8 @@ class Storage:
             text = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError) as e:
             raise StorageError(f"the game record cannot be written as JSON: {e}") from None
+        if splice is not None:
+            text = text.replace(splice[0], splice[1], 1)
         try:
             self.backend.set_item(key, text)
         except Exception as e:
@@ -299,6 +315,7 @@ class Storage:
                 "kept; to save again, free space (e.g. delete games kept aside) or download the game."
             ) from e
         self.rev = rev
+        self._known = (rev, text)
 
     @staticmethod
     def revision_of(raw) -> int:
@@ -316,9 +333,18 @@ class Storage:
     def stored_revision(self) -> int:
         """The revision of what is saved now (0 when nothing or unreadable)."""
         try:
-            return self.revision_of(self.backend.get_item(self.current_key))
+            return self.revision_of(self._head(self.current_key))
         except Exception:
             return 0
+
+    def _head(self, key: str):
+        """The start of the text saved under ``key`` (enough for :meth:`revision_of`): the
+        backend's ``get_head(key, n)`` when it has one (the page's ``localStorage`` does, so a
+        long game is not copied into Python to read its revision), else all of it."""
+        get_head = getattr(self.backend, "get_head", None)
+        if get_head is not None:
+            return get_head(key, _HEAD_CHARS)
+        return self.backend.get_item(key)
 
     def is_stale(self) -> bool:
         """Whether another page saved this game after this page last read or wrote it."""
@@ -397,6 +423,7 @@ class Storage:
         if problem:
             return self._set_aside(raw, problem)
         self.rev = doc.get("rev", 0)
+        self._known = (self.revision_of(raw), raw)
         return LoadResult(
             doc["record"],
             saved_at=doc.get("saved_at"),  # optional: a missing time is no reason to refuse

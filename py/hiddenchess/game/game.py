@@ -472,13 +472,16 @@ class Game:
         pos.push(m)
         self.rules.after_move(self, m, before)  # reveals count for repetition
         try:
+            if self._counts.get(pos.repetition_key(), 0) + 1 >= 3:
+                reason = "threefold"
+            elif pos.halfmove >= 100:
+                reason = "fifty-moves"
+            else:
+                return None
+            # (looked at last: generating the replies costs more than the counts)
             if not pos.legal_moves() and pos.is_check():
                 return None  # a mating move is played, not claimed
-            if self._counts.get(pos.repetition_key(), 0) + 1 >= 3:
-                return "threefold"
-            if pos.halfmove >= 100:
-                return "fifty-moves"
-            return None
+            return reason
         finally:
             pos.pop()
 

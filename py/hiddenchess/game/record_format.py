@@ -57,11 +57,14 @@ def to_record(
     clock: Clock | None = None,
     meta: dict | None = None,
     extra: dict | None = None,
+    moves: list | None = None,
 ) -> dict:
     """The JSON record of ``game`` (with its ``clock`` and ``meta``), a fresh plain dict.
 
     ``extra`` holds extension sections to carry over (usually ``extra_sections(old_record)``);
-    their names must not clash with :data:`KNOWN_SECTIONS`.
+    their names must not clash with :data:`KNOWN_SECTIONS`. ``moves``: the ``moves`` section
+    to write instead of the history's (the page's saving writes ``[]`` and puts in the text it
+    keeps of the moves, :mod:`hiddenchess.app.saving`).
 
     >>> from hiddenchess import Game
     >>> g = Game.new("standard")
@@ -85,7 +88,8 @@ def to_record(
         "version": RECORD_VERSION,
         "variant": game.variant.id,
         "start_fen": game.start_fen,
-        "moves": [{"uci": ply.uci, "san": ply.san} for ply in game.history],
+        "moves": ([{"uci": ply.uci, "san": ply.san} for ply in game.history] if moves is None
+                  else moves),
         "end": dict(game.end_action) if getattr(game, "end_action", None) else None,
         "draw_offer": None if status.over else getattr(game, "draw_offer", None),
         "result": status.result,

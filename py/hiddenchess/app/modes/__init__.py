@@ -5,4 +5,32 @@
   the secrets of hidden variants)
 * :mod:`~hiddenchess.app.modes.computer` -- ``"computer"``: against the AI worker
 * :mod:`~hiddenchess.app.modes.friend` -- ``"friend"``: one seat of a peer-to-peer game
+
+The friend mode is loaded on first use (:func:`friend_mode`), so the peer protocol is not
+compiled at the page's start: only when a friend game is made, joined or restored, or the
+new-game menu asks which variants a friend can play.
 """
+
+import importlib
+
+__all__ = ["friend_mode", "FRIEND_ACTIONS", "ROUTED_ACTIONS", "FRIEND_OPTIONS"]
+
+#: Actions only friend games have.
+FRIEND_ACTIONS = {
+    "join": ("invite",),
+    "peer_open": (),
+    "peer_receive": ("data",),
+    "peer_closed": (),
+    "rematch": (),
+    "claim_win": (),
+}
+#: Usual actions that, in a friend game, go through the protocol (and so do the variants' own).
+ROUTED_ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw",
+                  "tick", "takeback", "computer_move", "show_board")
+#: The new-game options of a friend game.
+FRIEND_OPTIONS = ("mode", "variant", "clock", "color", "autoflip")
+
+
+def friend_mode():
+    """The module :mod:`hiddenchess.app.modes.friend`, imported on first use."""
+    return importlib.import_module("hiddenchess.app.modes.friend")

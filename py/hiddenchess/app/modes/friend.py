@@ -52,6 +52,7 @@ import random
 import string
 
 from hiddenchess.app.modes.base import Mode
+from hiddenchess.app.modes import FRIEND_ACTIONS, FRIEND_OPTIONS, ROUTED_ACTIONS
 from hiddenchess.app.panels import absent_text, base_variant, variant_actions
 from hiddenchess.app.text import COLORS, message
 from hiddenchess.engine.core import SQUARE_INDEX
@@ -65,19 +66,6 @@ from hiddenchess.peer.game import check_settings
 __all__ = ["Friend", "new_friend_game", "join_friend_game", "friend_options", "FRIEND_ACTIONS",
            "ROUTED_ACTIONS", "friend_variants"]
 
-#: Actions only friend games have.
-FRIEND_ACTIONS = {
-    "join": ("invite",),
-    "peer_open": (),
-    "peer_receive": ("data",),
-    "peer_closed": (),
-    "rematch": (),
-    "claim_win": (),
-}
-#: Usual actions that, in a friend game, go through the protocol (and so do the variants' own).
-ROUTED_ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw",
-                  "tick", "takeback", "computer_move", "show_board")
-FRIEND_OPTIONS = ("mode", "variant", "clock", "color", "autoflip")
 
 
 _FRIEND_VARIANTS: list = [None, []]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+import weakref
 
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.panels import SecretsPanel, board_colors, register_panel, viewer_seat
@@ -71,6 +72,34 @@ def draft_board(draft: dict, seat: str) -> str:
 
 def _candidates_text(cands: dict) -> dict:
     return {sq: " or ".join(_ROLE_WORD[r] for r in roles) for sq, roles in cands.items()}
+
+
+#: game -> ``(plies, notes)`` of :func:`move_notes`, kept from one state to the next (issue 17).
+_NOTES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def move_notes(g) -> dict:
+    """``identity.notes``: ply (as text) -> the sentence attached to it (an odd en passant;
+    tabletop rules: discoveries and penalties). Only the plies not seen by the last call, and
+    the last ply (a penalty adds to its events), are read."""
+    history = g.history
+    cached = _NOTES.get(g)
+    keep = 0
+    if cached is not None:
+        keep = max(0, min(len(cached[0]), len(history)) - 1)
+        if cached[0][:keep] != history[:keep]:  # (identical plies compare without a look inside)
+            keep = 0
+    notes = {k: v for k, v in cached[1].items() if int(k) < keep} if keep else {}
+    for i in range(keep, len(history)):
+        ply = history[i]
+        mv = next((e.public for e in ply.events if e.kind == "move"), None)
+        if mv and mv.get("ep") == "not-a-pawn":
+            notes[str(i)] = ep_not_a_pawn_text(mv)
+        told = [e.public.get("text") for e in ply.events if e.kind in ("illegal", "removed")]
+        if any(told):  # tabletop rules: discoveries and penalties
+            notes[str(i)] = " ".join(t for t in [notes.get(str(i))] + told if t)
+    _NOTES[g] = (list(history), notes)
+    return dict(notes)
 
 
 @register_panel("hidden-identity")
@@ -242,14 +271,7 @@ class HiddenIdentityPanel(SecretsPanel):
         cands = {} if over else dict(sec.get("candidates") or {})
         colors = board_colors(st["fen"])
         unknown = {sq: roles for sq, roles in cands.items() if len(roles) > 1 and sq in colors}
-        notes = {}
-        for i, ply in enumerate(g.history):
-            mv = next((e.public for e in ply.events if e.kind == "move"), None)
-            if mv and mv.get("ep") == "not-a-pawn":
-                notes[str(i)] = ep_not_a_pawn_text(mv)
-            told = [e.public.get("text") for e in ply.events if e.kind in ("illegal", "removed")]
-            if any(told):  # tabletop rules: discoveries and penalties
-                notes[str(i)] = " ".join(t for t in [notes.get(str(i))] + told if t)
+        notes = move_notes(g)
         return {
             "candidates": unknown,
             "candidatesText": _candidates_text(unknown),
