@@ -361,3 +361,17 @@ def test_a_failing_apt_get_is_one_clear_error(monkeypatch):
     machine = _Machine({"apt-get", "node", "ip", "unshare", "nsenter"}, apt_fails=True)
     with pytest.raises(build.BuildError, match="failed: E: Unable to locate package npm"):
         build.ensure_system_packages(which=machine.which, is_root=True, run=machine.run)
+
+
+def test_index_preloads_every_module_of_the_page():
+    """index.html lists every ES module of the page with rel=modulepreload, so the browser fetches
+    them all at once instead of discovering them import by import before it can draw the board."""
+    import re
+
+    html = (ROOT / "index.html").read_text()
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    modules = {str(p.relative_to(ROOT)) for p in (ROOT / "assets" / "js").rglob("*.js")}
+    modules |= {"assets/peer.js", "assets/signal.js"}
+    modules.discard("assets/js/main.js")  # the entry itself is the <script type="module">
+    assert modules <= preloaded, sorted(modules - preloaded)
+    assert all((ROOT / m).is_file() or m.startswith("assets/vendor/") for m in preloaded)
