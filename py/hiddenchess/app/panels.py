@@ -37,7 +37,7 @@ from hiddenchess.engine.variant import VARIANTS, get_variant, load_plugin
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.text import COLORS
 
-__all__ = ["Panel", "SecretsPanel", "PANELS", "register_panel", "panel_class", "panel_for",
+__all__ = ["Panel", "SecretsPanel", "PANELS", "register_panel", "panel_class", "panel_for", "kept_plies",
            "all_panel_classes", "base_variant", "variant_actions", "absent_text",
            "game_option_owner", "variant_menu", "menu_choice", "viewer_seat", "board_colors",
            "reveal_item", "squares_of"]
@@ -54,6 +54,22 @@ def register_panel(variant_id: str):
         _CLASSES.clear()
         return cls
     return deco
+
+
+def kept_plies(cached_plies, history) -> int:
+    """How many plies of a list built from ``cached_plies`` may be kept for ``history``: the
+    shared prefix, less the last ply (a tabletop penalty may still add to its events); 0 when
+    the histories part. Identical plies compare without a look inside.
+
+    >>> kept_plies(["a", "b", "c"], ["a", "b", "c", "d"]), kept_plies(["a", "x"], ["a", "b"])
+    (2, 1)
+    >>> kept_plies(None, ["a"]), kept_plies(["x", "y"], ["a", "b", "c"])
+    (0, 0)
+    """
+    if cached_plies is None:
+        return 0
+    keep = max(0, min(len(cached_plies), len(history)) - 1)
+    return keep if cached_plies[:keep] == history[:keep] else 0
 
 
 def viewer_seat(viewer: str) -> str:

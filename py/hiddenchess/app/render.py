@@ -9,7 +9,7 @@ import weakref
 
 from hiddenchess.ai import computer_variants
 from hiddenchess.app.modes import friend_mode
-from hiddenchess.app.panels import board_colors, menu_choice, variant_menu, viewer_seat
+from hiddenchess.app.panels import board_colors, kept_plies, menu_choice, variant_menu, viewer_seat
 from hiddenchess.app.state import MODE_KEYS, PANEL_KEYS
 from hiddenchess.app.text import CLAIM_TEXT, COLORS, message, other
 from hiddenchess.engine import notation
@@ -151,11 +151,7 @@ def moves(g, viewer: str, panel) -> list:
     if lists is None:
         lists = _MOVE_LISTS[g] = {}
     cached = lists.get(key)
-    keep = 0
-    if cached is not None:
-        keep = max(0, min(len(cached[0]), len(history)) - 1)
-        if cached[0][:keep] != history[:keep]:  # (identical plies compare without a look inside)
-            keep = 0
+    keep = kept_plies(cached and cached[0], history)
     items = cached[1][:keep] if keep else []
     if keep:
         number, color = items[-1]["number"], items[-1]["color"]

@@ -22,7 +22,7 @@ import re
 import weakref
 
 from hiddenchess.app.errors import SessionError
-from hiddenchess.app.panels import SecretsPanel, board_colors, register_panel, viewer_seat
+from hiddenchess.app.panels import SecretsPanel, board_colors, kept_plies, register_panel, viewer_seat
 from hiddenchess.app.text import COLORS, title
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.variants.hidden_identity.rules import home_squares, shuffle_layout, standard_layout
@@ -84,11 +84,7 @@ def move_notes(g) -> dict:
     the last ply (a penalty adds to its events), are read."""
     history = g.history
     cached = _NOTES.get(g)
-    keep = 0
-    if cached is not None:
-        keep = max(0, min(len(cached[0]), len(history)) - 1)
-        if cached[0][:keep] != history[:keep]:  # (identical plies compare without a look inside)
-            keep = 0
+    keep = kept_plies(cached and cached[0], history)
     notes = {k: v for k, v in cached[1].items() if int(k) < keep} if keep else {}
     for i in range(keep, len(history)):
         ply = history[i]
