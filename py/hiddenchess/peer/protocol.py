@@ -292,6 +292,16 @@ class Protocol:
         """The peer asks which of its moves my secrets refuse; returns the commit."""
         raise Reject("there is nothing to probe")
 
+    def check_probe(self, msg) -> None:
+        """What every probe must be before a variant reads it: in play, from the side to move
+        with no move of its own pending, at the current ply (Reject otherwise)."""
+        pg = self.pg
+        if pg.phase != "play":
+            raise Reject("there is nothing to probe")
+        if pg.turn != pg.peer or pg.pending is not None:
+            raise Reject("out of turn: a probe from the side not to move")
+        pg.check_ply(msg)
+
     def check_probe_answer(self, refused: list) -> None:
         """Check at once the peer's answer to my probe (``refused``: the moves it refuses);
         raise :class:`~hiddenchess.peer.codec.Reject` (``forfeit``) for a proven rule break."""

@@ -380,11 +380,7 @@ class IdentityProtocol(Protocol):
     # ------------------------------------------------------------------ no move left
     def on_probe(self, msg, now_ms):
         pg = self.pg
-        if pg.phase != "play":
-            raise Reject("there is nothing to probe")
-        if pg.turn != pg.peer or pg.pending is not None:
-            raise Reject("out of turn: a probe from the side not to move")
-        pg.check_ply(msg)
+        self.check_probe(msg)
         if msg["moves"]:
             raise Reject("in this variant a probe only says that no move is left")
         step = self.known_king_step()

@@ -300,11 +300,7 @@ class SecretPawnProtocol(Protocol):
     # ------------------------------------------------------------------ probes
     def on_probe(self, msg, now_ms):
         pg = self.pg
-        if pg.phase != "play":
-            raise Reject("there is nothing to probe")
-        if pg.turn != pg.peer or pg.pending is not None:
-            raise Reject("out of turn: a probe from the side not to move")
-        pg.check_ply(msg)
+        self.check_probe(msg)
         local = pg.local
         refused = []
         for uci in msg["moves"]:
