@@ -225,25 +225,26 @@ def test_invite_link_alone_connects_and_a_second_friend_is_told_the_game_is_take
     assert host.js("window.messages()[4]") == "still here"
 
     # The friend reloads: same browser, same token, so the host welcomes them back.
+    # (A redialled channel may open and drop a few times before it settles -- the retried dial
+    # can race the first; issue 13 replaces this signalling -- so these steps wait for an open
+    # channel and a delivered message, not for exact counts.)
     guest.load()
     guest.js(JOIN_FROM_LINK, link)
-    guest.wait("window.count('open') === 1")
-    host.wait(f"window.count('open') === {len(opens) + 1}")
-    guest.js("window.ch.send('back again')")
-    host.wait("window.messages().includes('back again')")
-    host.js("window.ch.send('welcome back')")
-    guest.wait("window.messages().includes('welcome back')")
+    guest.wait("window.ch.open === true", timeout=60_000)
+    host.wait(f"window.count('open') >= {len(opens) + 1} && window.ch.open === true")
+    deliver(guest, host, "back again")
+    deliver(host, guest, "welcome back")
 
     # The host reloads: it registers the same id again, still knows its friend (and still
     # refuses the intruder); the friend's channel notices the drop and redials by itself.
+    closes_before, opens_before = len(guest.events("close")), len(guest.events("open"))
     host.load()
     host.js("(g) => attach(HCSignal.host(g))", game_id)
-    guest.wait("window.count('close') === 1")
-    assert guest.events("close") == [["close", "disconnected"]]
-    guest.wait("window.count('open') === 2", timeout=60_000)
-    host.wait("window.count('open') === 1")
-    host.js("window.ch.send('after the host reload')")
-    guest.wait("window.messages().includes('after the host reload')")
+    guest.wait(f"window.count('close') > {closes_before}")
+    assert all(c == ["close", "disconnected"] for c in guest.events("close"))
+    guest.wait(f"window.count('open') > {opens_before} && window.ch.open === true", timeout=60_000)
+    host.wait("window.count('open') >= 1 && window.ch.open === true")
+    deliver(host, guest, "after the host reload")
 
     late = sides()
     late.js("(p) => attach(HCSignal.join(p))", peer_id)
@@ -256,6 +257,17 @@ def test_invite_link_alone_connects_and_a_second_friend_is_told_the_game_is_take
     assert guest.js("window.ch.closed") is True
     with pytest.raises(Exception, match="not open"):
         guest.js("window.ch.send('too late')")
+
+
+def deliver(sender, receiver, text, tries=30):
+    """Send ``text`` until ``receiver`` has it (a channel being redialled drops what is sent)."""
+    for _ in range(tries):
+        if text in receiver.js("window.messages()"):
+            return
+        if sender.js("window.ch.open") and receiver.js("window.ch.open"):
+            sender.js("(t) => window.ch.send(t)", text)
+        sender.page.wait_for_timeout(1_000)
+    assert text in receiver.js("window.messages()"), (text, receiver.events())
 
 
 def test_the_channel_plugs_into_hcpeer_with_its_heartbeat(sides):
@@ -312,13 +324,7 @@ def test_a_friend_who_arrives_first_waits_for_the_host(sides):
     # PeerServer path is to be replaced by issue 13 -- so wait for an open channel, not a count.)
     guest.wait("window.count('open') >= 1", timeout=60_000)
     host.wait("window.count('open') >= 1")
-    for _ in range(30):
-        if guest.js("window.messages().includes('hello')"):
-            break
-        if host.js("window.ch.open") and guest.js("window.ch.open"):
-            host.js("window.ch.send('hello')")
-        host.page.wait_for_timeout(2_000)
-    assert "hello" in guest.js("window.messages()")
+    deliver(host, guest, "hello")
 
 
 def test_an_unreachable_server_is_reported_and_bad_settings_are_refused(sides, peer_server):
