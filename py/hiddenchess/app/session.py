@@ -35,14 +35,9 @@ hand-over screen is up (public information only), or ``"all"`` (no secrets, or a
 ('e4', ['e2', 'e4'], 'black')
 >>> s.move("e2", "e4", now_ms=2000)["error"]
 'Illegal move: e2e4 is not legal in this position.'
->>> s = Session(MemoryBackend()); st = s.new_game({"variant": "secret-pawn"}, now_ms=0)
->>> st["phase"], st["viewer"], st["handover"]
-('setup', 'spectator', {'to': 'white', 'for': 'seal'})
->>> st = s.show_board("white", now_ms=1)
->>> st["sealing"]["candidates"][:3], st["handover"]
-(['a2', 'b2', 'c2'], None)
->>> s.seal(["d2", "e2"], now_ms=2)["handover"]
-{'to': 'black', 'for': 'seal'}
+
+A variant with secrets is shown in :mod:`hiddenchess.variants.secret_pawn.panel` (sealing and the
+hand-over screen).
 """
 
 from __future__ import annotations

@@ -243,18 +243,9 @@ class Friend(Mode):
                 if args.get("allow_illegal"):
                     raise HiddenChessError(absent_text("allow_illegal", session.game.variant))
                 pg.move(uci, now_ms=now_ms)
-            elif action == "resign":
-                self._own_color(args.get("color"))
-                pg.resign(now_ms=now_ms)
-            elif action == "offer_draw":
-                self._own_color(args.get("color"))
-                pg.offer_draw(now_ms=now_ms)
-            elif action == "accept_draw":
-                self._own_color(args.get("color"))
-                pg.accept_draw(now_ms=now_ms)
-            elif action == "decline_draw":
-                self._own_color(args.get("color"))
-                pg.decline_draw(now_ms=now_ms)
+            elif action in ("resign", "offer_draw", "accept_draw", "decline_draw"):
+                self._own_color(args.get("color"))  # (the PeerGame methods of the same names)
+                getattr(pg, action)(now_ms=now_ms)
             elif action == "claim_draw":
                 move = args.get("move")
                 if move is not None and not isinstance(move, str):
