@@ -373,6 +373,17 @@ def test_replay_frames_per_perspective():
     assert live["replay"] is None and live["secrets"]["fates"] is not None
 
 
+def test_a_sides_replay_is_shown_from_that_side():
+    s = finished_game()                      # one device: the board was last turned to Black
+    s.orientation = "black"
+    assert s.replay(0, "white", now_ms=T0)["orientation"] == "white"
+    assert s.replay(3, now_ms=T0)["orientation"] == "white"          # stepping keeps it
+    assert s.replay(3, "black", now_ms=T0)["orientation"] == "black"
+    assert s.flip(now_ms=T0)["orientation"] == "white"               # a flip sticks while stepping
+    assert s.replay(4, "black", now_ms=T0)["orientation"] == "white"
+    assert s.replay(4, "all", now_ms=T0)["orientation"] == "white"   # everything: as it was
+
+
 def test_standard_games_can_be_replayed_too():
     s = Session(MemoryBackend())
     s.restore(now_ms=T0)

@@ -72,7 +72,7 @@ export function renderComputer(st) {
   const canTakeBack = !!c && !thinking && !!c.canTakeBack;
   $('btn-takeback').hidden = !c;
   $('btn-takeback').disabled = !canTakeBack;
-  if (c && c.message && c.message !== ai.shownMessage) showToast(c.message);
+  if (c && c.message && c.message !== ai.shownMessage) showToast(c.message, { kind: 'info' });
   ai.shownMessage = c ? c.message : null;
 }
 

@@ -9,7 +9,8 @@ import { first } from './panels/index.js';
 export function renderPlayers(st) {
   const over = isOver(st);
   // Before the first move (pieces placed, secret pawns chosen) the marker goes to whoever sets up.
-  const setup = !over && st.phase === 'setup' ? first('setup', st) || {} : null;
+  // In play, a panel may name another actor (a tabletop penalty is chosen by the side that found it).
+  const setup = over ? null : st.phase === 'setup' ? first('setup', st) || {} : first('actor', st);
   const setupSeat = setup ? setup.seat || (st.handover && st.handover.to) : null;
   for (const color of COLORS) {
     const el = playerEl(color);

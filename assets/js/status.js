@@ -19,6 +19,8 @@ export function renderStatus(st) {
     } else if (st.phase === 'setup') {
       const setup = first('setup', st);
       line.textContent = setup ? setup.status : 'Setting up';
+    } else if (first('actor', st)) {
+      line.textContent = first('actor', st).status;
     } else {
       const who = st.computer ? (st.turnColor === st.computer.seat ? 'Computer' : 'You') : '';
       line.textContent = who

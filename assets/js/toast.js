@@ -4,8 +4,16 @@ import { $ } from './dom.js';
 
 const timers = { toast: 0, board: 0 };
 
-export function showToast(text) {
+/**
+ * A message at the top of the page for 4.5 s. ``kind`` 'error' (default: a red alert) or 'info'
+ * (a neutral notice such as the computer declining a draw: quiet colours, announced politely,
+ * at the bottom of the page so that it covers no rank of the board).
+ */
+export function showToast(text, { kind = 'error' } = {}) {
   const t = $('toast');
+  const info = kind === 'info';
+  t.classList.toggle('is-info', info);
+  t.setAttribute('role', info ? 'status' : 'alert');
   t.textContent = text;
   t.hidden = false;
   clearTimeout(timers.toast);

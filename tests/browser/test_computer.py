@@ -153,6 +153,16 @@ def test_draw_offer_and_resignation_against_the_computer(app):
     expect(app.locator("#player-top .player-actions")).to_be_hidden()
     app.locator("#player-bottom .act-draw").click()
     expect(app.locator("#toast")).to_have_text("The computer declines your draw offer.")
+    # A neutral notice, not an error: quiet colours, announced politely, clear of the board.
+    expect(app.locator("#toast")).to_have_class("toast is-info")
+    expect(app.locator("#toast")).to_have_attribute("role", "status")
+    toast_box = app.locator("#toast").bounding_box()
+    board_box = app.locator("#board").bounding_box()
+    apart = (toast_box["y"] >= board_box["y"] + board_box["height"]
+             or toast_box["y"] + toast_box["height"] <= board_box["y"]
+             or toast_box["x"] >= board_box["x"] + board_box["width"]
+             or toast_box["x"] + toast_box["width"] <= board_box["x"])
+    assert apart, (toast_box, board_box)
     assert not state(app)["status"]["over"]
     app.locator("#player-bottom .act-resign").click()
     app.locator("#confirm-yes").click()

@@ -116,6 +116,8 @@ def test_conditional_promotion_is_chosen_before_the_move(app):
     picker.get_by_role("button", name="Promote to knight if it reveals a Pawn").click()
     app.wait_for_function("window.hcApp.state().moves.length === 1")
     assert move_texts(app) == ["Rxa8?P=N"]
+    # The gold tag on the knight says what happened: a Pawn drawn, promoted to a knight.
+    expect(app.locator("#board .cg-custom-svgs .drawn-tag")).to_have_text("P=N")
     assert app.evaluate("window.hcApp.boardFen()").startswith("Nn2k3/")
     expect(app.locator("#promo")).to_be_hidden()
     expect(pool_cell(app, "white", "p").locator(".pool-count")).to_have_text("7")

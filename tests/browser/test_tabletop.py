@@ -67,6 +67,10 @@ def test_bluff_confirmed_found_and_penalty_chosen(app):
     panel = app.locator("#penalty-panel")
     expect(panel).to_be_visible()
     expect(app.locator("#penalty-title")).to_have_text("Black: choose 1 enemy piece to remove")
+    # Black acts now, not White (the side to move): the status line and the player bars say so.
+    expect(app.locator("#status-line")).to_have_text("Black chooses 1 enemy piece to remove")
+    expect(app.locator(".player[data-color=black] .to-move")).to_have_text("choosing")
+    expect(app.locator(".player[data-color=white] .to-move")).to_have_text("")
     submit = app.locator("#penalty-submit")
     expect(submit).to_be_disabled()
     click(app, "d7")                                   # its own piece: refused
@@ -79,6 +83,9 @@ def test_bluff_confirmed_found_and_penalty_chosen(app):
     st = state(app)
     assert st["tabletop"]["penalty"] is None and st["turnColor"] == "black"
     assert "removes White's piece on d1" in st["identity"]["notes"]["0"]
+    # The move has a note now and is still marked illegal: the cross shows, not only the note.
+    mark = app.locator("#moves .san.has-illegal").evaluate("e => getComputedStyle(e, '::after').content")
+    assert "\u2717" in mark
     assert st["movable"]["dests"]                      # Black moves on, no hand-over needed
 
     # The game ends (resignation): the illegal move is listed.

@@ -293,7 +293,7 @@ export default registerPanel({
     const key = `${st.gameId}|${(st.moves || []).length}|${st.identity.lastNote}`;
     if (local.noteShownFor !== key) {
       local.noteShownFor = key;
-      showToast(st.identity.lastNote);
+      showToast(st.identity.lastNote, { kind: 'info' });
     }
   },
 });

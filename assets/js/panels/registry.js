@@ -10,6 +10,7 @@
 //   conditionalPromotion(st, uci) -> string | null   the promotion applies only "if it reveals a Pawn"
 //   render(st)                    the panel's own part of the page
 //   setup(st) -> {seat, marker, status} | null   who is setting up before the first move
+//   actor(st) -> {seat, marker, status} | null   in play, someone acts other than the side to move
 //   handoverText(st, who) -> string | null       the hand-over screen's sentence
 //   moveNote(st, move) -> string | null          a sentence attached to a move of the list
 //   tray(st) -> {what, items: [{color, label, node()}]} | null   captured pieces beside the players

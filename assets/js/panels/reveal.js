@@ -14,14 +14,19 @@ const ROLE_LETTERS = ['q', 'r', 'b', 'n', 'p'];
 const ROLE_LETTER_OF = { queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 const POOL_NAMES = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', p: 'Pawn' };
 
-// The gold tag naming the role the last move drew (bottom-left corner of its square).
-function drawnTagSvg(role) {
+// The gold tag naming the role the last move drew (bottom-left corner of its square): "N", or
+// "P=N" for a cover that drew a Pawn on the last rank and promoted (the piece shown is the knight).
+function drawnTagSvg(text) {
+  const width = text.length === 1 ? 31 : 15 * text.length + 10;
   return (
     '<g class="drawn-tag">' +
-    '<rect x="3" y="66" width="31" height="31" rx="7" fill="#ffc400" stroke="#5a3d00" stroke-width="3"/>' +
-    `<text x="18.5" y="90" text-anchor="middle" font-family="system-ui, sans-serif" font-weight="800" font-size="24" fill="#3a2600">${role}</text></g>`
+    `<rect x="3" y="66" width="${width}" height="31" rx="7" fill="#ffc400" stroke="#5a3d00" stroke-width="3"/>` +
+    `<text x="${3 + width / 2}" y="90" text-anchor="middle" font-family="system-ui, sans-serif" font-weight="800" font-size="24" fill="#3a2600">${text}</text></g>`
   );
 }
+
+const drawnText = r =>
+  (ROLE_LETTER_OF[r.role] || '?') + (r.promoted ? `=${ROLE_LETTER_OF[r.promoted] || '?'}` : '');
 
 // Each side's pool, with the odds of its next reveal; the role just drawn flashes once.
 function renderPools(st) {
@@ -96,7 +101,7 @@ export default registerPanel({
     }
     for (const r of rv.last || []) {
       mark.cls(r.square, 'reveal');
-      mark.svg(r.square, drawnTagSvg(ROLE_LETTER_OF[r.role] || '?'));
+      mark.svg(r.square, drawnTagSvg(drawnText(r)));
     }
   },
   // A covered piece going to the last rank: the choice applies only if it reveals a Pawn.

@@ -2,7 +2,7 @@
 // only once confirmed (bluffs); a player wronged by an illegal move picks enemy pieces to remove
 // (the penalty panel); once the game is over, every illegal move is listed.
 
-import { $, COLOR_NAMES, pieceColors } from '../dom.js';
+import { $, COLOR_NAMES, isOver, pieceColors } from '../dom.js';
 import { app } from '../state.js';
 import { call } from '../bridge.js';
 import { renderBoard } from '../board.js';
@@ -127,5 +127,16 @@ export default registerPanel({
     const pen = owed(st);
     const n = pen ? pen.count : 1;
     return `An illegal move was found: ${who} chooses ${n} enemy piece${n === 1 ? '' : 's'} to remove.`;
+  },
+  // While a penalty is owed, the side choosing it acts, not the side to move.
+  actor(st) {
+    const pen = owed(st);
+    if (!pen || isOver(st)) return null;
+    const n = pen.count;
+    return {
+      seat: pen.by,
+      marker: 'choosing',
+      status: `${COLOR_NAMES[pen.by]} chooses ${n} enemy piece${n === 1 ? '' : 's'} to remove`,
+    };
   },
 });

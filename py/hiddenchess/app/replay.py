@@ -26,9 +26,12 @@ class Replay:
     def stop(self) -> None:
         self.at = None
 
-    def select(self, game, ply, perspective) -> None:
+    def select(self, game, ply, perspective, orientation: str) -> str:
         """Show ``game`` (finished) after ``ply`` half-moves (default: where the replay is, or
-        the end) as ``perspective`` knew it (default: as before, else ``"all"``); SessionError."""
+        the end) as ``perspective`` knew it (default: as before, else ``"all"``); SessionError.
+
+        Returns the board orientation to use: a side's own perspective, when one is chosen, is
+        shown from that side (what White knew, from White's side), else ``orientation``."""
         if not game.status.over:
             raise SessionError("the replay is available once the game is over")
         current = self.at or {"ply": game.ply, "perspective": "all"}
@@ -38,7 +41,9 @@ class Replay:
         ply = current["ply"] if ply is None else ply
         if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= game.ply:
             raise SessionError(f"ply must be a whole number from 0 to {game.ply}, got {ply!r}")
+        chosen = perspective != current["perspective"] or self.at is None
         self.at = {"ply": ply, "perspective": perspective}
+        return perspective if chosen and perspective in ("white", "black") else orientation
 
     def frames(self, game, perspective: str) -> list:
         key = (id(game), perspective, game.ply, game.status)

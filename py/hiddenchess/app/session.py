@@ -384,7 +384,7 @@ class Session:
         """Show a finished game after ``ply`` half-moves (default: where the replay is, or the
         end) as ``perspective`` knew it: ``"white"``, ``"black"`` or ``"all"`` (default)."""
         try:
-            self.replaying.select(self.game, ply, perspective)
+            self.orientation = self.replaying.select(self.game, ply, perspective, self.orientation)
         except HiddenChessError as e:
             return self.error(e, now_ms)
         return self.state(now_ms=now_ms)

@@ -252,13 +252,18 @@ class ClockSettings:
     def label(self) -> str:
         """Short human form, readable back by :meth:`parse`: ``"5+3"``, ``"7.5+2"``, ``"0.25+0"``.
 
-        >>> ClockSettings(61_000, 0).label()     # not a short decimal number of minutes
+        Minutes when the time is a whole number of quarter minutes, else seconds:
+
+        >>> ClockSettings(61_000, 0).label()
         '61s+0'
+        >>> ClockSettings(12_000, 0).label()     # not "0.2+0"
+        '12s+0'
         >>> ClockSettings.parse(ClockSettings(61_000, 0).label()).initial_ms
         61000
         """
         increment = _decimal_text(Fraction(self.increment_ms, 1000))
-        minutes = _decimal_text(Fraction(self.initial_ms, 60_000))
+        quarters = Fraction(self.initial_ms, 15_000)
+        minutes = _decimal_text(Fraction(self.initial_ms, 60_000)) if quarters.denominator == 1 else None
         if minutes is None:
             minutes = f"{_decimal_text(Fraction(self.initial_ms, 1000))}s"
         return f"{minutes}+{increment}"

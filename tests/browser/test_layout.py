@@ -1,0 +1,88 @@
+"""The layout holds at any game length, on desktop (1280x800) and phone (390x844) screens:
+the move list scrolls with the latest move in view and both player bars stay on screen; a
+player's name is never squeezed by the captured pieces beside it; neutral notices are not alarms.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import state
+
+#: 120 plies of a legal game with no repetition, capture-light so that it runs long.
+LONG_GAME = "c2c4 g7g6 d2d3 f7f5 e2e3 e7e6 d1h5 g8f6 e1d2 f6g8 b1a3 f8b4 d2c2 a7a5 e3e4 e8e7 e4e5 g8h6 a3b1 d8f8 h5d1 c7c6 g1e2 a5a4 c1d2 a8a5 d2e3 a5d5 e3c1 f8g7 f2f4 d5b5 g2g4 g7g8 e2g3 b4d6 f1e2 c6c5 b1a3 d6c7 b2b4 g6g5 c2b2 g8g6 h1e1 e7d8 g3h5 d8e7 d1c2 e7f7 e2f1 b8a6 e1e2 c7b6 e2e1 b6d8 c2e2 d8f6 c1d2 d7d5 f1h3 h6g8 e2g2 b7b6 e1d1 b5a5 h5g7 f6d8 g2f3 c8d7 d2c3 a6b8 f3g2 a5a8 c3d2 g8h6 a3b1 a8a5 g2g3 g6f6 g3f2 f6e7 b4b5 e7f8 f2f3 d8e7 d1f1 f7g6 g7h5 a5a7 b2c3 f8d8 f1d1 d8e8 d1f1 e7f6 f1d1 h6f7 d3d4 a4a3 c3b3 f7h6 d1f1 f6e7 f1d1 e8g8 h3f1 g8g7 d2c1 a7a6 f3h1 h6g8 d1d3 d7c6 d3e3 c6a8 f1d3 a6a7 d3f1 a7a5".split()
+
+#: Hidden Identity with many exchanges (both sides set up in the standard layout).
+EXCHANGES = ("e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 d2d4 c7c6 g1f3 c8g4 f1e2 e7e6 c1d2 f8b4 a2a3 b4c3 "
+             "d2c3 a5c7 h2h3 g4f3 e2f3 g8f6 d1e2 b8d7 e1c1 e8c8 f3c6 c7c6 e2a6 b7a6 "
+             "h1e1 c6c3 b2c3 f6e4 e1e4 h7h5 e4e6 f7e6 g2g4 h5g4 h3g4 h8h4 c3c4 h4g4 c1b1 g4d4 "
+             "d1d4 c8b8 d4d7 d8d7 f2f4 d7d3 c2d3 b8a8").split()
+
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(app, request):
+    width, height = SIZES[request.param]
+    app.set_viewport_size({"width": width, "height": height})
+    yield app
+    app.set_viewport_size({"width": 1280, "height": 800})
+
+
+def play(page, ucis, *, hand_over=False):
+    for uci in ucis:
+        if hand_over:
+            page.evaluate("window.hcApp.call('show_board', {})")
+        st = page.evaluate(f"window.hcApp.call('move', {{orig: '{uci[:2]}', dest: '{uci[2:4]}'}})")
+        assert not st.get("error"), (uci, st.get("error"))
+
+
+def in_viewport(page, selector):
+    return page.evaluate("""sel => {
+        const box = document.querySelector(sel).getBoundingClientRect();
+        return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight + 0.5
+            && box.left >= 0 && box.right <= window.innerWidth + 0.5;
+    }""", selector)
+
+
+def test_a_long_game_keeps_the_bars_and_the_latest_move_in_view(sized):
+    page = sized
+    page.evaluate("window.hcApp.call('new_game', {clock: {minutes: 10, increment: 0}})")
+    play(page, LONG_GAME)
+    assert len(state(page)["moves"]) == 120
+    expect(page.locator("#moves .san.is-current")).to_have_text(state(page)["moves"][-1]["san"])
+    page.wait_for_timeout(200)   # the list scrolls the latest move into view
+    assert page.evaluate("window.scrollY") == 0
+    for selector in ("#player-top", "#player-bottom", "#player-bottom .clock",
+                     "#player-bottom .act-resign", "#moves .san.is-current"):
+        assert in_viewport(page, selector), selector
+    # The latest move is inside the scrolled list's own box too, not only in the window.
+    assert page.evaluate("""() => {
+        const list = document.getElementById('moves').getBoundingClientRect();
+        const cur = document.querySelector('#moves .san.is-current').getBoundingClientRect();
+        return cur.top >= list.top - 0.5 && cur.bottom <= list.bottom + 0.5
+            && cur.left >= list.left - 0.5 && cur.right <= list.right + 0.5;
+    }""")
+
+
+def test_the_captured_pieces_do_not_squeeze_the_players_names(sized):
+    page = sized
+    page.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity'})")
+    for seat in ("white", "black"):
+        page.evaluate(f"window.hcApp.call('show_board', {{seat: '{seat}'}})")
+        page.evaluate("window.hcApp.call('layout', {kind: 'standard'})")
+        page.evaluate("window.hcApp.call('confirm_setup', {})")
+    play(page, EXCHANGES, hand_over=True)
+    page.evaluate("window.hcApp.call('show_board', {})")
+    expect(page.locator("#player-top .tray .tray-item")).not_to_have_count(0)
+    expect(page.locator("#player-bottom .tray .tray-item")).not_to_have_count(0)
+    bottom = state(page)["orientation"]
+    names = {"#player-bottom": bottom.capitalize(),
+             "#player-top": "Black" if bottom == "white" else "White"}
+    for bar, expected in names.items():
+        name = page.locator(f"{bar} .player-name")
+        expect(name).to_have_text(expected)
+        full = name.evaluate("e => e.scrollWidth <= e.clientWidth + 0.5 && e.getBoundingClientRect().width > 20")
+        assert full, bar
+        assert in_viewport(page, f"{bar} .act-resign"), bar
