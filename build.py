@@ -11,15 +11,17 @@ into the git-ignored ``assets/vendor/`` so that the page never touches a CDN::
                     python_stdlib.zip, pyodide-lock.json
       pyscript/     core.js, core.css and the chunks they load at run time
       chessground/  chessground.min.js (ESM bundle) and its three CSS files
-      peerjs/       peerjs.min.js (PeerJS client, loaded only for one-click invites)
+      trystero/     Trystero's Nostr strategy (nostr.mjs + core/*.mjs, ES modules whose
+                    bare imports are rewritten to relative ones) for one-click invites
+                    and quick play; noble/secp256k1.js (the Nostr event signatures)
       py.zip        the Python sources of py/ (unpacked by pyscript.toml)
 
 Usage::
 
     python3 build.py [build]                  # npm ci (when needed) + vendor
-    python3 build.py serve [--port N] [--no-build]
+    python3 build.py serve [--port N] [--no-build | --dist]
+    python3 build.py dist [--out DIR]         # the deployable static site (default: dist/)
     python3 build.py test [pytest args...]    # .venv + build + pytest
-    python3 build.py signal [--port 9000]     # a local PeerJS PeerServer (one-click invites)
 
 The build is repeatable: a second run rewrites nothing.  Every failure ends
 with one line ``build.py: error: ...`` on stderr and a non-zero exit status.
@@ -32,13 +34,13 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import hashlib
 import http.server
 import io
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -82,15 +84,20 @@ CHESSGROUND_FILES = {
     "assets/chessground.cburnett.css": "chessground.cburnett.css",
 }
 
-#: The PeerJS client (npm ``peerjs``): its browser bundle, a classic script that
-#: defines ``window.peerjs``.  assets/signal.js loads it on demand, only when a
-#: signaling server is configured.  Its ``sourceMappingURL`` comment is removed
-#: (the map is not vendored), see :func:`strip_source_map`.
-PEERJS_FILES = {"dist/peerjs.min.js": "peerjs.min.js"}
-
-#: The PeerServer (npm ``peer``, a devDependency) started by ``build.py signal``.
-PEER_SERVER_BIN = Path("peer") / "dist" / "bin" / "peerjs.js"
-DEFAULT_SIGNAL_PORT = 9000
+#: Trystero (npm ``trystero``, MIT) with its Nostr strategy: one-click invites and quick play
+#: find the other player through public Nostr relays (assets/js/signal/).  Vendored as ES
+#: modules, loaded on demand: vendored path -> (package directory, file inside it).  Their bare
+#: import specifiers are rewritten to the vendored relative paths (:data:`TRYSTERO_IMPORTS`), so
+#: the page needs no import map, and the build fails if one is left unresolved.
+TRYSTERO_DIRS = {"trystero/core": ("@trystero-p2p/core", "dist")}
+TRYSTERO_FILES = {
+    "trystero/nostr.mjs": ("@trystero-p2p/nostr", "dist/index.mjs"),
+    "trystero/LICENSE": ("trystero", "LICENSE"),
+    "noble/secp256k1.js": ("@noble/secp256k1", "index.js"),
+    "noble/LICENSE": ("@noble/secp256k1", "LICENSE"),
+}
+#: Bare specifier -> what ``trystero/nostr.mjs`` imports instead (relative to it).
+TRYSTERO_IMPORTS = {"@trystero-p2p/core": "./core/index.mjs", "@noble/secp256k1": "../noble/secp256k1.js"}
 
 #: Entry points of @pyscript/core's dist/ (the page loads core.js and core.css).
 PYSCRIPT_ENTRIES = ("core.js", "core.css")
@@ -314,6 +321,53 @@ def strip_source_map(source: bytes) -> bytes:
     return re.sub(rb"\n?//# sourceMappingURL=[^\n]*\n?\Z", b"\n", source)
 
 
+_BARE_IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(["'])([^"'./][^"']*)\2""")
+
+
+def rewrite_imports(source: str, mapping: Dict[str, str], name: str) -> str:
+    """Replace the bare import specifiers of an ES module by ``mapping``'s relative paths.
+
+    Raises :class:`BuildError` naming the module when a bare specifier has no mapping (the
+    browser could not resolve it without an import map).
+
+    >>> rewrite_imports('import { a } from "@x/y"; export * from "./z.mjs";', {"@x/y": "./y.mjs"}, "m")
+    'import { a } from "./y.mjs"; export * from "./z.mjs";'
+    """
+    def swap(match):
+        spec = match.group(3)
+        if spec not in mapping:
+            raise BuildError(f"{name} imports {spec!r}, which is not vendored (no mapping)")
+        return f"{match.group(1)}{match.group(2)}{mapping[spec]}{match.group(2)}"
+
+    return _BARE_IMPORT.sub(swap, source)
+
+
+def trystero_files(modules: Path) -> Dict[str, bytes]:
+    """The vendored Trystero (Nostr strategy) files: path under assets/vendor -> bytes."""
+    out: Dict[str, bytes] = {}
+    wanted = {}
+    for prefix, (package, folder) in TRYSTERO_DIRS.items():
+        base = modules / package / folder
+        if not base.is_dir():
+            raise BuildError(f"node_modules/{package}/{folder} is missing: run `npm ci` again")
+        for path in sorted(base.glob("*.mjs")):
+            wanted[f"{prefix}/{path.name}"] = path
+    for rel, (package, inner) in TRYSTERO_FILES.items():
+        wanted[rel] = modules / package / inner
+    for rel, path in wanted.items():
+        if not path.is_file():
+            raise BuildError(f"{path.relative_to(modules.parent)} is missing (needed for "
+                             f"assets/vendor/{rel}): run `npm ci` again")
+        data = path.read_bytes()
+        if rel.startswith("trystero/") and rel.endswith(".mjs"):
+            text = strip_source_map(data).decode("utf-8")
+            # Only trystero/nostr.mjs imports other packages; a bare import anywhere else fails.
+            mapping = TRYSTERO_IMPORTS if rel == "trystero/nostr.mjs" else {}
+            data = rewrite_imports(text, mapping, f"node_modules/{path.relative_to(modules)}").encode("utf-8")
+        out[rel] = data
+    return out
+
+
 def vendor_manifest(root: Path = ROOT) -> Dict[str, Source]:
     """What ``assets/vendor/`` must contain: relative path -> source file or bytes."""
     modules = root / "node_modules"
@@ -325,12 +379,7 @@ def vendor_manifest(root: Path = ROOT) -> Dict[str, Source]:
         manifest[f"pyscript/{name}"] = dist / name
     for source, name in CHESSGROUND_FILES.items():
         manifest[f"chessground/{name}"] = modules / "chessground" / source
-    for source, name in PEERJS_FILES.items():
-        path = modules / "peerjs" / source
-        if not path.is_file():
-            raise BuildError(f"node_modules/peerjs/{source} is missing (needed for "
-                             f"assets/vendor/peerjs/{name}): run `npm ci` again")
-        manifest[f"peerjs/{name}"] = strip_source_map(path.read_bytes())
+    manifest.update(trystero_files(modules))
     manifest["py.zip"] = pack_py_sources(root / "py")
     for rel, source in manifest.items():
         if isinstance(source, Path) and not source.is_file():
@@ -450,6 +499,41 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (stdlib name)
         pass
 
+    def accepts_gzip(self) -> bool:
+        """True when the request's Accept-Encoding allows gzip (``gzip`` or ``*``, q > 0)."""
+        for part in (self.headers.get("Accept-Encoding") or "").split(","):
+            coding, _, params = part.partition(";")
+            if coding.strip().lower() in ("gzip", "*"):
+                match = re.search(r"\bq\s*=\s*([0-9.]+)", params)
+                try:
+                    return match is None or float(match.group(1)) > 0
+                except ValueError:
+                    return False
+        return False
+
+    def send_head(self):
+        """Send the pre-compressed ``<file>.gz`` (written by ``build.py dist``) instead of the
+        file when there is one and the client accepts gzip; otherwise the file as it is."""
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and self.path.split("?", 1)[0].endswith("/"):
+            path = os.path.join(path, "index.html")
+        packed = path + ".gz"
+        if not (os.path.isfile(path) and os.path.isfile(packed) and self.accepts_gzip()):
+            return super().send_head()
+        try:
+            file = open(packed, "rb")
+        except OSError:
+            return super().send_head()
+        size = os.fstat(file.fileno()).st_size
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(size))
+        self.send_header("Last-Modified", self.date_time_string(os.path.getmtime(path)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return file
+
     def log_request(self, code="-", size="-") -> None:
         if isinstance(code, int) and code >= 400:
             sys.stderr.write(f"serve: {int(code)} {self.command} {self.path}\n")
@@ -477,14 +561,18 @@ def make_server(port: int = 8000, host: str = "127.0.0.1", directory: Path = ROO
     return Server((host, port), functools.partial(handler, directory=str(directory)))
 
 
-def serve(port: int, no_build: bool) -> int:
-    if not no_build:
+def serve(port: int, no_build: bool, dist: bool = False) -> int:
+    """``build.py serve``: the repository (as it is edited), or with ``dist`` the deployable
+    site (``build.py dist`` first), whose pre-compressed copies are sent to browsers."""
+    if dist:
+        write_dist()
+    elif not no_build:
         build()
     elif not (VENDOR / "py.zip").is_file():
         print("serve: warning: assets/vendor/ is not built; the page will not start",
               file=sys.stderr)
     try:
-        server = make_server(port)
+        server = make_server(port, directory=DIST if dist else ROOT)
     except OSError as error:
         raise BuildError(f"cannot listen on 127.0.0.1:{port}: {error.strerror}") from None
     host, real_port = server.server_address[:2]
@@ -499,115 +587,164 @@ def serve(port: int, no_build: bool) -> int:
 
 
 # --------------------------------------------------------------------------
-# signaling (one-click invites)
+# the deployable site (dist/)
 
-#: The Node.js program ``build.py signal`` runs (an ES module, given with ``-e``).
-#: It starts PeerJS's PeerServer from the ``peer`` package with its defaults
-#: (key ``peerjs``, no peer discovery), prints one ``listening <address> <port>``
-#: line, one line per peer that registers or leaves, and exits with status 1
-#: and an ``error: ...`` line on any failure (e.g. the port is taken), instead
-#: of the ``peerjs`` command's habit of logging the error and staying up.
-PEER_SERVER_JS = r"""
-import { PeerServer } from "peer";
-const [port, host, path] = process.argv.slice(1);
-process.on("uncaughtException", (error) => {
-  console.error("error: " + (error && error.message || error));
-  process.exit(1);
-});
-const app = PeerServer({ port: Number(port), host: host || undefined, path }, (server) => {
-  const where = server.address();
-  console.log("listening " + where.address + " " + where.port);
-});
-app.on("connection", (client) => console.log("peer registered: " + client.getId()));
-app.on("disconnect", (client) => console.log("peer left: " + client.getId()));
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => process.exit(0));
-"""
+DIST = ROOT / "dist"
+
+#: What a deployed page is made of, relative to the repository: these files, the scripts the
+#: page and the computer's worker run (py/main.py, py/worker.py: their package comes in py.zip)
+#: and every file under these folders (the vendored runtime included).  Nothing else is copied:
+#: not the package's sources, the tests or the docs.
+SITE_FILES = ("index.html", "pyscript.toml", "manifest.webmanifest")
+SITE_SCRIPTS = "py/*.py"
+SITE_DIRS = ("assets",)
+#: The service worker's source, written to dist/sw.js with the build's version and file list.
+SERVICE_WORKER = "sw.js"
+#: The line of index.html that names the build (assets/js/offline.js reads it).
+BUILD_META = '<meta name="hc-build" content="dev">'
+
+#: Files worth a pre-compressed ``.gz`` copy (text and wasm; zip and png are compressed already).
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".wasm", ".toml", ".py", ".svg",
+                ".webmanifest", ".txt")
+#: A ``.gz`` copy is kept only when it is at most this fraction of the file and the file is at
+#: least :data:`MIN_COMPRESS` bytes.
+GZIP_RATIO = 0.9
+MIN_COMPRESS = 1024
 
 
-def signal_command(port: int = DEFAULT_SIGNAL_PORT, host: Optional[str] = None,
-                   path: str = "/", root: Path = ROOT) -> List[str]:
-    """The command line that runs a local PeerServer (see :data:`PEER_SERVER_JS`).
+def site_files(root: Path = ROOT) -> Dict[str, Path]:
+    """The files of the page (see :data:`SITE_FILES`, :data:`SITE_DIRS`): relative path -> file.
 
-    ``host`` is the address to listen on (None: every interface, IPv6 and
-    IPv4, so that friends on the local network can reach it); ``path`` is the
-    PeerServer's mount path (the page's signaling setting "path").  Run it with
-    ``cwd=root`` (Node resolves ``peer`` from ``root/node_modules``).
-
-    Raises :class:`BuildError` with a one-line message when the arguments are
-    bad, Node.js is missing or too old, or the ``peer`` package is not
-    installed.
+    Hidden files, ``__pycache__`` and half-written ``*.tmp`` files are left out.
     """
-    if not 0 <= port <= 65535:
-        raise BuildError(f"--port must be between 0 and 65535, not {port}")
-    if not path.startswith("/") or any(c.isspace() for c in path):
-        raise BuildError(f"--path must start with / and contain no spaces, not {path!r}")
-    node = shutil.which("node")
-    if not node:
-        raise BuildError(f"node not found on PATH: install Node.js {MIN_NODE_MAJOR}+ "
-                         "(Debian: apt-get install nodejs npm)")
-    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
-    match = re.match(r"v(\d+)\.", version)
-    if not match or int(match.group(1)) < MIN_NODE_MAJOR:
-        raise BuildError(f"Node.js {MIN_NODE_MAJOR}+ is required, found {version or 'unknown'}")
-    if not (root / "node_modules" / PEER_SERVER_BIN).is_file():
-        raise BuildError("the PeerServer (npm package `peer`, a devDependency) is not installed: "
-                         "run `npm ci` (devDependencies included) or `python3 build.py build`")
-    return [node, "--input-type=module", "-e", PEER_SERVER_JS, str(port), host or "", path]
+    files: Dict[str, Path] = {}
+    for rel in SITE_FILES:
+        path = root / rel
+        if not path.is_file():
+            raise BuildError(f"{rel} is missing: it is part of the page")
+        files[rel] = path
+    for path in sorted(root.glob(SITE_SCRIPTS)):
+        files[path.relative_to(root).as_posix()] = path
+    for folder in SITE_DIRS:
+        for path in sorted((root / folder).rglob("*")):
+            rel = path.relative_to(root).as_posix()
+            parts = path.relative_to(root).parts
+            if (path.is_file() and not path.name.endswith(".tmp")
+                    and not any(p.startswith(".") or p == "__pycache__" for p in parts)):
+                files[rel] = path
+    return files
 
 
-def _stop_process(proc: subprocess.Popen, grace_s: float = 5.0) -> None:
-    """Terminate ``proc`` (then kill it after ``grace_s``), ignoring further Ctrl+C."""
-    while proc.poll() is None:
-        try:
-            proc.terminate()
-            try:
-                proc.wait(grace_s)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        except KeyboardInterrupt:
-            continue
+def _js_string(value: str) -> str:
+    """A JavaScript string literal.
 
-
-def run_signal(port: int, host: Optional[str], path: str) -> int:
-    """``build.py signal``: run the PeerServer in the foreground until Ctrl+C.
-
-    SIGTERM is handled like Ctrl+C, so that the Node.js child never outlives us.
+    >>> _js_string("a'b")
+    '"a\\'b"'
     """
-    cmd = signal_command(port, host, path)
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
-    def interrupted(signum, frame):
-        raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, interrupted)
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, bufsize=1)
-    error = None
+def service_worker(template: str, version: str, files: Sequence[str]) -> str:
+    """``sw.js`` with its ``VERSION`` and ``FILES`` constants set.
+
+    >>> service_worker("const VERSION = 'dev';\\nconst FILES = [];\\n", "v1", ["index.html"])
+    'const VERSION = "v1";\\nconst FILES = [\\n  "index.html",\\n];\\n'
+    """
+    slots = {"const VERSION = 'dev';": f"const VERSION = {_js_string(version)};",
+             "const FILES = [];": "const FILES = [\n" + "".join(
+                 f"  {_js_string(name)},\n" for name in files) + "];"}
+    for slot, value in slots.items():
+        if template.count(slot) != 1:
+            raise BuildError(f"{SERVICE_WORKER} must hold the line {slot!r} exactly once")
+        template = template.replace(slot, value)
+    return template
+
+
+def gzip_copy(data: bytes) -> Optional[bytes]:
+    """A repeatable gzip of ``data`` (no time stamp), or None when it would not pay.
+
+    >>> len(gzip_copy(b"a" * 5000)) < 100, gzip_copy(b"tiny")
+    (True, None)
+    """
+    if len(data) < MIN_COMPRESS:
+        return None
+    buffer = io.BytesIO()
+    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=9, mtime=0) as out:
+        out.write(data)
+    packed = buffer.getvalue()
+    return packed if len(packed) <= GZIP_RATIO * len(data) else None
+
+
+def dist_manifest(root: Path = ROOT) -> Dict[str, Source]:
+    """What ``dist/`` must hold: the page's files with the build's version written into
+    index.html and sw.js, and a ``.gz`` copy of each compressible file worth it.
+
+    The version is a hash of every file of the page (and of the service worker's source), so a
+    change anywhere makes a new version, which the deployed service worker picks up.
+    """
+    files = site_files(root)
+    template_path = root / SERVICE_WORKER
+    if not template_path.is_file():
+        raise BuildError(f"{SERVICE_WORKER} is missing: it is the page's service worker")
+    template = template_path.read_text(encoding="utf-8")
+    digest = hashlib.sha256(template.encode("utf-8"))
+    contents: Dict[str, bytes] = {}
+    for rel in sorted(files):
+        contents[rel] = files[rel].read_bytes()
+        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(contents[rel]).digest())
+    version = digest.hexdigest()[:16]
+    html = contents["index.html"].decode("utf-8")
+    if html.count(BUILD_META) != 1:
+        raise BuildError(f"index.html must hold {BUILD_META} exactly once (the build's version)")
+    contents["index.html"] = html.replace(
+        BUILD_META, BUILD_META.replace('"dev"', f'"{version}"')).encode("utf-8")
+    contents[SERVICE_WORKER] = service_worker(template, version, sorted(files)).encode("utf-8")
+    manifest: Dict[str, Source] = dict(contents)
+    for rel, data in contents.items():
+        if rel.endswith(COMPRESSIBLE):
+            packed = gzip_copy(data)
+            if packed is not None:
+                manifest[rel + ".gz"] = packed
+    return manifest
+
+
+def dist_version(folder: Path) -> Optional[str]:
+    """The version of the build in ``folder`` (from its index.html), or None."""
     try:
-        for line in proc.stdout:
-            line = line.rstrip("\n")
-            if line.startswith("listening "):
-                _, address, real_port = line.split(" ", 2)
-                shown = "every interface" if address in ("::", "0.0.0.0") else address
-                print(f"signal: PeerServer listening on {shown}, port {real_port}, path {path} "
-                      "(Ctrl+C to stop)", flush=True)
-                host_hint = (address if shown != "every interface" else
-                             "this machine's address as both players reach it")
-                print(f'signal: page setting "One-click invites": host = {host_hint}, '
-                      f"port = {real_port}, path = {path}, Secure (wss) off", flush=True)
-            elif line.startswith("error: "):
-                error = line[len("error: "):]
-            else:
-                print(f"signal: {line}", flush=True)
-        status = proc.wait()
-    except KeyboardInterrupt:
-        _stop_process(proc)
-        print("\nsignal: stopped")
-        return 0
-    if error is not None or status != 0:
-        where = f"{host or 'every interface'}, port {port}"
-        raise BuildError(f"the PeerServer stopped ({where}): {error or f'exit status {status}'}")
-    return 0
+        html = (folder / "index.html").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    match = re.search(r'<meta name="hc-build" content="([^"]*)">', html)
+    return match.group(1) if match else None
+
+
+def write_dist(dest: Path = DIST, root: Path = ROOT, *, quiet: bool = False) -> List[str]:
+    """Build ``assets/vendor/`` and write the deployable site into ``dest``; what changed.
+
+    ``dest`` is made to hold exactly the site (see :func:`sync_tree`): files of an older build
+    are removed, unchanged ones are not touched.  ``dest`` must be new, empty, or an earlier
+    build (anything else is refused: its files would be deleted).
+    """
+    target, base = dest.resolve(), root.resolve()
+    if base.is_relative_to(target) or any(target.is_relative_to(base / d) for d in (*SITE_DIRS, "py")):
+        raise BuildError(f"cannot write the site into {dest}: it would overwrite the sources")
+    # Files that are not the site's are removed: only ever in a folder that holds an earlier build.
+    if target.is_dir() and any(target.iterdir()) and (
+            dist_version(target) is None or not (target / SERVICE_WORKER).is_file()):
+        raise BuildError(f"{dest} is not empty and holds no earlier build of the site: "
+                         "choose a new or empty folder")
+    build(root, quiet=True)
+    manifest = dist_manifest(root)
+    changes = sync_tree(dest, manifest)
+    if not quiet:
+        size = sum(len(d) for r, d in manifest.items() if not r.endswith(".gz"))
+        packed = sum(len(manifest.get(r + ".gz", d)) for r, d in manifest.items()
+                     if not r.endswith(".gz"))
+        print(f"dist: {dest} holds version {dist_version(dest)}: "
+              f"{sum(not r.endswith('.gz') for r in manifest)} files, {size / 1e6:.1f} MB "
+              f"({packed / 1e6:.1f} MB with the .gz copies); "
+              f"{len(changes)} file(s) changed", flush=True)
+    return changes
 
 
 # --------------------------------------------------------------------------
@@ -763,29 +900,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             prog="build.py", description=__doc__.split("\n\n")[0],
             formatter_class=argparse.RawDescriptionHelpFormatter,
             epilog="commands:\n  build                 npm ci (if needed) + vendor into assets/vendor/\n"
-                   "  serve [--port N] [--no-build]\n"
-                   "  test [pytest args]    create .venv, build, run pytest over tests/\n"
-                   "  signal [--port N] [--host ADDR] [--path P]\n"
-                   "                        run a local PeerJS PeerServer for one-click invites")
+                   "  serve [--port N] [--no-build | --dist]\n"
+                   "  dist [--out DIR]      write the deployable static site (default: dist/)\n"
+                   "  test [pytest args]    create .venv, build, run pytest over tests/")
         sub = parser.add_subparsers(dest="command")
         sub.add_parser("build", help="install npm packages if needed and vendor them")
         serve_parser = sub.add_parser("serve", help="serve the repository on 127.0.0.1")
         serve_parser.add_argument("--port", type=int, default=8000, help="default: 8000")
         serve_parser.add_argument("--no-build", action="store_true",
                                   help="serve assets/vendor/ as it is")
+        serve_parser.add_argument("--dist", action="store_true",
+                                  help="write dist/ and serve it (compressed, offline-capable)")
+        dist_parser = sub.add_parser("dist", help="write the deployable static site")
+        dist_parser.add_argument("--out", type=Path, default=DIST, help="default: dist/")
         sub.add_parser("test", help="run the test suite (extra arguments go to pytest)")
-        signal_parser = sub.add_parser(
-            "signal", help="run a local PeerJS PeerServer (signaling for one-click invites)")
-        signal_parser.add_argument("--port", type=int, default=DEFAULT_SIGNAL_PORT,
-                                   help=f"default: {DEFAULT_SIGNAL_PORT}")
-        signal_parser.add_argument("--host", default=None,
-                                   help="address to listen on (default: every interface)")
-        signal_parser.add_argument("--path", default="/", help="mount path (default: /)")
         args = parser.parse_args(argv)
         if args.command == "serve":
-            return serve(args.port, args.no_build)
-        if args.command == "signal":
-            return run_signal(args.port, args.host, args.path)
+            return serve(args.port, args.no_build, args.dist)
+        if args.command == "dist":
+            write_dist(args.out.resolve())
+            return 0
         build()
         return 0
     except BuildError as error:

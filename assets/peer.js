@@ -1,4 +1,4 @@
-// Hidden Chess -- peer.js: the thin WebRTC adapter of "Invite a friend" (issue #7).
+// Hidden Chess -- peer.js: the thin WebRTC adapter of "Invite a friend" (issues #7, #13).
 //
 // It moves strings between two browsers and knows nothing of chess: the protocol (commitments,
 // the hash-chained log, the audit) is Python (py/hiddenchess/peer/). What lives here:
@@ -26,7 +26,7 @@
 //           await peer.accept(answerCode);          // the friend's answer; then onopen
 //   guest:  const {code} = await peer.join(offer);  // compact answer; the friend pastes it; onopen
 //   peer.send(text); peer.close();
-//   peer.attach(channel)                            // any other transport (one-click signaling):
+//   peer.attach(channel)                            // any other transport (the relay room, signal/room.js):
 //           an object with send(text) whose onmessage / onclose / onopen properties peer.js sets
 //           (onmessage receives a string or an event with .data); readyState === 'open' or
 //           open === true when it is open already. Heartbeat and statuses work the same.
@@ -43,6 +43,7 @@
 // The codes and links themselves are js/peer/codes.js (bytes.js: sha-256, base64url).
 
 import { CodeError, MESSAGES } from './js/peer/errors.js';
+import { MessageError, checkText } from './js/peer/safejson.js';
 import { hex, sha256, utf8 } from './js/peer/bytes.js';
 import {
   KIND_ANSWER, KIND_OFFER, MAX_CODE_BYTES, buildSdp, decode, encode, gameTag, inviteLink, offerTag, parseLink,
@@ -279,6 +280,16 @@ class Peer {
     if (this.status === 'weak') this._setStatus('open');
     if (data === PING) return this._raw(PONG);
     if (data === PONG) return;
+    // Hostile peers are assumed: a message too long, too deeply nested or with absurd numbers is
+    // refused here, before anything parses it (the protocol's own checks come after).
+    try {
+      checkText(data);
+    } catch (e) {
+      if (!(e instanceof MessageError)) throw e;
+      this.refused = (this.refused || 0) + 1;
+      console.warn(`Hidden Chess: a message from the other device was refused: ${e.message}`);
+      return;
+    }
     if (this.onmessage) this.onmessage(data);
   }
 

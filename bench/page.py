@@ -11,12 +11,23 @@ Two moments are measured inside the page, in ms since navigation start
 * ``playable`` -- when the page sets ``window.hcReady = true`` (Python engine
   ready, the user can move).
 
-The medians over the runs are printed.  Requests to other hosts are aborted
-(and counted), as in the tests: the numbers are for the offline page.
+The medians over the runs are printed, with the bytes each load received over
+the network (compressed size, headers included, from the DevTools protocol).
+Requests to other hosts are aborted (and counted), as in the tests: the numbers
+are for the offline page.  Playwright's request routing, used for that, turns
+the HTTP cache off, so "warm" there only keeps V8's in-memory caches.
+
+``--profile``: "warm" is a true return visit instead: the browser is restarted on
+the cold load's on-disk profile (HTTP cache, V8 and wasm code caches kept); no
+routing, other hosts simply do not resolve (their requests are counted).
+``--dist`` measures the deployable site (``build.py dist``, served with its
+``.gz`` copies) that way, "warm" loading from the service worker's cache once it
+holds the build.
 
 Usage::
 
-    python3 bench/page.py [--runs 5] [--page /index.html] [--timeout 120]
+    python3 bench/page.py [--runs 5] [--page /index.html] [--timeout 120] [--profile] [--dist]
+    python3 bench/page.py --against 438be3c^ --runs 15   # this page vs the one before the split
 
 Needs ``python3 build.py test`` to have set up ``.venv`` (Playwright) once;
 run it as ``.venv/bin/python bench/page.py``.  It builds assets/vendor/ if
@@ -28,8 +39,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -73,14 +87,39 @@ def _load_build():
 
 
 def load_once(context, url: str, timeout_ms: int) -> dict:
-    """Load ``url`` in a new tab of ``context``; return {"board": ms, "playable": ms}."""
+    """Load ``url`` in a new tab of ``context``; return {"board": ms, "playable": ms,
+    "bytes": bytes received over the network (compressed, headers included), "requests": n}."""
     page = context.new_page()
+    traffic = {"bytes": 0, "requests": 0}
+    cdp = context.new_cdp_session(page)
+
+    def finished(event):
+        traffic["bytes"] += event.get("encodedDataLength", 0)
+        traffic["requests"] += 1
+
+    cdp.on("Network.loadingFinished", finished)
+    cdp.send("Network.enable")
     try:
         page.goto(url, wait_until="commit")
         page.wait_for_function(
             "window.__hcBench && window.__hcBench.board !== undefined"
             " && window.__hcBench.playable !== undefined", timeout=timeout_ms)
-        return page.evaluate("({...window.__hcBench})")
+        return {**page.evaluate("({...window.__hcBench})"), **traffic}
+    finally:
+        page.close()
+
+
+def wait_for_service_worker(context, url: str, timeout_ms: int) -> None:
+    """Until the deployed build's service worker holds the build (after the cold load)."""
+    page = context.new_page()
+    try:
+        page.goto(url)
+        page.wait_for_function(
+            """async () => {
+                const reg = await navigator.serviceWorker.getRegistration();
+                const build = document.querySelector('meta[name="hc-build"]').content;
+                return !!(reg && reg.active) && (await caches.keys()).includes('hiddenchess-' + build);
+            }""", timeout=timeout_ms, polling=250)
     finally:
         page.close()
 
@@ -90,7 +129,19 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="cold+warm pairs (default 5)")
     parser.add_argument("--page", default="/index.html", help="path to load (default /index.html)")
     parser.add_argument("--timeout", type=float, default=120, help="seconds per load (default 120)")
+    parser.add_argument("--dist", action="store_true",
+                        help="write dist/ (build.py dist) and load it as deployed: gzip copies "
+                             "sent, service worker on (implies --profile)")
+    parser.add_argument("--against", metavar="REV",
+                        help="also load the page of git revision REV (built in a worktree under "
+                             ".bench-cache/), interleaved with this one, and print the ratios")
+    parser.add_argument("--profile", action="store_true",
+                        help="warm = a return visit: the browser restarted on the cold load's "
+                             "on-disk profile (HTTP cache, V8 and wasm code caches kept)")
     args = parser.parse_args(argv)
+    args.profile = args.profile or args.dist
+    if args.against:
+        return compare(args)
 
     try:
         from playwright.sync_api import sync_playwright
@@ -104,12 +155,15 @@ def main(argv=None) -> int:
         print("bench: Chromium not found: apt-get install chromium", file=sys.stderr)
         return 1
     try:
-        build.build(ROOT, quiet=True)
+        if args.dist:
+            build.write_dist(build.DIST, ROOT, quiet=True)
+        else:
+            build.build(ROOT, quiet=True)
     except build.BuildError as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1
 
-    server = build.make_server(0)
+    server = build.make_server(0, directory=build.DIST if args.dist else ROOT)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = "http://%s:%d%s" % (*server.server_address[:2], args.page)
     blocked = []
@@ -123,34 +177,128 @@ def main(argv=None) -> int:
             route.abort()
 
     results = {"cold": [], "warm": []}
-    print(f"bench: {url}, {args.runs} run(s), Chromium at {chromium}")
+    print(f"bench: {url}, {args.runs} run(s), Chromium at {chromium}, "
+          f"load average {os.getloadavg()[0]:.2f}")
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-            for run in range(1, args.runs + 1):
-                context = browser.new_context()
-                context.add_init_script(PROBE)
-                context.route("**/*", guard)
-                for kind in ("cold", "warm"):
-                    marks = load_once(context, url, int(args.timeout * 1000))
-                    results[kind].append(marks)
-                    print(f"  run {run} {kind}: board {marks['board']:7.0f} ms   "
-                          f"playable {marks['playable']:7.0f} ms", flush=True)
-                context.close()
-            browser.close()
+            timeout_ms = int(args.timeout * 1000)
+
+            def report(run, kind, marks):
+                results[kind].append(marks)
+                print(f"  run {run} {kind}: board {marks['board']:7.0f} ms   "
+                      f"playable {marks['playable']:7.0f} ms   "
+                      f"{marks['bytes'] / 1e6:5.2f} MB in {marks['requests']} requests",
+                      flush=True)
+
+            if args.profile:
+                # No routing (it would turn the HTTP cache off and bypass the service worker):
+                # other hosts do not resolve, and their requests are counted.
+                args_offline = CHROMIUM_ARGS + [
+                    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"]
+                for run in range(1, args.runs + 1):
+                    with tempfile.TemporaryDirectory(prefix="hc-bench-") as profile:
+                        for kind in ("cold", "warm"):
+                            context = playwright.chromium.launch_persistent_context(
+                                profile, executable_path=chromium, headless=True,
+                                args=args_offline)
+                            context.add_init_script(PROBE)
+                            context.on("request", lambda r: None if urlsplit(r.url).hostname in (
+                                None, "127.0.0.1", "localhost") else blocked.append(r.url))
+                            for tab in context.pages:
+                                tab.close()
+                            report(run, kind, load_once(context, url, timeout_ms))
+                            if kind == "cold" and args.dist:
+                                wait_for_service_worker(context, url, timeout_ms)
+                            context.close()
+            else:
+                browser = playwright.chromium.launch(
+                    executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+                for run in range(1, args.runs + 1):
+                    context = browser.new_context()
+                    context.add_init_script(PROBE)
+                    context.route("**/*", guard)
+                    for kind in ("cold", "warm"):
+                        report(run, kind, load_once(context, url, timeout_ms))
+                    context.close()
+                browser.close()
     finally:
         server.shutdown()
         server.server_close()
 
-    print(f"\nmedian of {args.runs} ({args.page}):")
-    print(f"  {'':5}  {'first board':>12}  {'playable':>12}")
+    print(f"\nmedian of {args.runs} ({args.page}), load average at the end "
+          f"{os.getloadavg()[0]:.2f}:")
+    print(f"  {'':5}  {'first board':>12}  {'playable':>12}  {'transferred':>12}")
     for kind, marks in results.items():
         board = statistics.median(m["board"] for m in marks)
         playable = statistics.median(m["playable"] for m in marks)
-        print(f"  {kind:5}  {board:9.0f} ms  {playable:9.0f} ms")
+        sent = statistics.median(m["bytes"] for m in marks)
+        print(f"  {kind:5}  {board:9.0f} ms  {playable:9.0f} ms  {sent / 1e6:9.2f} MB")
     if blocked:
         print(f"\nwarning: {len(blocked)} request(s) to other hosts were blocked, e.g. {blocked[0]}")
+    return 0
+
+
+def reference_tree(build, rev: str) -> Path:
+    """A worktree of ``rev`` with its own assets/vendor/ built (kept in .bench-cache/ for reuse)."""
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT,
+                         check=True, capture_output=True, text=True).stdout.strip()
+    tree = ROOT / ".bench-cache" / sha[:12]
+    if not (tree / "index.html").is_file():
+        tree.parent.mkdir(exist_ok=True)
+        subprocess.run(["git", "worktree", "add", "--detach", "--force", str(tree), sha], cwd=ROOT,
+                       check=True, capture_output=True)
+    subprocess.run([sys.executable, "build.py", "build"], cwd=tree, check=True)
+    return tree
+
+
+def compare(args) -> int:
+    """This page against the page of ``args.against``, loads interleaved (cold, fresh context
+    each), medians and the ratios this / reference."""
+    from playwright.sync_api import sync_playwright
+
+    build = _load_build()
+    chromium = build.find_chromium()
+    build.build(ROOT, quiet=True)
+    ref = reference_tree(build, args.against)
+    servers, urls = [], {}
+    for name, directory in (("this", ROOT), (f"ref {args.against}", ref)):
+        server = build.make_server(0, directory=directory)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        urls[name] = "http://%s:%d%s" % (*server.server_address[:2], args.page)
+    results = {name: [] for name in urls}
+    print(f"bench: this page against {args.against}, {args.runs} interleaved cold load(s) each, "
+          f"load average {os.getloadavg()[0]:.2f}")
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, headless=True,
+                                                 args=CHROMIUM_ARGS)
+            order = list(urls)
+            for run in range(1, args.runs + 1):
+                for name in order if run % 2 else reversed(order):
+                    context = browser.new_context()
+                    context.add_init_script(PROBE)
+                    context.route("**/*", lambda route: route.fallback() if urlsplit(
+                        route.request.url).hostname in (None, "127.0.0.1", "localhost") else route.abort())
+                    marks = load_once(context, urls[name], int(args.timeout * 1000))
+                    context.close()
+                    results[name].append(marks)
+                    print(f"  run {run} {name:>14}: board {marks['board']:6.0f} ms   "
+                          f"playable {marks['playable']:6.0f} ms", flush=True)
+            browser.close()
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+    this, ref_name = order[0], order[1]
+    print(f"\nmedian of {args.runs} cold loads each, load average at the end {os.getloadavg()[0]:.2f}:")
+    print(f"  {'':>16}  {'first board':>12}  {'playable':>12}")
+    med = {name: {k: statistics.median(m[k] for m in results[name]) for k in ("board", "playable")}
+           for name in results}
+    for name in order:
+        print(f"  {name:>16}  {med[name]['board']:9.0f} ms  {med[name]['playable']:9.0f} ms")
+    print(f"  {'this / ref':>16}  {med[this]['board'] / med[ref_name]['board']:11.2f}x  "
+          f"{med[this]['playable'] / med[ref_name]['playable']:11.2f}x")
     return 0
 
 

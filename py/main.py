@@ -5,6 +5,8 @@ It is deliberately thin. It wraps ``window.localStorage`` in the backend interfa
 the page a bridge::
 
     window.hc.call(action: string, argsJson: string) -> stateJson: string
+    window.hc.guide(variantId: string) -> rulesPageJson: string
+    window.hc.exportGame() -> {pgn, record, fen, link, filename} | {error}: string
 
 (the move list of the state as a change of the last one: :mod:`hiddenchess.app.wire`), where ``action`` is one of :func:`hiddenchess.app.session.actions` (``"restore"``, ``"move"``, the
 variant's own such as ``"seal"``, ...), the answer is a :class:`hiddenchess.app.state.State`, and
@@ -15,12 +17,17 @@ a player time (the page's clock display counts with the same time). Then it sets
 (``assets/js/``).
 """
 
+import json
 import traceback
 
 from pyodide.ffi import create_proxy
 from pyscript import window
 
+from hiddenchess.app.exchange import export_game as export_game_of
+from hiddenchess.app.guide import guide_page
+from hiddenchess.app.text import title
 from hiddenchess.app.session import Session
+from hiddenchess.errors import HiddenChessError
 from hiddenchess.app.wire import Wire
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
@@ -98,11 +105,34 @@ def full():
     return wire.full()
 
 
+def guide(variant_id):
+    """The rules page of a variant as JSON (:func:`hiddenchess.app.guide.guide_page`), or
+    ``{"error": ...}`` for an unknown one."""
+    try:
+        return json.dumps(guide_page(str(variant_id)))
+    except HiddenChessError as e:
+        return json.dumps({"error": str(e)})
+
+
+def export_game():
+    """The game as PGN, JSON record, FEN and replay link (:func:`hiddenchess.app.exchange.export_game`)
+    as JSON, or ``{"error": ...}`` while it may not be exported."""
+    try:
+        return json.dumps(export_game_of(session))
+    except HiddenChessError as e:
+        text = str(e).strip()
+        return json.dumps({"error": title(text) + ("" if text.endswith(".") else ".")})
+
+
 _call_proxy = create_proxy(call)
+_export_proxy = create_proxy(export_game)
+_guide_proxy = create_proxy(guide)
 _full_proxy = create_proxy(full)
 hc = window.Object.new()
 hc.call = _call_proxy
 hc.full = _full_proxy
+hc.guide = _guide_proxy
+hc.exportGame = _export_proxy
 window.hc = hc
 window.hcReady = True
 window.dispatchEvent(window.CustomEvent.new("hc:ready"))

@@ -278,6 +278,23 @@ def test_the_time_limit_is_honoured_mid_search(variant):
     assert out["nodes"] >= 20 * 256  # it did search until the deadline
     assert out["uci"] in Game.new(variant, fen=view["fen"]).legal_moves()
     assert out["depth"] >= 1
+    assert out["capped"] is True  # the answer says the clock, not the budget, ended it
+
+
+def test_a_level_is_its_node_budget_when_the_device_is_not_far_too_slow():
+    # A device at SAFETY_NODES_PER_S or faster searches the whole budget: the cap does not bind.
+    view = view_of("standard", None, ["e4", "e5", "Nf3", "Nc6"])
+    budget = 3_000
+    per_node = 1.0 / (ai.SAFETY_NODES_PER_S * 1.05)  # seconds a node, just faster than the floor
+    clock = FakeClock(per_node * 256)  # read every 256 nodes
+    out = choose_move(view, 5, seed=3, max_nodes=budget,
+                      time_limit_ms=ai.time_cap_ms(budget) - 1_000, clock=clock)
+    assert out["capped"] is False and out["nodes"] == budget
+    # Slower than the floor: the cap binds, and the answer says so.
+    clock = FakeClock(per_node * 256 * 1.2)
+    out = choose_move(view, 5, seed=3, max_nodes=budget,
+                      time_limit_ms=ai.time_cap_ms(budget) - 1_000, clock=clock)
+    assert out["capped"] is True and out["nodes"] < budget
 
 
 def test_an_interrupted_iteration_is_thrown_away():
@@ -553,6 +570,12 @@ def test_levels_table_is_consistent():
     assert LEVELS[5].noise == 0 and LEVELS[5].blunder == 0
     assert LEVELS[1].quiescence is False and LEVELS[1].max_depth == 1
     assert LEVELS[5].max_depth + 8 <= MAX_PLY <= 40
+    # The time caps are a safety net: a device at a fifth of the slowest speed measured in
+    # Chromium (the floor, SAFETY_NODES_PER_S) still reaches every budget, with a second to spare.
+    for level in LEVELS.values():
+        assert level.time_ms == ai.time_cap_ms(level.max_nodes)
+        assert level.time_ms >= 1_000 + 1_000 * level.max_nodes / ai.SAFETY_NODES_PER_S
+    assert ai.SAFETY_NODES_PER_S <= 22_000 / 4
 
 
 @pytest.mark.parametrize("module", [ai, ai_search, ai_evaluation, ai_determinizers, ai_movegen])

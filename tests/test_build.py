@@ -9,10 +9,12 @@ never touch the real ``assets/vendor/``.
 from __future__ import annotations
 
 import doctest
+import gzip
 import importlib.util
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -173,9 +175,16 @@ def test_vendored_files_are_the_runtime_set(node_modules):
             for child, dynamic in build.js_imports(source):
                 if not dynamic:
                     assert f"pyscript/{child}" in names, (name, child)
-    # The PeerJS client is its browser bundle (window.peerjs), without the source map link.
-    peerjs = manifest["peerjs/peerjs.min.js"]
-    assert b"window.peerjs=" in peerjs and b"sourceMappingURL" not in peerjs
+    # Trystero's Nostr strategy is vendored as ES modules whose imports all resolve inside
+    # assets/vendor/ (no bare specifier left for the browser, no source map link).
+    for name in names:
+        if name.startswith("trystero/") and name.endswith(".mjs"):
+            source = manifest[name].decode("utf-8")
+            assert "sourceMappingURL" not in source, name
+            for spec in re.findall(r"""\bfrom\s*["']([^"']+)["']""", source):
+                assert spec.startswith("."), (name, spec)
+                assert os.path.normpath(os.path.join(os.path.dirname(name), spec)) in names, (name, spec)
+    assert {"noble/secp256k1.js", "trystero/nostr.mjs", "trystero/core/index.mjs", "trystero/LICENSE"} <= names
     # The chessground bundle is the ES module build.
     assert "export{" in (manifest["chessground/chessground.min.js"]).read_text().replace(" ", "")
 
@@ -185,9 +194,13 @@ def test_pinned_npm_versions_are_the_installed_ones(node_modules):
     lock = json.loads((ROOT / "package-lock.json").read_text())
     assert package["dependencies"] == {
         "pyodide": "314.0.7", "@pyscript/core": "0.7.31", "chessground": "9.2.1",
-        "peerjs": "1.5.5"}
-    # The PeerServer behind `build.py signal` is only needed to run one, never by the page.
-    assert package["devDependencies"] == {"peer": "1.0.2"}
+        "trystero": "0.25.4"}
+    # The local Nostr relay of the browser tests and bench/matchmaking.py (tests/browser/nostr_relay.cjs).
+    assert package["devDependencies"] == {
+        "@nostr-relay/common": "0.0.40", "@nostr-relay/core": "0.0.40", "@nostr-relay/validator": "0.0.40",
+        "ws": "8.18.3",
+        # the accessibility audit of the browser tests (tests/browser/test_a11y.py)
+        "axe-core": "4.14.1"}
     assert package["private"] is True and package["license"] == "GPL-3.0-or-later"
     for name, version in {**package["dependencies"], **package["devDependencies"]}.items():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
@@ -363,15 +376,190 @@ def test_a_failing_apt_get_is_one_clear_error(monkeypatch):
         build.ensure_system_packages(which=machine.which, is_root=True, run=machine.run)
 
 
-def test_index_preloads_every_module_of_the_page():
-    """index.html lists every ES module of the page with rel=modulepreload, so the browser fetches
-    them all at once instead of discovering them import by import before it can draw the board."""
-    import re
+_STATIC_IMPORT = re.compile(r"""^import\s[^'"]*?from\s*['"](\.{1,2}/[^'"]+)['"]|^import\s*['"](\.{1,2}/[^'"]+)['"]""",
+                            re.M)
+_DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)""")
 
+
+def _module_graph(entry: str):
+    """(static, dynamic): the modules ``entry`` imports statically, transitively, and those it or
+    they import with ``import()`` (paths relative to the repository, like index.html's)."""
+    static, dynamic, todo = set(), set(), [entry]
+    while todo:
+        module = todo.pop()
+        if module in static:
+            continue
+        static.add(module)
+        if module.startswith("assets/vendor/"):
+            continue
+        source = (ROOT / module).read_text()
+        here = (ROOT / module).parent
+        for match in _STATIC_IMPORT.finditer(source):
+            ref = match.group(1) or match.group(2)
+            todo.append(os.path.relpath(os.path.normpath(here / ref), ROOT))
+        for ref in _DYNAMIC_IMPORT.findall(source):
+            dynamic.add(os.path.relpath(os.path.normpath(here / ref), ROOT))
+    return static, dynamic
+
+
+def test_index_preloads_exactly_what_draws_the_first_board():
+    """index.html preloads (rel=modulepreload) every module main.js imports statically, so the
+    browser fetches them at once instead of import by import before it can draw the board, and
+    nothing else: the rest of the page is imported by main.js after the first frame, and
+    preloading it would compete with the board."""
     html = (ROOT / "index.html").read_text()
     preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    static, lazy = _module_graph("assets/js/main.js")
+    static.discard("assets/js/main.js")  # the entry itself is the <script type="module">
+    assert preloaded == static, (sorted(static - preloaded), sorted(preloaded - static))
+    assert "assets/vendor/chessground/chessground.min.js" in preloaded
+    assert all((ROOT / m).is_file() for m in preloaded)
+    # The lazy part holds the rest of the page: every module is reachable from main.js.
+    reachable, todo = set(static), list(lazy)
+    while todo:
+        module = todo.pop()
+        if module not in reachable:
+            more_static, more_lazy = _module_graph(module)
+            reachable |= more_static
+            todo += more_static | more_lazy
     modules = {str(p.relative_to(ROOT)) for p in (ROOT / "assets" / "js").rglob("*.js")}
-    modules |= {"assets/peer.js", "assets/signal.js"}
-    modules.discard("assets/js/main.js")  # the entry itself is the <script type="module">
-    assert modules <= preloaded, sorted(modules - preloaded)
-    assert all((ROOT / m).is_file() or m.startswith("assets/vendor/") for m in preloaded)
+    modules |= {"assets/peer.js"}
+    modules.discard("assets/js/main.js")
+    assert modules <= reachable, sorted(modules - reachable)
+    assert {"assets/js/computer.js", "assets/js/friend.js", "assets/peer.js"}.isdisjoint(static)
+
+
+# --------------------------------------------------------------------------
+# the deployable site (build.py dist)
+
+
+def _fake_site(root: Path, script: str = "export const a = 1;\n") -> Path:
+    """The smallest repository dist_manifest accepts (no npm needed)."""
+    (root / "assets" / "js").mkdir(parents=True)
+    (root / "py").mkdir()
+    (root / "index.html").write_text(f"<head>{build.BUILD_META}</head>" + "<p>x</p>" * 400)
+    (root / "pyscript.toml").write_text('interpreter = "./assets/vendor/pyodide/pyodide.mjs"\n')
+    (root / "manifest.webmanifest").write_text('{"name": "x"}\n')
+    shutil.copy2(ROOT / "sw.js", root / "sw.js")
+    (root / "py" / "main.py").write_text("print('main')\n")
+    (root / "py" / "worker.py").write_text("print('worker')\n")
+    (root / "assets" / "js" / "a.js").write_text(script)
+    (root / "assets" / "js" / "big.js").write_text("console.log('big');\n" * 200)
+    (root / "assets" / "img.png").write_bytes(bytes(range(256)) * 8)
+    (root / "assets" / "js" / "half.js.tmp").write_text("being written")
+    return root
+
+
+def _sw_files(sw: str) -> list:
+    listed = sw[sw.index("const FILES = ") + len("const FILES = "):]
+    return json.loads(listed[:listed.index("];") + 1].replace(",\n]", "\n]"))
+
+
+def test_dist_manifest_is_the_page_with_its_version_and_gzip_copies(tmp_path):
+    site = build.dist_manifest(_fake_site(tmp_path))
+    originals = sorted(r for r in site if not r.endswith(".gz"))
+    assert originals == ["assets/img.png", "assets/js/a.js", "assets/js/big.js", "index.html",
+                         "manifest.webmanifest", "py/main.py", "py/worker.py", "pyscript.toml",
+                         "sw.js"]
+    html = site["index.html"].decode()
+    version = re.search(r'<meta name="hc-build" content="([0-9a-f]{16})">', html).group(1)
+    sw = site["sw.js"].decode()
+    assert f'const VERSION = "{version}";' in sw and "const VERSION = 'dev'" not in sw
+    assert _sw_files(sw) == [r for r in originals if r != "sw.js"]
+    # A .gz copy where it pays: big text files, not small ones, not PNGs.
+    assert sorted(r for r in site if r.endswith(".gz")) == ["assets/js/big.js.gz", "index.html.gz",
+                                                           "sw.js.gz"]
+    for rel in ("assets/js/big.js", "index.html"):
+        assert gzip.decompress(site[rel + ".gz"]) == site[rel]
+    assert build.dist_manifest(tmp_path) == site  # repeatable, byte for byte
+
+
+def test_any_edit_makes_a_new_dist_version(tmp_path):
+    first = build.dist_manifest(_fake_site(tmp_path / "a"))
+    second = build.dist_manifest(_fake_site(tmp_path / "b", "export const a = 2;\n"))
+    versions = [re.search(rb'content="(\w+)"', m["index.html"]).group(1) for m in (first, second)]
+    assert versions[0] != versions[1]
+    assert versions[1] in second["sw.js"] and versions[0] not in second["sw.js"]
+
+
+def test_dist_without_its_markers_is_a_clear_error(tmp_path):
+    root = _fake_site(tmp_path)
+    (root / "index.html").write_text("<head></head>")
+    with pytest.raises(build.BuildError, match="hc-build"):
+        build.dist_manifest(root)
+    root = _fake_site(tmp_path / "again")
+    (root / "sw.js").write_text("const FILES = [];\n")
+    with pytest.raises(build.BuildError, match="VERSION"):
+        build.dist_manifest(root)
+    with pytest.raises(build.BuildError, match="overwrite the sources"):
+        build.write_dist(root / "assets" / "site", root)
+    with pytest.raises(build.BuildError, match="overwrite the sources"):
+        build.write_dist(root, root)
+    # A folder with other files is never emptied into a site.
+    other = tmp_path / "documents"
+    other.mkdir()
+    (other / "letter.txt").write_text("keep me")
+    with pytest.raises(build.BuildError, match="not empty and holds no earlier build"):
+        build.write_dist(other, root)
+    assert (other / "letter.txt").read_text() == "keep me"
+
+
+def test_dist_of_the_repository_is_self_contained(tmp_path, node_modules):
+    dest = tmp_path / "dist"
+    build.write_dist(dest, ROOT, quiet=True)
+    assert build.write_dist(dest, ROOT, quiet=True) == []  # a second run changes nothing
+    files = {p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file()}
+    listed = _sw_files((dest / "sw.js").read_text())
+    assert set(listed) == {f for f in files if not f.endswith(".gz")} - {"sw.js"}
+    assert {"index.html", "py/main.py", "py/worker.py", "manifest.webmanifest",
+            "assets/vendor/py.zip", "assets/vendor/pyodide/pyodide.asm.wasm",
+            "assets/img/icon-192.png", "assets/img/icon-512.png"} <= set(listed)
+    assert "assets/vendor/pyodide/pyodide.asm.wasm.gz" in files
+    # Relative URLs only, so that the folder works under any path of any host.
+    html = (dest / "index.html").read_text()
+    for url in re.findall(r'(?:href|src)="([^"]*)"', html):
+        assert not re.match(r"^(/|[a-z]+:)", url), url
+    config = tomllib.loads((dest / "pyscript.toml").read_text())
+    assert all(u.startswith("./") for u in [config["interpreter"], *config["files"]])
+    manifest = json.loads((dest / "manifest.webmanifest").read_text())
+    for url in [manifest["start_url"], manifest["scope"], *(i["src"] for i in manifest["icons"])]:
+        assert not re.match(r"^(/|[a-z]+:)", url), url
+        assert url in ("./",) or (dest / url).is_file(), url
+    for css in dest.rglob("*.css"):
+        for url in re.findall(r"url\(\s*['\"]?([^'\")]+)", css.read_text()):
+            assert url.startswith("data:") or not re.match(r"^(/|[a-z]+:)", url), (css, url)
+
+
+def test_server_sends_the_gzip_copy_to_clients_that_accept_it(tmp_path):
+    (tmp_path / "a.js").write_text("let a = 1;\n" * 300)
+    (tmp_path / "a.js.gz").write_bytes(gzip.compress((tmp_path / "a.js").read_bytes()))
+    (tmp_path / "index.html").write_text("<p>page</p>")
+    (tmp_path / "index.html.gz").write_bytes(gzip.compress(b"<p>page</p>"))
+    (tmp_path / "plain.css").write_text("p {}\n")
+    server = build.make_server(0, directory=tmp_path)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = "http://%s:%d" % server.server_address[:2]
+
+    def get(path, encoding=None):
+        request = urllib.request.Request(base + path)
+        if encoding is not None:
+            request.add_header("Accept-Encoding", encoding)
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.headers, response.read()
+
+    try:
+        headers, body = get("/a.js", "br, gzip")
+        assert headers["Content-Encoding"] == "gzip" and headers["Vary"] == "Accept-Encoding"
+        assert headers["Content-Type"].startswith("text/javascript")
+        assert int(headers["Content-Length"]) == len(body)
+        assert gzip.decompress(body) == (tmp_path / "a.js").read_bytes()
+        for refused in (None, "identity", "gzip;q=0", "br"):
+            headers, body = get("/a.js", refused)
+            assert headers["Content-Encoding"] is None and body == (tmp_path / "a.js").read_bytes()
+        headers, body = get("/", "gzip")
+        assert headers["Content-Encoding"] == "gzip" and gzip.decompress(body) == b"<p>page</p>"
+        headers, body = get("/plain.css", "gzip")
+        assert headers["Content-Encoding"] is None and body == b"p {}\n"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -9,7 +9,9 @@ import random
 import pytest
 
 import hiddenchess.app.wire
+from hiddenchess.app.keyboard import keyboard_for
 from hiddenchess.app.panels import board_colors
+from hiddenchess.app.speech import ply_words
 from hiddenchess.app.session import Session
 from hiddenchess.app.storage import MemoryBackend, Storage
 from hiddenchess.errors import StaleSaveError, StorageFullError
@@ -36,7 +38,8 @@ def fresh_moves(session) -> list:
         out.append({"ply": i, "number": number, "color": color, "san": ply.san,
                     "uci": g.rules.view_move(g, i, seat)["uci"],
                     "reveal": not panel.reveal_kinds.isdisjoint(kinds),
-                    "illegal": not panel.illegal_kinds.isdisjoint(kinds)})
+                    "illegal": not panel.illegal_kinds.isdisjoint(kinds),
+                    "say": ply_words(g, i, seat, keyboard_for(g.variant))})
         if color == "black":
             number += 1
         color = other(color)

@@ -231,8 +231,9 @@ def test_huge_numbers_are_refused():
 
 # --- C. checked at once: the cheater forfeits --------------------------------------------------------
 SP_SEALS = (["c2", "d2"], ["b7", "f7"])
-# A Secret Pawn game after which White (in check from the bishop on b2? no: only king moves
-# left) must probe: its only moves are the king moves d4c3, d4c5, d4e3, d4e5.
+# A Secret Pawn game after which White's only moves are the king moves d4c3, d4c5, d4e3, d4e5;
+# only e5 stands next to a black pawn whose flag is unopened (e6, from e7): White's page asks
+# about that one (the uniform question of the turn), whatever it means to play.
 PROBE_GAME = ["a2a4", "b7a6", "a4a5", "a6a5", "g1h3", "c7c6", "a1a5", "g8f6", "f2f3", "h7h6",
               "h3f2", "f6h7", "g2g3", "d8a5", "b1a3", "a5d2", "e1d2", "g7g5", "c2b1", "f8g7",
               "b1c2", "g7b2", "c1b2", "c8a6", "d2e3", "g5g4", "e3d4", "h7f6", "e2e4", "e7e6",
@@ -249,44 +250,71 @@ def probe_position():
         assert p.w.receive(text) is None
     held = p.w.take_outbox()
     assert [decode(t)["t"] for t in held] == ["answer", "probe"]
-    assert decode(held[1])["moves"] == ["d4c3", "d4c5", "d4e3", "d4e5"]
+    assert decode(held[1])["moves"] == ["d4e5"]
     return p, held
 
 
-def test_secret_pawn_false_mate_by_a_refusal_no_hidden_pawn_explains():
+def test_secret_pawn_probe_answer_may_refuse_only_what_was_asked():
     p, held = probe_position()
     for text in held:
         assert p.b.receive(text) is None
     cheat = Hostile(p, "black")
     assert decode(cheat.hold()[-1])["t"] == "probe-answer"
     cheat.drop()
-    reason = cheat.send("probe-answer", ply=len(PROBE_GAME),
-                        refused=["d4c3", "d4c5", "d4e3", "d4e5"])
-    assert reason.startswith("forfeit:") and "no pawn of theirs" in reason, reason
-    st = p.w.status()
-    assert st.over and st.reason == "forfeit" and st.winner == "white"
-    assert p.w.ending["evidence"] in reason
-    assert p.w.problems[-1]["by"] == "black"
+    before = p.w.to_json()
+    reason = cheat.send("probe-answer", ply=len(PROBE_GAME), refused=["d4c3", "d4c5", "d4e3", "d4e5"])
+    assert "not asked about" in reason, reason
+    after = p.w.to_json()
+    assert after["problems"][-1]["kind"] == "bad-probe"       # (noted, changes nothing else)
+    assert {**after, "problems": None} == {**before, "problems": None}
+    assert p.w.phase == "play" and p.w.ply == len(PROBE_GAME)
 
 
-def test_secret_pawn_false_stalemate_by_an_incomplete_probe():
+def test_secret_pawn_false_refusal_in_a_probe_answer_loses_by_the_audit():
+    # Black's page refuses d4e5 in its probe answer (no proof at once: the e-pawn's flag is
+    # unopened), White plays on and even resigns later: the audit finds the false refusal and
+    # Black loses by forfeit on White's page; until the audit the result is provisional.
     p, held = probe_position()
-    assert p.b.receive(held[0]) is None           # (White's answer; its probe is replaced)
-    cheat = Hostile(p, "white")
+    for text in held:
+        assert p.b.receive(text) is None
+    cheat = Hostile(p, "black")
+    cheat.hold()
     cheat.drop()
-    for moves in ([], ["d4c3"]):
-        reason = cheat.send("probe", ply=len(PROBE_GAME), moves=moves)
-        if moves:
-            break
-        assert reason.startswith("forfeit:") and "leaves out" in reason, reason
-        st = p.b.status()
-        assert st.reason == "forfeit" and st.winner == "black"
+    assert cheat.send("probe-answer", ply=len(PROBE_GAME), refused=["d4e5"]) is None
+    assert "e5" not in p.w.dests()["d4"]
+    play(p, ["d4c3", "h8g8"])
+    p.w.resign()
+    texts = p.w.take_outbox()
+    assert [decode(t)["t"] for t in texts] == ["resign", "final"]
+    assert p.w.status().reason == "resignation" and p.w.audit is None     # provisional
+    for text in texts:
+        assert p.b.receive(text) is None
+    p.pump()
+    st = p.w.status()
+    assert st.reason == "forfeit" and st.winner == "white", st
+    assert p.w.ending["was"]["reason"] == "resignation"
+    assert "d4e5 was refused" in p.w.ending["evidence"]
+    kinds = {(q["by"], q["kind"]) for q in p.w.audit["problems"]}
+    assert kinds == {("black", "wrong-probe-answer")}, p.w.audit
+
+
+def test_secret_pawn_false_no_move_is_a_forfeit_at_once():
+    # White's page, instead of its question, says it has no move left (an empty probe); or asks
+    # its question and then says so although Black's board shows d4c5, d4e3, d4c3: it forfeits.
+    for first in (False, True):
         p, held = probe_position()
-        assert p.b.receive(held[0]) is None
+        assert p.b.receive(held[0]) is None           # (White's answer)
         cheat = Hostile(p, "white")
         cheat.drop()
-    assert reason.startswith("forfeit:") and "d4e3" in reason, reason
-    assert p.b.status().reason == "forfeit" and p.b.status().winner == "black"
+        if first:
+            assert cheat.send("probe", ply=len(PROBE_GAME), moves=["d4e5"]) is None
+            assert decode(p.b.take_outbox()[-1])["t"] == "probe-answer"
+        reason = cheat.send("probe", ply=len(PROBE_GAME), moves=[])
+        assert reason.startswith("forfeit:") and "d4c3" in reason, reason
+        st = p.b.status()
+        assert st.reason == "forfeit" and st.winner == "black"
+        assert p.b.problems[-1] == {"ply": len(PROBE_GAME) + 1, "by": "white", "kind": "bad-probe",
+                                    "message": reason[len("forfeit: "):]}
 
 
 def test_secret_pawn_false_refusal_of_a_king_move():
@@ -375,9 +403,7 @@ def test_hidden_identity_move_contradicting_what_was_proved():
 
 def test_a_refused_king_move_is_not_tried_again_and_again():
     p = Pair("secret-pawn", seals=SP_SEALS)
-    play(p, SP_MOVES)
-    p.w.move("d5e5")                      # refused: the hidden f5 pawn defends e5
-    p.pump()
+    play(p, SP_MOVES)                     # White's question: d5e5 refused (the hidden f5 pawn)
     assert "d5e5" in p.w.refused_moves() and p.w.ply == len(SP_MOVES)
     cheat = Hostile(p, "white")
     before = snapshot(p.b)

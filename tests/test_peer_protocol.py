@@ -14,7 +14,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from hiddenchess import Game
 from hiddenchess.engine.core import SQUARE_INDEX
-from hiddenchess.errors import HiddenChessError
+from hiddenchess.errors import HiddenChessError, IllegalMoveError
 from hiddenchess.peer import PeerGame, ProtocolError, decode, encode, message_hash
 from hiddenchess.peer.codec import MAX_BYTES, SCHEMAS
 from hiddenchess.peer.crypto import check_opening, commitment, draw_commit, joint_role
@@ -191,21 +191,26 @@ def test_secret_pawn_commitments_are_sent_before_play():
 
 
 def test_secret_pawn_refusal_by_the_holder():
+    # (Issue #12, privacy by uniform messages.) At the start of White's turn its page asks about
+    # every king move an unopened black pawn could refuse, whatever White means to play; Black's
+    # page says which its hidden pawns refuse (the hidden f5 pawn defends e5).
     p = Pair("secret-pawn", seals=SP_SEALS)
     play(p, SP_MOVES)
-    assert "e5" in p.w.dests()["d5"]        # White may try it ...
-    p.move("d5e5")                          # ... and Black's client refuses it
-    assert p.w.ply == len(SP_MOVES) and p.w.turn == "white"
-    assert p.w.notice == "d5e5: a secret pawn attacks that square"
-    assert "e5" not in p.w.dests().get("d5", [])
+    probe = decode(p.sent["white"][-1])
+    assert probe["t"] == "probe" and probe["moves"] == ["d5c4", "d5e5"]
     answer = decode(p.sent["black"][-1])
-    assert answer["t"] == "answer" and answer["ok"] is False and answer["open"] == []
+    assert answer["t"] == "probe-answer" and answer["refused"] == ["d5e5"]
+    assert p.w.dests()["d5"] == ["c4"]     # White may not try e5 ...
+    with pytest.raises(IllegalMoveError) as e:
+        p.w.move("d5e5")
+    assert "a secret pawn attacks that square" in str(e.value)
+    assert p.w.ply == len(SP_MOVES) and p.w.turn == "white"
     p.move("d5c4")  # another king move: accepted
     assert p.w.ply == p.b.ply == len(SP_MOVES) + 1
     p.b.resign()
     p.pump()
     verified(p)
-    assert any(a["answer"] and not a["answer"]["ok"] for a in p.w.attempts)
+    assert any(a["kind"] == "probe" and a["refused"] == ["d5e5"] for a in p.b.attempts)
 
 
 def test_secret_pawn_reveals_are_opened_and_verified():
@@ -856,10 +861,10 @@ def test_identity_cheat_changed_placement():
 def test_doctests():
     import doctest
 
-    from hiddenchess.peer import chain, codec, crypto, protocol, tracking
+    from hiddenchess.peer import chain, codec, crypto, protocol, tracking, verdict
     from hiddenchess.variants.hidden_identity import assume
 
-    for module in (codec, crypto, chain, protocol, tracking, assume):
+    for module in (codec, crypto, chain, protocol, tracking, assume, verdict):
         failed, tried = doctest.testmod(module)
         assert failed == 0 and tried > 0, module.__name__
 
@@ -992,11 +997,16 @@ def test_identity_false_stalemate_is_found_by_the_audit():
     assert p.b.receive(text) is None
     assert p.b.status().reason == "stalemate"
     p.w.probe = {"ply": 2, "by": "white", "moves": [], "refused": None}
-    p.pump()
-    assert p.w.status().reason == "stalemate"
+    assert p.b.status().reason == "stalemate" and p.b.audit is None   # (provisional)
     p.pump()
     kinds = {(q["by"], q["kind"]) for q in p.b.audit["problems"]}
     assert kinds == {("white", "bad-probe")}
+    # (issue #12) The audit decides: White loses by forfeit, on both pages, with the evidence.
+    for side in (p.w, p.b):
+        st = side.status()
+        assert st.reason == "forfeit" and st.winner == "black", st
+        assert "said it had no legal move" in side.ending["evidence"]
+        assert side.ending["was"]["reason"] == "stalemate"
 
 
 @pytest.mark.parametrize("variant", ["secret-pawn", "hidden-identity", "reveal"])

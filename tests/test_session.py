@@ -62,7 +62,7 @@ def test_move_updates_everything_the_board_needs():
     assert state["lastMove"] == ["e2", "e4"]
     assert state["turnColor"] == "black" and state["movable"]["color"] == "black"
     assert state["moves"] == [{"ply": 0, "number": 1, "color": "white", "san": "e4", "uci": "e2e4",
-                               "reveal": False, "illegal": False}]
+                               "reveal": False, "illegal": False, "say": "White: pawn to e4."}]
     assert "e7" in state["movable"]["dests"] and "e2" not in state["movable"]["dests"]
 
 

@@ -227,17 +227,24 @@ def test_takeback_of_a_mating_move_and_after_being_mated():
     assert not st["status"]["over"] and st["movable"]["color"] == "black"
 
 
-def test_takeback_is_refused_after_resignation_and_in_local_games():
+def test_takeback_is_refused_after_resignation_and_agreed_to_in_local_games():
     s, st, _ = computer_game(color="white")
     st = s.move("e2", "e4", now_ms=T0 + 1)
     st = answer(s, st, T0 + 2)
     st = s.resign(now_ms=T0 + 3)
     assert st["status"]["reason"] == "resignation" and st["status"]["winner"] == "black"
     assert "over" in s.takeback(now_ms=T0 + 4)["error"]
+    # Two players on one device: the last move, once the other agreed on the page (issue 14).
     local = Session(MemoryBackend())
     local.restore(now_ms=T0)
-    local.move("e2", "e4", now_ms=T0)
-    assert "against the computer" in local.takeback(now_ms=T0)["error"]
+    assert local.state(now_ms=T0)["takeback"] is None
+    assert "no move to take back" in local.takeback(now_ms=T0)["error"]
+    st = local.move("e2", "e4", now_ms=T0)
+    assert st["takeback"] == {"by": "white", "agree": "black", "san": "e4"}
+    st = local.takeback(now_ms=T0)
+    assert st["error"] is None and st["moves"] == [] and st["turnColor"] == "white"
+    local.resign("white", now_ms=T0)
+    assert "over" in local.takeback(now_ms=T0)["error"]
 
 
 def test_the_computer_neither_resigns_nor_offers_for_itself():

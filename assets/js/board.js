@@ -3,13 +3,17 @@
 // a click on a square or a move on the board goes to the panels first, then to the Session.
 
 import { Chessground } from '../vendor/chessground/chessground.min.js';
-import { $, FILES, splitUnknown } from './dom.js';
+import { $, FILES, isOver, splitUnknown } from './dom.js';
 import { app } from './state.js';
 import { call, onCallFailed } from './bridge.js';
 import { any, each, first, panels } from './panels/registry.js';
 import { showPromotion } from './promotion.js';
 
 const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
+// prefers-reduced-motion: the pieces jump instead of sliding.
+const calm = () => !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+// The animation speed of the settings (settings.js): 0 turns it off.
+const animMs = () => (app.settings && typeof app.settings.animMs === 'number' ? app.settings.animMs : 180);
 const ROLE_OF_LETTER = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
 
 /** Draw the starting position at once (before Python is up); movable once a state arrives. */
@@ -18,10 +22,10 @@ export function startBoard() {
   app.cg = Chessground(el, {
     fen: START_FEN,
     orientation: 'white',
-    coordinates: true,
+    coordinates: document.documentElement.dataset.coords !== 'off', // (settings.js; set in index.html)
     autoCastle: true,
     highlight: { lastMove: true, check: false },
-    animation: { enabled: true, duration: 180 },
+    animation: { enabled: !calm(), duration: 180 },
     movable: { free: false, color: undefined, showDests: true, events: { after: onUserMove } },
     events: { select: onSelectSquare },
     premovable: { enabled: false },
@@ -44,6 +48,23 @@ export function addClass(map, sq, cls) {
   map.set(sq, (map.get(sq) ? map.get(sq) + ' ' : '') + cls);
 }
 
+// The square classes of the last state, and marks drawn over them between states (the keyboard
+// cursor of a11y-board.js: fn(customMap)).
+const marks = { custom: new Map(), hooks: [] };
+
+/** fn(custom) adds its classes to the square classes each time the board is drawn. */
+export function onBoardMarks(fn) {
+  marks.hooks.push(fn);
+}
+
+/** Draw the square classes again (a mark changed, not the state). */
+export function redrawMarks() {
+  if (!app.cg) return;
+  const custom = new Map(marks.custom);
+  for (const fn of marks.hooks) fn(custom);
+  app.cg.set({ highlight: { custom } });
+}
+
 export function renderBoard(st) {
   const custom = new Map();
   const shapes = [];
@@ -53,22 +74,33 @@ export function renderBoard(st) {
   };
   each('overlay', st, mark);
   if (st.check) addClass(custom, st.check, 'check');
+  marks.custom = new Map(custom);
+  for (const fn of marks.hooks) fn(custom);
   const movable = st.movable || {};
   const board = splitUnknown(st.fen);
   const still = any('stillPieces', st);
+  // Against the computer, a move made while it thinks is kept as a premove and played (if legal
+  // then) as soon as it has moved, as on lichess.
+  const c = st.computer;
+  const premove = !!c && !!c.thinking && !st.replay && !isOver(st) && st.phase === 'play';
   app.cg.set({
     ...(still ? {} : { fen: board.fen }),
     // No animation when a blank may turn into a piece (it must not linger as a fading ghost).
-    animation: { enabled: !still, duration: 180 },
+    animation: { enabled: !still && !calm() && animMs() > 0, duration: animMs() },
     orientation: st.orientation,
     turnColor: st.turnColor,
     lastMove: st.lastMove || undefined,
     check: false,
     highlight: { custom },
-    movable: { color: movable.color || undefined, dests: toDests(movable.dests) },
+    movable: { color: (premove ? c.player : movable.color) || undefined, dests: toDests(movable.dests) },
+    premovable: { enabled: premove || !!app.cg.state.premovable.current },
     drawable: { autoShapes: shapes },
   });
   if (still) setAllPieces(board);
+  if (app.cg.state.premovable.current) {
+    if (isOver(st) || !c) app.cg.cancelPremove();
+    else if (!c.thinking && movable.color) setTimeout(() => app.cg.playPremove(), 0);
+  }
 }
 
 // Put the whole position (unknown pieces included) on the board in one step, changing only

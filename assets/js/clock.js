@@ -7,6 +7,9 @@ import { call } from './bridge.js';
 
 const LOW_TIME_MS = 20000;
 const ticks = { last: 0 }; // when the Session was last asked
+// Low time is announced once per game and side ("hc:lowtime": sound.js), when a running clock of a
+// player (not the computer) falls under LOW_TIME_MS.
+const low = { game: null, told: new Set() };
 
 export function fmtClock(ms) {
   ms = Math.max(0, ms);
@@ -41,6 +44,15 @@ export function updateClocks() {
     const running = !over && st.clock.running === color;
     el.classList.toggle('is-running', running);
     el.classList.toggle('is-low', ms < LOW_TIME_MS);
+    if (low.game !== st.gameId) {
+      low.game = st.gameId;
+      low.told = new Set(['white', 'black'].filter(c => remaining(st.clock, c, now) < LOW_TIME_MS));
+    }
+    const human = !st.computer || st.computer.seat !== color;
+    if (running && human && ms > 0 && ms < LOW_TIME_MS && !low.told.has(color)) {
+      low.told.add(color);
+      document.dispatchEvent(new CustomEvent('hc:lowtime', { detail: { color } }));
+    }
     el.classList.toggle('is-flagged', ms <= 0 && (over || running));
     if (running && ms <= 0) flagged = true;
   }

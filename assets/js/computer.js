@@ -4,10 +4,11 @@
 // which checks it like any move.
 
 import { PyWorker } from '../vendor/pyscript/core.js';
-import { $ } from './dom.js';
+import { $, COLOR_NAMES } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { showToast } from './toast.js';
+import { confirmDialog } from './dialogs.js';
 
 const ai = {
   worker: null, // Promise of the PyScript worker running py/worker.py (started on demand)
@@ -70,10 +71,19 @@ export function renderComputer(st) {
   document.body.dataset.thinking = thinking ? 'true' : 'false';
   // Whether a takeback is allowed is the Session's call; not while the computer thinks is ours.
   const canTakeBack = !!c && !thinking && !!c.canTakeBack;
-  $('btn-takeback').hidden = !c;
-  $('btn-takeback').disabled = !canTakeBack;
+  // On one device (no computer, no friend) the last move may be taken back if the other player agrees.
+  $('btn-takeback').hidden = !c && !!st.peer;
+  $('btn-takeback').disabled = c ? !canTakeBack : !st.takeback;
   if (c && c.message && c.message !== ai.shownMessage) showToast(c.message, { kind: 'info' });
   ai.shownMessage = c ? c.message : null;
 }
 
-$('btn-takeback').addEventListener('click', () => call('takeback'));
+$('btn-takeback').addEventListener('click', async () => {
+  const t = app.state && app.state.takeback;
+  if (t) {
+    const ok = await confirmDialog(`${COLOR_NAMES[t.by]} asks to take back ${t.san}`,
+      `${COLOR_NAMES[t.agree]}, do you agree? The move is undone and ${COLOR_NAMES[t.by]} moves again.`, 'Agree');
+    if (!ok) return;
+  }
+  call('takeback');
+});

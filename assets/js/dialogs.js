@@ -211,3 +211,24 @@ function startNewGame(e) {
 $('form-new').addEventListener('change', syncDialog);
 $('form-new').addEventListener('submit', startNewGame);
 $('new-cancel').addEventListener('click', () => $('dlg-new').close());
+
+// ------------------------------------------------------------------ every dialog
+
+// A modal <dialog> keeps the focus inside (the rest of the page is inert) and closes on Escape
+// (the browser's "cancel"); when it closes, the focus goes back to where it was before it opened
+// (else to the board), so a keyboard user goes on from there.
+const dialogFocus = { outside: null };
+document.addEventListener('focusin', e => {
+  if (!(e.target instanceof Element) || e.target.closest('dialog')) return;
+  dialogFocus.outside = e.target;
+});
+document.addEventListener(
+  'close',
+  e => {
+    if (!(e.target instanceof HTMLDialogElement) || document.querySelector('dialog[open]')) return;
+    const back = dialogFocus.outside;
+    const usable = back && back.isConnected && !back.disabled && !back.closest('[hidden]');
+    (usable ? back : $('board')).focus();
+  },
+  true, // ("close" does not bubble: the capture phase sees it)
+);

@@ -1,4 +1,4 @@
-// Hidden Chess -- friend play (issue #7), what the player sees: the invite / join / reconnect
+// Hidden Chess -- friend play (issues #7, #13), what the player sees: the invite / join / reconnect
 // card over the board, the bar (connection pill, who plays what, claims, rematch), the refused
 // messages and the audit. The connection itself is friend.js.
 
@@ -6,16 +6,20 @@ import { $, COLOR_NAMES, COLORS, isOver, playerEl } from './dom.js';
 import { app } from './state.js';
 import { afterCall, call, peek, render } from './bridge.js';
 import { showBoardToast } from './toast.js';
-import { any } from './panels/index.js';
+import { any, first } from './panels/index.js';
+import { mountSettings } from './signal/form.js';
+import { startQuickUi } from './quick-ui.js';
 import {
-  friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, isLive, view,
+  carryRoom, friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, friendSignal, isLive,
+  view,
 } from './friend.js';
 
 const FRIEND_CONN_TEXT = {
-  connected: 'Connected',
+  connected: 'Connected directly',
   reconnecting: 'Reconnecting…',
   waiting: 'Waiting for your friend',
   lost: 'Connection lost',
+  taken: 'Not connected: the game is taken',
 };
 
 const FRIEND_CARDS = {
@@ -23,18 +27,18 @@ const FRIEND_CARDS = {
     title: 'Invite a friend',
     steps: [
       'Send this link to your friend (by message or mail).',
-      'Your friend opens it and sends you back an answer code.',
-      'Paste the answer below and press Connect: the game starts.',
+      'Your friend opens it: the two devices find each other through public relays and the game starts.',
+      'Without relays (offline, or none reachable) your friend gets an answer code instead: paste it below.',
     ],
     mine: 'Your invite link',
-    paste: "Your friend's answer",
+    paste: "Your friend's answer code (only needed without relays)",
     wait: null,
   },
   join: {
     title: "Join your friend's game",
     steps: [
-      'Send this answer code back to your friend.',
-      'Your friend pastes it and presses Connect: the game starts by itself.',
+      'Connecting to your friend through the relays…',
+      'If an answer code appears below, send it back to your friend, who pastes it and presses Connect.',
     ],
     mine: 'Your answer code',
     paste: null,
@@ -64,7 +68,8 @@ const FRIEND_CARDS = {
   reconnect: {
     title: 'Reconnect to your friend',
     steps: [
-      'Send your friend this new link and paste the answer it gives,',
+      'When your friend is back, the relays reconnect the two devices by themselves.',
+      'Without relays: send your friend this new link and paste the answer it gives,',
       'or, if your friend sent you a link first, paste that link instead.',
     ],
     mine: 'Your new link',
@@ -75,6 +80,7 @@ const FRIEND_CARDS = {
 
 // What the connection looks like: connected / reconnecting / waiting / lost.
 function friendConn(p) {
+  if (friend.taken) return 'lost';
   const s = friend.peer ? friend.peer.status : 'lost';
   if (s === 'open') return 'connected';
   if (s === 'weak') return 'reconnecting';
@@ -87,7 +93,7 @@ function friendConn(p) {
 function friendCardFor(p) {
   if (friend.taken) return 'taken';
   if (isLive(friend.peer) || p.connected) return null;
-  const busy = !!friend.peer || friend.making;
+  const busy = !!friend.peer || friend.making || !!friend.alt;
   if ((friend.card === 'join' || friend.card === 'answer') && busy) return friend.card;
   if (p.status === 'inviting') return 'invite';
   // A guest whose invite could not be used (damaged link, reload before the host connected).
@@ -110,7 +116,8 @@ export function renderFriend(st) {
   }
   if (p.game_id !== friend.gameId) {
     if (isLive(friend.peer) && p.connected && friend.gameId !== null) {
-      // A rematch: the new game goes on over the same channel.
+      // A rematch: the new game goes on over the same channel (and the same relay room).
+      carryRoom(friend.gameId, p.game_id);
       friend.gameId = friend.peer.gameId = p.game_id;
       Object.assign(friend, { card: null, code: '', error: '', hidden: false, noticeShown: null });
     } else {
@@ -125,14 +132,19 @@ export function renderFriend(st) {
   if ((card === 'invite' || card === 'reconnect') && !friend.making && !peerBusy && !friend.peer) {
     friendOffer(st);
   }
+  // The relays (when this game has a room) listen whenever the friend is not connected.
+  if (!isLive(friend.peer) && !friend.taken && !(p.status === 'over' && !card)) friendSignal();
   renderFriendCard(card);
+  // While this side sets up (secret pawns to seal, pieces to place), the card leaves the player's
+  // own ranks (the bottom of the board) free to click.
+  $('friend-card').classList.toggle('is-compact', st.phase === 'setup' && !!first('setup', st));
 
   // The bar: connection pill, who plays what.
   const conn = friendConn(p);
   bar.hidden = false;
   const pill = $('friend-pill');
   pill.dataset.conn = conn;
-  pill.textContent = FRIEND_CONN_TEXT[conn];
+  pill.textContent = friend.taken ? FRIEND_CONN_TEXT.taken : FRIEND_CONN_TEXT[conn];
   const seat = p.seat || (st.options && st.options.color);
   $('friend-who').textContent = seat && COLOR_NAMES[seat] ? `You play ${COLOR_NAMES[seat]}` : '';
   const show = $('friend-show');
@@ -149,10 +161,16 @@ export function renderFriend(st) {
   if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer
   const over = isOver(st);
   if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
+  // A message the friend owes runs its clock and has a deadline: say how long it has had.
+  if (p.owed && p.owed.text) {
+    if (!over) $('status-line').textContent = p.owed.text;
+    else $('friend-who').textContent = p.owed.text;
+  }
 
   // Claims (the friend's flag fell, or a draw opening is overdue) and the rematch.
   const claim = $('friend-claim');
-  claim.hidden = !p.canClaim || over;
+  // (also once over: a withheld end-of-game message is claimed then)
+  claim.hidden = !p.canClaim;
   claim.textContent = p.canClaim === 'stalled' ? 'Claim the win (your friend stalls)' : 'Claim the win on time';
   const rematch = $('friend-rematch');
   const rm = p.rematch;
@@ -170,7 +188,15 @@ export function renderFriend(st) {
   rej.textContent = p.fork
     ? `This game cannot be resumed: ${p.fork} Start a new game.`
     : p.rejected ? `A message from your friend's device was refused: ${p.rejected}` : '';
-  renderFriendAudit(p.audit);
+  renderFriendAudit(p.audit, p.provisional);
+}
+
+/** The page's host when only this computer can reach it, else null. */
+export function localPage(loc = window.location) {
+  if (loc.protocol === 'file:') return 'a file on this computer';
+  const host = loc.hostname.replace(/^\[|\]$/g, '');
+  const local = host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || host === '0.0.0.0';
+  return local ? loc.host : null;
 }
 
 function renderFriendCard(card) {
@@ -186,6 +212,14 @@ function renderFriendCard(card) {
   steps.replaceChildren(...c.steps.map(t => Object.assign(document.createElement('li'), { textContent: t })));
   el.dataset.card = card;
   $('friend-mine').hidden = !friend.code;
+  // A link to a page on this computer only (localhost, 127.0.0.1, a file) cannot be opened elsewhere.
+  const local = localPage();
+  $('friend-local').hidden = !local || !/^https?:|^file:/.test(friend.code || '');
+  $('friend-local').textContent = local
+    ? `This page's address (${local}) works only on this computer: your friend's device cannot open the link. ` +
+      'Open the page by an address your friend can reach (a published copy, see "Publish it" in the README, ' +
+      'or this computer\'s network address), then invite again.'
+    : '';
   if ($('friend-code').value !== friend.code) $('friend-code').value = friend.code;
   $('friend-code-label').textContent = c.mine;
   $('friend-making').hidden = !friend.making;
@@ -197,7 +231,7 @@ function renderFriendCard(card) {
   err.textContent = friend.error;
   if (newError) err.scrollIntoView({ block: 'nearest' });
   $('friend-signal').hidden = !friend.signalNote;
-  $('friend-signal').textContent = friend.signalNote ? `One-click: ${friend.signalNote}` : '';
+  $('friend-signal').textContent = friend.signalNote;
   const connecting = friend.peer && friend.peer.status === 'connecting';
   const wait = connecting ? 'Connecting…' : c.wait && friend.code ? c.wait : null;
   $('friend-wait').hidden = !wait;
@@ -209,17 +243,20 @@ function renderFriendCard(card) {
   }
 }
 
-function renderFriendAudit(audit) {
+function renderFriendAudit(audit, provisional) {
   const box = $('friend-audit');
   const banner = $('banner-audit');
   box.hidden = banner.hidden = !audit;
   if (!audit) return;
+  // The Session says whether the result shown may still change (a forfeit is final at once).
+  if (audit.status === 'pending' && !provisional) audit = { ...audit, status: 'closed' };
   box.dataset.audit = audit.status;
   banner.dataset.audit = audit.status;
   box.replaceChildren();
   let title;
   if (audit.status === 'verified') title = '✓ Verified: every move, answer and secret of both sides checks out.';
   else if (audit.status === 'failed') title = "✗ Not verified: your friend's device broke the rules.";
+  else if (audit.status === 'closed') title = 'The result is final: the end-of-game check did not take place.';
   else title = 'Provisional result. Checking the game: waiting for both sides to open their secrets…';
   const head = document.createElement('strong');
   head.textContent = title;
@@ -239,7 +276,9 @@ function renderFriendAudit(audit) {
     }
     box.appendChild(ul);
   }
-  banner.textContent = audit.status === 'verified' ? '✓ Verified' : audit.status === 'failed' ? `✗ Not verified (${problems.length} problem${problems.length === 1 ? '' : 's'})` : 'Provisional · checking…';
+  banner.textContent = audit.status === 'verified' ? '✓ Verified'
+    : audit.status === 'failed' ? `✗ Not verified (${problems.length} problem${problems.length === 1 ? '' : 's'})`
+    : audit.status === 'closed' ? 'Final' : 'Provisional · checking…';
 }
 
 async function friendCopy() {
@@ -271,7 +310,9 @@ async function friendCopy() {
 function friendPoll() {
   const st = app.state;
   const p = friendGame(st);
-  if (!app.ready || !p || !p.connected || isOver(st) || !(st.clock || any('ticking', st))) return;
+  // (while the friend owes a message its deadline runs, connected or not, over or not)
+  if (!app.ready || !p) return;
+  if (!p.owed && (!p.connected || isOver(st) || !(st.clock || any('ticking', st)))) return;
   let next;
   try {
     next = peek(st.clock ? 'tick' : 'state');
@@ -280,6 +321,7 @@ function friendPoll() {
   }
   const q = friendGame(next);
   const changed = !q || (q.outbox && q.outbox.length) || q.canClaim !== p.canClaim || q.status !== p.status ||
+    JSON.stringify(q.owed) !== JSON.stringify(p.owed) ||
     JSON.stringify(next.status) !== JSON.stringify(st.status);
   if (!changed) return;
   render(next, { quiet: true });
@@ -289,6 +331,8 @@ function friendPoll() {
 /** Wire the friend UI: buttons, the poll, links opened later (hash changes). */
 export function startFriend() {
   view.render = renderFriend;
+  mountSettings($('signal-settings'));
+  startQuickUi();
   view.card = renderFriendCard;
   $('friend-copy').addEventListener('click', friendCopy);
   $('friend-code').addEventListener('focus', e => e.target.select());
@@ -326,6 +370,8 @@ export function startFriend() {
       gameId: friend.gameId,
       alt: friend.alt ? friend.alt.status : null,
       signalNote: friend.signalNote,
+      link: friend.link ? { state: friend.link.state, role: friend.link.role, relays: friend.link.relayState() } : null,
+      taken: friend.taken,
     }),
   };
 }

@@ -1,17 +1,21 @@
-// Hidden Chess -- friend play (issue #7), the connection. The Session's friend mode
+// Hidden Chess -- friend play (issues #7, #13), the connection. The Session's friend mode
 // (py/hiddenchess/peer/) plays the protocol; this module only carries its messages over
-// assets/peer.js (HCPeer) and, when a signaling server is set, assets/signal.js (HCSignal):
+// assets/peer.js (HCPeer), either over a data channel opened by exchanging two codes, or over one
+// found through public Nostr relays (signal/room.js, Trystero): whichever opens first carries the game.
 //   * every state may carry state.peer.outbox: sent in order right after the call that made it
 //     (friendAfterCall); messages made while disconnected are re-sent by the resync (hello);
 //   * HCPeer events -> actions: open -> peer_open, message -> peer_receive {data},
 //     close / lost -> peer_closed;
-//   * the host's link is <page>#join=<invite>.<offer>; opening it calls join {invite} and shows
-//     the answer code; a reload on either side restores the game "disconnected" and both sides
-//     offer a new link (either one may be used; the other side pastes it and sends its answer).
+//   * the host's link is <page>#join=<invite>.<offer>&room=<secret>: opening it calls
+//     join {invite} and connects through the relays (the room of that secret); when no relay
+//     can be reached it falls back to the answer code for the offer. Each page remembers its
+//     room per game (room.js saveRoom), so after a reload both sides find each other again by
+//     themselves; the codes stay available as the fallback.
 // What the player sees of it (the card over the board, the bar, the audit) is friend-ui.js.
 
 import HCPeer from '../peer.js';
-import HCSignal from '../signal.js';
+import { RoomLink, TAKEN_MESSAGE, isSecret, loadRoom, newSecret, newToken, saveRoom } from './signal/room.js';
+import { relayWords } from './signal/relays.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
@@ -28,9 +32,12 @@ export const friend = {
   hidden: false, // the player closed the card to look at the board
   waitingSince: 0, // when this side started to wait for the other (join / answer)
   noticeShown: null, // the protocol notice already shown
-  alt: null, // a second Peer over a one-click signaling channel (assets/signal.js), if any
-  signalNote: '', // what the one-click channel is doing (or why it cannot)
-  taken: false, // the one-click host said another friend took this invite
+  alt: null, // a second Peer over the relay room's channel (signal/room.js), if any
+  link: null, // the RoomLink of this game (relays), if it has a room
+  signalNote: '', // what the relays are doing ("Connecting through 3 of 5 relays…")
+  fallback: null, // guest: {offer, card} of the link, answered only when no relay is reachable
+  taken: false, // the host said another device took this invite
+  adopted: null, // quick play: {link, info} of the room the next friend game is played over
 };
 
 // How friend-ui.js redraws: render(state) the whole friend UI, card(name) the card only.
@@ -41,7 +48,6 @@ const redraw = (st = app.state) => {
 
 // The Connect button: the pasted text is the friend's answer, or (to reconnect) the friend's link.
 export const OWN_LINK = 'This is your own link: send it to your friend, and paste the answer your friend sends back.';
-const SIGNAL_LINK_KEY = 'hiddenchess:signal:link'; // the last link's {g, peerId, settings} (guest)
 
 export function friendGame(st) {
   return st && st.peer ? st.peer : null;
@@ -79,7 +85,19 @@ function friendDrop() {
 export function friendReset(gameId) {
   friendDrop();
   friendDropAlt();
-  Object.assign(friend, { peer: null, gameId, card: null, code: '', making: false, error: '', hidden: false, waitingSince: 0, signalNote: '', taken: false });
+  const adopted = friend.adopted;
+  if (friend.link && (!adopted || adopted.link !== friend.link)) friend.link.leave();
+  Object.assign(friend, {
+    peer: null, gameId, card: null, code: '', making: false, error: '', hidden: false, waitingSince: 0, signalNote: '',
+    taken: false, link: null, fallback: null, adopted: gameId ? null : adopted,
+  });
+  if (adopted && gameId) {
+    // Quick play's pairing: the next game is played over the room it already connected.
+    saveRoom(gameId, adopted.info);
+    adopted.link.gameId = gameId;
+    adopted.link.onchange = () => onLinkChange(adopted.link);
+    friend.link = adopted.link;
+  }
 }
 
 function friendNewPeer() {
@@ -103,7 +121,7 @@ function friendWire(peer) {
     }
     if (peer !== friend.peer) return;
     friendDropAlt();
-    Object.assign(friend, { card: null, code: '', error: '', hidden: false, signalNote: '' });
+    Object.assign(friend, { card: null, code: '', error: '', hidden: false, signalNote: '', fallback: null });
     if (/^#join=/.test(location.hash)) clearHash();
     call('peer_open');
   };
@@ -119,9 +137,8 @@ function friendWire(peer) {
   };
 }
 
-// ---- one-click invites (assets/signal.js, optional): when a signaling server is configured
-// (the host's setting; the guest takes it from the link), a second Peer is attached to the
-// signaling channel next to the manual codes, and whichever opens first carries the game.
+// ---- one-click connections through the relays (signal/room.js): a second Peer is attached to
+// the room's channel next to the manual codes, and whichever opens first carries the game.
 
 function friendDropAlt() {
   const old = friend.alt;
@@ -132,60 +149,91 @@ function friendDropAlt() {
   }
 }
 
-// Remember the one-click part of a link this page joined with (for reconnects after a reload).
-function friendRememberSignal(gameId, hash) {
-  const j = HCSignal.fromHash(hash);
-  if (!j) return;
-  if (j.error) {
-    friend.signalNote = j.error;
-    return;
-  }
-  try {
-    localStorage.setItem(SIGNAL_LINK_KEY, JSON.stringify({ g: gameId, peerId: j.peerId, settings: j.settings }));
-  } catch (e) {
-    // storage full or off: one-click reconnects just do not happen
-  }
+/** The words for what the relays are doing (shown on the card). */
+export function relayNote(link) {
+  if (!link) return '';
+  if (link.state === 'failed') return `The relays cannot be used (${link.error}); use the codes below.`;
+  if (link.state === 'open') return 'Connected directly.';
+  const { open, total } = link.relayState();
+  if (open > 0) return `Connecting through ${relayWords(open, total)}…`;
+  if (link.noRelay()) return `No relay could be reached (${total} tried): the link cannot connect by itself. Exchange the codes instead.`;
+  return `Reaching the relays (${total})…`;
 }
 
-// Start the one-click attempt for this side, if there is one; returns the channel or null.
-function friendSignal(role) {
-  friendDropAlt();
-  let ch;
+function onLinkChange(link) {
+  if (link !== friend.link) return;
+  if (link.state === 'taken') {
+    // Final: the host already has its friend. No answer code is any use either.
+    friendDrop();
+    friendDropAlt();
+    Object.assign(friend, { taken: true, code: '', making: false, signalNote: '', error: TAKEN_MESSAGE, fallback: null });
+    redraw();
+    return;
+  }
+  friend.signalNote = relayNote(link);
+  // The guest of a link: no relay reachable within a few seconds -> the answer code.
+  if (friend.fallback && (link.noRelay() || link.state === 'failed') && !friend.peer && !friend.making) {
+    const { offer, card } = friend.fallback;
+    friend.fallback = null;
+    friendAnswer(offer, card);
+    return;
+  }
+  if (app.state && friend.card) view.card(friend.card);
+}
+
+/** The RoomLink of this game (made from what the page remembers), or null when it has none. */
+function friendLink() {
+  if (friend.link && friend.link.gameId === friend.gameId && !friend.link.left) return friend.link;
+  if (friend.link && friend.link.state === 'taken') return null;
+  const info = friend.gameId && loadRoom(friend.gameId);
+  if (!info) return null;
+  const gameId = friend.gameId;
+  let link;
   try {
-    if (role === 'host') {
-      if (!HCSignal.enabled()) return null;
-      ch = HCSignal.host(friend.gameId);
-    } else {
-      const saved = JSON.parse(localStorage.getItem(SIGNAL_LINK_KEY) || 'null');
-      if (!saved || saved.g !== friend.gameId) return null;
-      ch = HCSignal.join(saved.peerId, saved.settings);
-    }
+    link = new RoomLink({
+      secret: info.s, role: info.r, token: info.t, expect: info.a || null, iceServers: HCPeer.iceServers(),
+      onaccept: token => saveRoom(gameId, Object.assign({}, loadRoom(gameId) || info, { a: token })),
+    });
   } catch (e) {
-    friend.signalNote = `One-click connection unavailable (${e.message || e}); the codes work as usual.`;
+    friend.signalNote = `The relays cannot be used: ${e.message}`;
     return null;
   }
+  link.gameId = gameId;
+  link.onchange = () => onLinkChange(link);
+  friend.link = link;
+  return link;
+}
+
+/** Make sure a Peer listens on the room's channel (when this game has a room). */
+export function friendSignal() {
+  if (friend.taken || friend.alt || isLive(friend.peer)) return;
+  const link = friendLink();
+  if (!link || link.left) return;
   const peer = new HCPeer.Peer({ gameId: friend.gameId });
   friend.alt = peer;
   friendWire(peer);
-  ch.onstatus = text => {
-    if (peer !== friend.alt) return;
-    friend.signalNote = text;
-    if (app.state && friend.card) view.card(friend.card);
-  };
-  ch.onerror = err => {
-    if (peer !== friend.alt || !err) return;
-    if (err.kind === 'taken') {
-      // Final: the host already has its friend. The answer code is no use either.
-      friendDrop();
-      friendDropAlt();
-      Object.assign(friend, { taken: true, code: '', making: false, signalNote: '', error: err.message });
-    } else {
-      friend.signalNote = err.message || String(err);
-    }
-    redraw();
-  };
-  peer.attach(ch);
-  return ch;
+  peer.attach(link.channel());
+  friend.signalNote = relayNote(link);
+}
+
+/** A room this page hosts for its game (made on the first invite, kept across reloads). */
+function hostRoom(gameId) {
+  const saved = loadRoom(gameId);
+  if (saved) return saved;
+  return saveRoom(gameId, { s: newSecret(), r: 'host', t: newToken(), a: null });
+}
+
+/** A rematch goes on in the same room: the new game id inherits it. */
+export function carryRoom(oldId, newId) {
+  const info = loadRoom(oldId);
+  if (info) saveRoom(newId, info);
+  if (friend.link && friend.link.gameId === oldId) friend.link.gameId = newId;
+}
+
+/** Quick play hands over its connected room: the next game (made or joined right after this
+ * call) is played over it; `info` is what the page remembers of it ({s, r, t, a}). */
+export function adoptLink(link, info) {
+  friend.adopted = { link, info };
 }
 
 // This side offers: a new invite (host, before the game) or a reconnect link (after a drop).
@@ -199,9 +247,9 @@ export async function friendOffer(st) {
     if (peer !== friend.peer) return;
     const invite = p.invite || { g: p.game_id };
     let link = HCPeer.inviteLink(location.href, invite, code);
-    const ch = friendSignal(p.role === 'host' ? 'host' : 'guest');
-    if (ch && p.role === 'host') link += `&${HCSignal.linkParams(ch.peerId)}`;
+    if (p.role === 'host' && p.status === 'inviting') link += `&room=${hostRoom(p.game_id).s}`;
     friend.code = link;
+    friendSignal();
   } catch (e) {
     if (peer === friend.peer) friend.error = `Could not prepare the connection: ${e.message || e}`;
   } finally {
@@ -285,6 +333,10 @@ export async function friendOpenLink() {
   let link;
   try {
     link = HCPeer.parseLink(location.href);
+    const room = /[#&]room=([^&]*)/.exec(location.hash);
+    if (room && !isSecret(room[1])) {
+      throw new Error('This link is damaged (its room part was changed or cut): ask your friend to copy it again.');
+    }
   } catch (e) {
     clearHash();
     showToast(`${e.message}`);
@@ -305,9 +357,13 @@ export async function friendOpenLink() {
       redraw();
       return;
     }
-    friendRememberSignal(link.invite.g, location.hash);
-    friendSignal('guest');
-    await friendAnswer(link.offer, p.status === 'connecting' ? 'join' : 'answer');
+    const card = p.status === 'connecting' ? 'join' : 'answer';
+    if (guestRoom(link.invite.g)) {
+      clearHash();
+      await relayOrCodes(link.offer, card);
+      return;
+    }
+    await friendAnswer(link.offer, card);
     return;
   }
   const inProgress = st && !isOver(st) && (st.moves || []).length > 0;
@@ -327,7 +383,36 @@ export async function friendOpenLink() {
   }
   app.bannerDismissedFor = null;
   redraw(joined); // the friend fields now belong to this game
-  friendRememberSignal(link.invite.g, location.hash);
-  friendSignal('guest');
+  if (guestRoom(link.invite.g)) {
+    clearHash();
+    await relayOrCodes(link.offer, 'join');
+    return;
+  }
   await friendAnswer(link.offer, 'join');
+}
+
+/** One click: the relays find the host; the answer code for `offer` only when no relay can be
+ * reached (now, or later: onLinkChange). */
+async function relayOrCodes(offer, card) {
+  friend.card = card;
+  friend.waitingSince = Date.now();
+  friendSignal();
+  const link = friend.link;
+  if (!link || link.state === 'failed' || link.noRelay()) {
+    await friendAnswer(offer, card);
+    return;
+  }
+  friend.fallback = { offer, card };
+  redraw();
+}
+
+/** The room of the link being opened (#...&room=<secret>), remembered for the game; false when none. */
+function guestRoom(gameId) {
+  const m = /[#&]room=([0-9a-f]{32})(?:&|$)/.exec(location.hash);
+  if (!m || !isSecret(m[1])) return false;
+  const saved = loadRoom(gameId);
+  if (saved && saved.s === m[1]) return true;
+  if (saved && saved.r === 'host') return false; // our own invite opened here: the codes explain it
+  saveRoom(gameId, { s: m[1], r: 'guest', t: newToken(), a: null });
+  return true;
 }

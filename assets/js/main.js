@@ -9,25 +9,91 @@
 //   movelist.js  moves and replay                     clock.js    clocks
 //   dialogs.js   confirm, new game                    toast.js    toasts
 //   computer.js  the computer (PyScript worker)       friend.js, friend-ui.js  play with a friend
+//   start.js     start screen, rules pages, first-game hints    preview.js  the saved game drawn before Python is up
+//   settings.js  board, colours, coordinates, animation, sound  sound.js   the sounds (Web Audio)
+//   exchange.js  export (PGN, record, FEN, replay link) and import
 //   panels/      one module per variant (panels/registry.js: the hooks they answer)
 //
 // The board is drawn by chessground as soon as this module runs (before Python is up) and
 // becomes movable when main.py sets window.hcReady and fires the "hc:ready" event.
+//
+// Only what draws that first board is imported statically (board.js and what it needs: the
+// modulepreload list of index.html, kept equal to it by tests/test_build.py); the rest of the
+// page is imported after the board's first frame, long before Python is up.
 
 import { $ } from './dom.js';
 import { app } from './state.js';
 import { call, onAfterCall, onRender } from './bridge.js';
 import { renderBoard, startBoard } from './board.js';
 import { hidePromotion } from './promotion.js';
-import { each } from './panels/index.js';
-import { renderPlayers, renderTrays } from './players.js';
-import { dismissBanner, renderBanner, renderClaim, renderHandover, renderNotice, renderStatus } from './status.js';
-import { renderMoves, renderReplay, replayPly, replayTo } from './movelist.js';
-import { startClocks, updateClocks } from './clock.js';
-import { openNewGame } from './dialogs.js';
 import { showToast } from './toast.js';
-import { renderComputer, think } from './computer.js';
-import { friendAfterCall, friendOpenLink, renderFriend, startFriend } from './friend-ui.js';
+
+startBoard();
+
+// The page is being left (reload, navigation): parts still loading are cut short, not broken.
+const leaving = { now: false };
+window.addEventListener('beforeunload', () => (leaving.now = true));
+window.addEventListener('pagehide', () => (leaving.now = true));
+window.addEventListener('pageshow', () => (leaving.now = false));
+
+// For tests and the console: drive the page through the same path as the buttons.
+window.hcApp = {
+  call,
+  state: () => app.state,
+  boardFen: () => app.cg.getFen(),
+  premove: () => app.cg.state.premovable.current || null,
+};
+
+// Let the board paint, then fetch the rest of the page (a hidden tab gets no frames: 50 ms at most).
+await new Promise(resolve => {
+  requestAnimationFrame(() => setTimeout(resolve, 0));
+  setTimeout(resolve, 50);
+});
+// ...once PyScript has asked for Pyodide (the long pole): the ~40 small modules of the page then
+// load while Pyodide downloads and compiles, instead of delaying its start (at most 800 ms).
+await new Promise(resolve => {
+  const started = () => performance.getEntriesByType('resource').some(r => /\/pyodide\.m?js$/.test(r.name));
+  const since = performance.now();
+  const look = () => (started() || performance.now() - since > 800 ? resolve() : setTimeout(look, 25));
+  look();
+});
+const [
+  { each },
+  { renderPlayers, renderTrays },
+  { dismissBanner, rematch, renderBanner, renderClaim, renderHandover, renderNotice, renderStatus },
+  { renderMoves, renderReplay, replayPly, replayTo },
+  { startClocks, updateClocks },
+  { openNewGame },
+  { renderComputer, think },
+  { friendAfterCall, friendOpenLink, renderFriend, startFriend },
+  { startOffline },
+  { maybeOpenStart, renderHint, renderStart, startStart },
+  { endPreview, flushPreview, rememberPreview, showPreview },
+  { startSettings },
+  { renderSound, startSound },
+  { openReplayLink, startExchange },
+] = await Promise.all([
+  import('./panels/index.js'),
+  import('./players.js'),
+  import('./status.js'),
+  import('./movelist.js'),
+  import('./clock.js'),
+  import('./dialogs.js'),
+  import('./computer.js'),
+  import('./friend-ui.js'),
+  import('./offline.js'),
+  import('./start.js'),
+  import('./preview.js'),
+  import('./settings.js'),
+  import('./sound.js'),
+  import('./exchange.js'),
+]).catch(error => {
+  // A reload or a link followed while the parts load cuts their fetches short: nothing failed.
+  if (leaving.now) return new Promise(() => {});
+  $('loading').classList.add('is-failed');
+  $('loading-text').textContent = 'The page could not load all its parts. Reload the page to try again.';
+  throw error;
+});
 
 // ------------------------------------------------------------------ what a state draws, in order
 
@@ -65,12 +131,17 @@ onRender((st, { quiet }) => {
 });
 onRender(() => updateClocks());
 onRender(think);
+onRender(renderHint);
+onRender(renderStart);
+onRender(rememberPreview);
+onRender(renderSound);
 onAfterCall(friendAfterCall); // friend play: send the protocol messages this call queued
 
 // ------------------------------------------------------------------ buttons and keys
 
 $('btn-new').addEventListener('click', openNewGame);
 $('banner-new').addEventListener('click', openNewGame);
+$('banner-rematch').addEventListener('click', rematch);
 $('banner-replay').addEventListener('click', () => {
   dismissBanner();
   replayTo(0);
@@ -106,10 +177,13 @@ function onReady() {
   if (app.ready) return;
   app.ready = true;
   const st = call('restore');
+  endPreview();
   $('loading').hidden = true;
-  for (const id of ['btn-new', 'btn-flip', 'chk-autoflip']) $(id).disabled = false;
+  for (const id of ['btn-new', 'btn-flip', 'chk-autoflip', 'btn-exchange']) $(id).disabled = false;
   document.body.dataset.ready = 'true';
   friendOpenLink(); // opened with an invite link (#join=...)
+  maybeOpenStart(st); // a first visit: the start screen; #rules=<id>: a rules page
+  openReplayLink(); // opened with a replay link (#replay=...): import that game
   return st;
 }
 
@@ -118,20 +192,30 @@ function onReady() {
 window.addEventListener('storage', e => {
   if (app.ready && (e.key === 'hiddenchess.current' || e.key === null)) call('storage_changed', {}, { quiet: true });
 });
-window.addEventListener('pagehide', () => app.ready && call('suspend', {}, { quiet: true }));
+window.addEventListener('pagehide', () => {
+  if (!app.ready) return;
+  call('suspend', {}, { quiet: true });
+  flushPreview();
+});
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'hidden' && app.ready) call('suspend', {}, { quiet: true });
+  if (document.visibilityState !== 'hidden' || !app.ready) return;
+  call('suspend', {}, { quiet: true });
+  flushPreview();
 });
 
-startBoard();
 startClocks();
 startFriend();
-
-// For tests and the console: drive the page through the same path as the buttons.
-window.hcApp = { call, state: () => app.state, boardFen: () => app.cg.getFen() };
+startOffline();
+startStart();
+startSettings();
+startSound();
+startExchange();
 
 if (window.hcReady) onReady();
-else window.addEventListener('hc:ready', onReady, { once: true });
+else {
+  showPreview(); // the saved game as it was last shown, until the engine is up
+  window.addEventListener('hc:ready', onReady, { once: true });
+}
 
 // A few discrete steps a second: cheap for the main thread while Python starts (see app.css).
 const spin = { angle: 0 };

@@ -8,10 +8,17 @@ import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { any, first } from './panels/index.js';
+import { announce } from './announce.js';
 
 // What the list shows: per move its object (the bridge keeps the objects of unchanged moves), its
 // key (everything it is drawn from), its <span> and its <li>.
-const drawn = { moves: [], keys: [], spans: [], lis: [], over: null, current: null };
+const drawn = { moves: [], keys: [], spans: [], lis: [], over: null, current: null, tab: null };
+
+function setTab(span) {
+  if (drawn.tab && drawn.tab !== span) drawn.tab.tabIndex = -1;
+  if (span) span.tabIndex = 0;
+  drawn.tab = span || null;
+}
 
 function forget() {
   drawn.moves = [];
@@ -22,7 +29,7 @@ function forget() {
 
 function moveKey(st, m) {
   const note = first('moveNote', st, m) || '';
-  return [m.ply, m.number, m.color, m.san, m.uci, !!m.reveal, !!m.illegal, note].join('\u0001');
+  return [m.ply, m.number, m.color, m.san, m.uci, !!m.reveal, !!m.illegal, note, m.say || ''].join('\u0001');
 }
 
 // The number, colour and ply of a move: where it stands in the list (its other fields are
@@ -39,17 +46,20 @@ function fillSpan(san, st, m) {
   san.classList.toggle('has-note', !!note);
   if (note) san.title = note;
   else san.removeAttribute('title');
+  // For a screen reader: the move in words, as the seat at the device saw it (state: moves[i].say).
+  // (its written form last: the name holds what is shown)
+  san.setAttribute('aria-label', `${m.number}${m.color === 'black' ? '…' : '.'} ${m.say || ''}${note ? ` ${note}` : ''} ${m.san}`);
 }
 
 function moveSpan(st, m, over) {
   const san = document.createElement('span');
   san.className = 'san';
   fillSpan(san, st, m);
-  if (over) {
-    san.classList.add('is-link');
-    san.setAttribute('role', 'button');
-    san.tabIndex = 0;
-  }
+  // Every move is a button, during play too (one of them is in the tab order: arrows, Home and End
+  // go through the list); once the game is over it shows that position.
+  san.setAttribute('role', 'button');
+  san.tabIndex = -1;
+  if (over) san.classList.add('is-link');
   return san;
 }
 
@@ -147,6 +157,9 @@ export function renderMoves(st) {
     cur.setAttribute('aria-current', 'step');
   }
   drawn.current = cur;
+  // The one move in the tab order: the focused one, else the current one.
+  const tab = drawn.spans.includes(document.activeElement) ? document.activeElement : cur || drawn.spans[drawn.spans.length - 1];
+  setTab(tab);
   // keep the current move in view: vertically on desktop, horizontally on phones
   if (st.replay) {
     if (cur) cur.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -193,14 +206,41 @@ $('rp-last').addEventListener('click', () => replayTo((app.state.moves || []).le
 for (const b of $('rp-persp').querySelectorAll('button')) {
   b.addEventListener('click', () => replayTo(undefined, b.dataset.persp));
 }
+// A move of the list chosen: once the game is over, its position; during play, its words.
+function chooseMove(san) {
+  if (isOver(app.state)) replayTo(Number(san.dataset.ply) + 1);
+  else announce(san.getAttribute('aria-label'));
+}
+
+// Arrows, Home and End go through the list (the focus moves; once the game is over the replay
+// follows it).
+function focusMove(from, key) {
+  const spans = drawn.spans.filter(x => x.isConnected);
+  let i = spans.indexOf(from);
+  if (key === 'ArrowLeft' || key === 'ArrowUp') i -= 1;
+  else if (key === 'ArrowRight' || key === 'ArrowDown') i += 1;
+  else if (key === 'Home') i = 0;
+  else if (key === 'End') i = spans.length - 1;
+  const to = spans[Math.max(0, Math.min(spans.length - 1, i))];
+  if (!to) return;
+  setTab(to);
+  to.focus();
+  if (isOver(app.state)) replayTo(Number(to.dataset.ply) + 1);
+}
+
 $('moves').addEventListener('click', e => {
-  const san = e.target.closest('.san.is-link');
-  if (san) replayTo(Number(san.dataset.ply) + 1);
+  const san = e.target.closest('.san[role=button]');
+  if (san) chooseMove(san);
 });
 $('moves').addEventListener('keydown', e => {
-  const san = e.target.closest('.san.is-link');
-  if (san && (e.key === 'Enter' || e.key === ' ')) {
+  const san = e.target.closest('.san[role=button]');
+  if (!san || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === 'Enter' || e.key === ' ') {
     e.preventDefault();
-    replayTo(Number(san.dataset.ply) + 1);
+    chooseMove(san);
+  } else if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key)) {
+    e.preventDefault();
+    e.stopPropagation(); // (not the page's replay keys as well)
+    focusMove(san, e.key);
   }
 });

@@ -53,8 +53,44 @@ export function renderPlayers(st) {
 
 // Beside each player: the enemy pieces that player captured, as a variant shows them (as lichess
 // shows material).
+const ROLE_NAMES = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+
+// Where the whole board is public (state.material): the pieces each side is ahead by, shown as
+// the other side's pieces it has taken, and the points ahead ("+3"), as lichess shows them.
+function materialTray(st) {
+  if (!st.material) return null;
+  const items = [];
+  for (const color of COLORS) {
+    const foe = color === 'white' ? 'black' : 'white';
+    const m = st.material[color] || { pieces: [], score: 0 };
+    for (const letter of m.pieces) {
+      const role = ROLE_NAMES[letter];
+      items.push({
+        color: foe,
+        label: `${foe === 'white' ? 'a White' : 'a Black'} ${role}`,
+        node: () => {
+          const item = document.createElement('span');
+          item.className = 'tray-item cg-wrap';
+          const p = document.createElement('piece');
+          p.className = `${role} ${foe}`;
+          item.appendChild(p);
+          return item;
+        },
+      });
+    }
+    if (m.score > 0) {
+      items.push({
+        color: foe,
+        label: `${m.score} point${m.score === 1 ? '' : 's'} ahead`,
+        node: () => Object.assign(document.createElement('span'), { className: 'tray-score', textContent: `+${m.score}` }),
+      });
+    }
+  }
+  return { what: 'Material', items };
+}
+
 export function renderTrays(st) {
-  const shown = first('tray', st) || { what: 'Pieces', items: [] };
+  const shown = first('tray', st) || materialTray(st) || { what: 'Pieces', items: [] };
   for (const color of COLORS) {
     const tray = playerEl(color).querySelector('.tray');
     tray.replaceChildren();

@@ -5,7 +5,7 @@ import { app } from './state.js';
 import { call } from './bridge.js';
 
 const ROLE_NAMES = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight' };
-const picking = { move: null, onCancel: null }; // move: {orig, dest, roles} being promoted
+const picking = { move: null, onCancel: null, from: null }; // move: {orig, dest, roles} being promoted; from: the focus before
 
 // conditional: null, or the condition the choice depends on ("if it reveals a Pawn"): it is made
 // before the move and applies only if the condition holds (the picker's note explains it).
@@ -13,6 +13,7 @@ export function showPromotion(orig, dest, roles, conditional = null, onCancel = 
   const st = app.state;
   picking.move = { orig, dest, roles };
   picking.onCancel = onCancel;
+  if (!$('promo').contains(document.activeElement)) picking.from = document.activeElement;
   const color = st.turnColor;
   const picker = $('promo-picker');
   picker.replaceChildren();
@@ -56,7 +57,13 @@ function cancelPromotion() {
 export function hidePromotion() {
   picking.move = null;
   picking.onCancel = null;
+  const wasOpen = !$('promo').hidden;
+  const inside = $('promo').contains(document.activeElement) || document.activeElement === document.body;
   $('promo').hidden = true;
+  // The focus goes back where the move came from (the board's cursor, the page).
+  const from = picking.from;
+  picking.from = null;
+  if (wasOpen && inside && from && from.isConnected && from !== document.body) from.focus();
 }
 
 $('promo').addEventListener('click', e => {

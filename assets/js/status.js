@@ -6,6 +6,13 @@ import { $, COLOR_NAMES, download, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { first } from './panels/index.js';
+// Keyboard and screen-reader play (the move box, the live regions, the board's cursor).
+import './announce.js';
+import './keyboard.js';
+import './a11y-board.js';
+
+// Where the focus was when the hand-over screen came up (it goes back there after it).
+const handoverFocus = { from: null };
 
 export function renderStatus(st) {
   const line = $('status-line');
@@ -51,6 +58,19 @@ export function renderBanner(st) {
     $('banner-result').textContent = st.status.result;
     $('banner-title').textContent = st.status.message;
   }
+  // A friend game has its own rematch (the protocol's); here: the same game, colours swapped.
+  $('banner-rematch').hidden = !show || !!st.peer;
+}
+
+/** One click: the same game again (variant, clock, level), the player's colour swapped. */
+export function rematch() {
+  const st = app.state;
+  if (!st || !st.options) return;
+  const options = { ...st.options };
+  delete options.menu;
+  if (options.mode === 'computer') options.color = options.color === 'white' ? 'black' : 'white';
+  const res = call('new_game', options);
+  if (res && !res.error) app.bannerDismissedFor = null;
 }
 
 /** Close the game-over banner of the game shown (it stays closed for this ending). */
@@ -79,8 +99,14 @@ export function renderNotice(st) {
 
 export function renderHandover(st) {
   const h = st.handover;
+  const wasShown = !$('handover').hidden;
   $('handover').hidden = !h;
-  if (!h) return;
+  if (!h) {
+    const back = handoverFocus.from;
+    if (back) (back.isConnected && !back.disabled && !back.closest('[hidden]') ? back : $('board')).focus();
+    handoverFocus.from = null;
+    return;
+  }
   const who = COLOR_NAMES[h.to];
   $('handover-title').textContent = `Pass the device to ${who}`;
   let text = first('handoverText', st, who);
@@ -91,6 +117,13 @@ export function renderHandover(st) {
   $('handover-text').textContent = text;
   $('handover-show').textContent = `I am ${who} — show my board`;
   $('handover-show').dataset.seat = h.to;
+  // The screen is a dialog for the keyboard too: its button takes the focus (not from the move
+  // box, where "show" does the same), and gives it back when the board is shown.
+  const active = document.activeElement;
+  if (!wasShown && app.ready && active !== $('move-input') && !document.querySelector('dialog[open]')) {
+    handoverFocus.from = active && active !== document.body ? active : $('board');
+    $('handover-show').focus();
+  }
 }
 
 export function renderClaim(st) {

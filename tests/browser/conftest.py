@@ -135,6 +135,26 @@ def chromium_path() -> str:
     return path
 
 
+#: Run in every test page before its own scripts: the start screen counts as seen (it opens by
+#: itself on a first visit only, over the board). tests/browser/test_start.py opts out.
+START_SEEN = "try { localStorage.setItem('hiddenchess:visited', '1'); } catch (e) {}"
+
+
+def seen_start(browser):
+    """Make ``browser.new_context(...)`` add :data:`START_SEEN` to each context, unless called
+    with ``first_visit=True``; returns ``browser``."""
+    raw = browser.new_context
+
+    def new_context(*args, first_visit: bool = False, **kwargs):
+        context = raw(*args, **kwargs)
+        if not first_visit:
+            context.add_init_script(START_SEEN)
+        return context
+
+    browser.new_context = new_context
+    return browser
+
+
 @pytest.fixture(scope="session")
 def browser(chromium_path):
     try:
@@ -147,7 +167,7 @@ def browser(chromium_path):
         chromium = playwright.chromium.launch(
             executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
         try:
-            yield chromium
+            yield seen_start(chromium)
         finally:
             chromium.close()
 

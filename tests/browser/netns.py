@@ -27,8 +27,12 @@ Fixtures (import them into the test module that uses them:
     ns_site     (session) the repository served inside the namespace, like ``site``
                 (``ns_site.url("/index.html")``; fixture pages as ``/_<name>``)
     ns_browser  (session) Playwright Chromium running inside the namespace
+    nostr_relay (function) a real Nostr relay inside the namespace (nostr_relay.cjs, npm
+                ``@nostr-relay/*``): ``.url`` (ws://127.0.0.1:7447), ``.stop()``, ``.start()``
+                (again on the same port), ``.stats()``; the pages set it with
+                ``hiddenchess:relays`` (see :func:`relay_init_script`)
 
-Plain use, outside pytest (e.g. to start another server inside, such as a PeerServer)::
+Plain use, outside pytest (e.g. to start another server inside, such as a Nostr relay)::
 
     ns = NetNs.create()            # raises NetNsUnavailable with the reason
     try:
@@ -263,6 +267,73 @@ if pytest is not None:
             yield chromium
         finally:
             chromium.close()
+
+    @pytest.fixture
+    def nostr_relay(netns):
+        """A real Nostr relay inside the namespace, stopped after the test."""
+        relay = Relay(netns)
+        try:
+            relay.start()
+        except NetNsUnavailable as error:
+            pytest.fail(str(error), pytrace=False)
+        try:
+            yield relay
+        finally:
+            relay.stop()
+
+
+#: The local relay's port inside the namespace (the namespace is private: nothing else uses it).
+RELAY_PORT = 7447
+RELAY_SCRIPT = Path(__file__).resolve().parent / "nostr_relay.cjs"
+
+
+class Relay:
+    """A Nostr relay (``node nostr_relay.cjs``) run inside the namespace, stoppable mid-test."""
+
+    def __init__(self, ns: NetNs, port: int = RELAY_PORT):
+        self.ns = ns
+        self.port = port
+        self.url = f"ws://127.0.0.1:{port}"
+        self.proc: Optional[subprocess.Popen] = None
+
+    def start(self, timeout_s: float = 20) -> "Relay":
+        if self.proc is not None and self.proc.poll() is None:
+            return self
+        node = shutil.which("node")
+        if node is None:
+            raise NetNsUnavailable("netns: `node` is not installed (the local relay needs Node.js)")
+        deadline = time.monotonic() + timeout_s
+        while True:  # the port may still be held for a moment after a stop
+            self.proc = self.ns.popen([node, str(RELAY_SCRIPT), "--host", "127.0.0.1", "--port", str(self.port)],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(ROOT))
+            line = _read_line(self.proc, max(1.0, deadline - time.monotonic()))
+            if line.startswith("listening "):
+                return self
+            err = self.proc.stderr.read().decode(errors="replace")[-400:] if self.proc.poll() is not None else ""
+            _kill_group(self.proc)
+            if time.monotonic() > deadline:
+                raise NetNsUnavailable(f"netns: the Nostr relay did not start: {line!r} {err}")
+            time.sleep(0.3)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            _kill_group(self.proc)
+            self.proc = None
+
+    def stats(self) -> dict:
+        """The relay's counters (connections, messages received/sent, EVENTs, REQs)."""
+        import json
+
+        os.kill(self.proc.pid, signal.SIGUSR2)
+        line = _read_line(self.proc, 5)
+        return json.loads(line.split(" ", 1)[1]) if line.startswith("stats ") else {}
+
+
+def relay_init_script(urls) -> str:
+    """A context init script that points the page at ``urls`` (the relay setting)."""
+    import json
+
+    return f"localStorage.setItem('hiddenchess:relays', {json.dumps(json.dumps(list(urls)))})"
 
 
 # --------------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ def move_texts(page) -> list[str]:
 def test_new_game_dialog_offers_hidden_identity(app):
     app.locator("#btn-new").click()
     dialog = app.locator("#dlg-new")
-    choice = dialog.locator("label.choice:has-text('Hidden Identity')")
+    choice = dialog.locator("label.choice:has(input[name=variant]):has-text('Hidden Identity')")
     expect(choice).to_contain_text("never what they are")
     expect(app.locator("#new-rk")).to_be_disabled()  # only an option of Hidden Identity
     choice.click()
@@ -307,8 +307,8 @@ def test_setup_by_dragging_with_the_mouse(app):
     mouse_drag(app, tray_center(app, "r"), square_center(app, "e1"))
     wait_draft(app, {"a2": "k", "e1": "r"})
     expect(error).to_be_hidden()
-    expect(tray_button(app, "q")).to_have_attribute("aria-label", "Queen (1 left)")
-    expect(tray_button(app, "r")).to_have_attribute("aria-label", "Rook (1 left)")
+    expect(tray_button(app, "q")).to_have_attribute("aria-label", "Queen: 1 left")
+    expect(tray_button(app, "r")).to_have_attribute("aria-label", "Rook: 1 left")
 
     # Off the board (or back onto the tray): back to the tray.
     mouse_drag(app, square_center(app, "a2"), off_board(app))

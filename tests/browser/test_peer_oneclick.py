@@ -1,57 +1,35 @@
-"""One-click invites in the app (issue #7): with a signaling server configured on the host's
-page, the invite link alone connects the friend (no answer code to send back), a third device
-opening the same link is told the game is taken, and a reload reconnects by itself. A whole
-Secret Pawn game (seal, a reveal by each side, a reload, resign) ends "Verified" on both pages
-with the PeerServer as the only signaling: nobody pastes a code.
+"""One-click invites through Nostr relays (issue #13): the invite link alone connects the friend
+(no answer code goes back), a third device opening the same link is told the game is taken,
+a reload reconnects by itself, a relay that stops mid-game does not stop the game (the data goes
+peer to peer) and a reload after it is back reconnects, and with no relay reachable the page
+says so and falls back to the two codes.
 
-Everything runs inside the private network namespace of netns.py: the site, a local PeerJS
-PeerServer (``python3 build.py signal``, as a player would start it) and the browsers.
-The channel itself (assets/signal.js) is tested in test_peer_signal.py; this module checks that
-the page (assets/js/friend.js friend play + assets/peer.js ``attach``) uses it.
+Everything runs inside the private network namespace of netns.py: the site, a real local Nostr
+relay (nostr_relay.cjs, npm @nostr-relay/*) and the browsers. The pages are pointed at the
+relay through the relay setting (``hiddenchess:relays``), as a player with a relay of their own
+would do; Trystero (vendored) does the signalling.
 """
 
 from __future__ import annotations
-
-import json
 
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_ready
-from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
+from .netns import netns, ns_browser, ns_site, nostr_relay, relay_init_script  # noqa: F401  (fixtures)
 from .test_peer_play import CONNECT_MS, Device, invite, seal_and_reveal_both_ways, shot
-from .test_peer_signal import peer_server  # noqa: F401  (fixture: `build.py signal` in the namespace)
 
 pytestmark = pytest.mark.browser
 
 
-def _devices(ns_browser, ns_site, peer_server, names):  # noqa: F811
-    """Devices for ``names``; only the first (the host) configures the signaling server."""
+def _devices(ns_browser, ns_site, urls, names):  # noqa: F811
     devices = [Device(ns_browser, ns_site, name) for name in names]
-    # Only the host configures the server: the link carries it to the others.
-    devices[0].context.add_init_script(
-        f"localStorage.setItem('hiddenchess:signal', {json.dumps(json.dumps(peer_server))})")
+    for d in devices:
+        d.context.add_init_script(relay_init_script(urls))
     return devices
 
 
-def _close(devices) -> None:
-    # Chromium reports a WebSocket to a server that went away as a console error, not a page error.
-    for d in devices:
-        assert d.errors == [], (d.name, d.errors)
-        d.close()
-
-
-@pytest.fixture
-def three(ns_browser, ns_site, peer_server):  # noqa: F811
-    devices = _devices(ns_browser, ns_site, peer_server, ("host", "guest", "third"))
-    yield devices
-    _close(devices)
-
-
-@pytest.fixture
-def two(ns_browser, ns_site, peer_server):  # noqa: F811
-    devices = _devices(ns_browser, ns_site, peer_server, ("host", "guest"))
-    yield devices
+def _report_and_close(devices) -> None:
     for d in devices:  # what each side was doing, printed for a failure's report
         try:
             p = d.peer() or {}
@@ -60,35 +38,63 @@ def two(ns_browser, ns_site, peer_server):  # noqa: F811
                   "friend:", d.page.evaluate("window.hcFriend.info()"), "moves:", d.sans())
         except Exception as error:  # the page may be gone
             print(f"[{d.name}] no state: {error}")
-    _close(devices)
+    for d in devices:
+        assert d.errors == [], (d.name, d.errors)
+        d.close()
 
 
-def test_the_link_alone_connects_and_a_second_friend_is_told_it_is_taken(three):
+@pytest.fixture
+def three(ns_browser, ns_site, nostr_relay):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, [nostr_relay.url], ("host", "guest", "third"))
+    yield devices
+    _report_and_close(devices)
+
+
+@pytest.fixture
+def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, [nostr_relay.url], ("host", "guest"))
+    yield devices
+    _report_and_close(devices)
+
+
+def _no_code_pasted(device) -> None:
+    """The one-click flow asks for no code: nothing was typed into the paste box and the card is closed."""
+    assert device.page.locator("#friend-paste").input_value() == ""
+    expect(device.page.locator("#friend-card")).to_be_hidden()
+
+
+def test_the_link_alone_connects_and_a_third_opener_is_told_it_is_taken(three):
     host, guest, third = three
     host.open()
     link = invite(host, "standard")
-    assert "&peer=hc-" in link and "&sig=" in link, link
+    assert "&room=" in link, link
+    # The card says how the relays are doing, in words.
+    expect(host.page.locator("#friend-signal")).to_contain_text("Connecting through 1 of 1 relay", timeout=CONNECT_MS)
+    shot(host.page, "relay-invite")
 
     guest.open(link)
-    # No answer code goes back (the host pastes nothing): the one-click channel connects.
+    # No answer code goes back (the host pastes nothing): the relays connect the two pages.
     host.wait_connected()
     guest.wait_connected()
+    expect(guest.conn()).to_have_text("Connected directly")
+    for d in (host, guest):
+        _no_code_pasted(d)
+    assert "#join=" not in guest.page.url  # a reload must not join again
     host.move("e2", "e4")
     guest.move("e7", "e5")
     assert host.sans() == guest.sans() == ["e4", "e5"]
-    shot(guest.page, "oneclick-connected")
 
     # A third device with the same link: the host refuses it, and it says so.
     third.open(link)
-    expect(third.page.locator("#friend-error")).to_contain_text("already been taken", timeout=CONNECT_MS)
-    expect(third.page.locator("#friend-title")).to_have_text("This game is already taken")
+    expect(third.page.locator("#friend-title")).to_have_text("This game is already taken", timeout=CONNECT_MS)
+    expect(third.page.locator("#friend-error")).to_contain_text("already taken")
     expect(third.page.locator("#friend-mine")).to_be_hidden()  # no answer code to send in vain
-    shot(third.page, "oneclick-taken")
+    shot(third.page, "relay-taken")
     # The game between the two friends goes on.
     host.move("g1", "f3")
     guest.page.wait_for_function("window.hcApp.state().moves.length === 3", timeout=CONNECT_MS)
 
-    # The guest reloads: both pages reconnect through the server by themselves.
+    # The guest reloads mid-game: both pages reconnect through the relay by themselves.
     guest.page.reload()
     wait_ready(guest.page)
     host.wait_connected()
@@ -97,43 +103,43 @@ def test_the_link_alone_connects_and_a_second_friend_is_told_it_is_taken(three):
     assert host.sans() == guest.sans() == ["e4", "e5", "Nf3", "Nc6"]
 
 
-def _no_code_pasted(device) -> None:
-    """The one-click flow asks for no code: the friend card (link / answer code to send, paste box)
-    is closed and nothing was typed into the paste box."""
-    assert device.page.locator("#friend-paste").input_value() == ""
-    expect(device.page.locator("#friend-card")).to_be_hidden()
-
-
-def test_secret_pawn_game_through_the_server_ends_verified(two):
-    """Invite link only: seal, a reveal by each side, the host reloads and the pages reconnect
-    by themselves, Black resigns, and both audits replay the game and show "Verified"."""
+def test_secret_pawn_game_survives_a_relay_outage_and_ends_verified(two, nostr_relay):  # noqa: F811
+    """Invite link only: seal and a reveal by each side; the relay stops and the game goes on
+    (the moves go peer to peer); a reload while it is down cannot reconnect, once it is back the
+    pages reconnect by themselves; Black resigns and both audits show "Verified"."""
     host, guest = two
     host.open()
     link = invite(host, "secret-pawn")
-    assert "&peer=hc-" in link and "&sig=" in link, link
     guest.open(link)
     host.wait_connected()
     guest.wait_connected()
     assert host.peer()["seat"] == "white" and guest.peer()["seat"] == "black"
-    assert "#join=" not in guest.page.url  # a reload must not join again
 
     seal_and_reveal_both_ways(host, guest)
 
-    # The host (who made the invite) reloads: its page restores the game and both pages
-    # reconnect through the server without any code.
-    before = host.sans()
+    nostr_relay.stop()
+    host.move("g1", "f3")
+    guest.move("g8", "f6")
+    assert host.sans() == guest.sans() and len(host.sans()) == 6
+    for d in (host, guest):
+        expect(d.conn()).to_have_attribute("data-conn", "connected")
+
+    # The host reloads while the relay is down: its page says it cannot reach a relay.
     host.page.reload()
     wait_ready(host.page)
-    assert host.sans() == before  # the game was saved
+    expect(host.conn()).not_to_have_attribute("data-conn", "connected")
+    expect(host.page.locator("#friend-signal")).to_contain_text("No relay could be reached", timeout=CONNECT_MS)
+    # The relay comes back: a reload reconnects without any code.
+    nostr_relay.start()
+    host.page.reload()
+    wait_ready(host.page)
     host.wait_connected()
     guest.wait_connected()
     for d in (host, guest):
         _no_code_pasted(d)
 
-    host.move("g1", "f3")
-    guest.move("g8", "f6")
-    assert host.sans() == guest.sans() and len(host.sans()) == 6
-    # Resync lost nothing and doubled nothing, and neither side refused a message or forked.
+    host.move("b1", "c3")
+    guest.move("h7", "h6")
     assert [m["uci"] for m in host.state()["moves"]] == [m["uci"] for m in guest.state()["moves"]]
     for d in (host, guest):
         assert not d.peer()["rejected"] and not d.peer()["fork"], (d.name, d.peer())
@@ -142,12 +148,29 @@ def test_secret_pawn_game_through_the_server_ends_verified(two):
     guest.page.locator("#confirm-yes").click()
     for d in (host, guest):
         expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
-        expect(d.page.locator("#friend-audit")).to_contain_text("Verified")
-        assert d.state()["status"]["over"] and d.state()["status"]["result"] == "1-0"
-        # The game-over banner says it too.
-        expect(d.page.locator("#banner-audit")).to_have_attribute("data-audit", "verified")
         expect(d.page.locator("#banner-audit")).to_have_text("✓ Verified")
-        d.page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')",
-                                 timeout=CONNECT_MS)  # a still picture for the screenshot
-    shot(host.page, "oneclick-verified")
-    shot(guest.page, "oneclick-verified-guest")
+        assert d.state()["status"]["over"] and d.state()["status"]["result"] == "1-0"
+    shot(host.page, "relay-verified")
+
+
+def test_no_relay_reachable_falls_back_to_the_codes(ns_browser, ns_site):  # noqa: F811
+    """Nothing listens at the relay address: within seconds both pages say so, the guest shows
+    the answer code of the link's offer, and the two codes connect the game as before."""
+    host, guest = _devices(ns_browser, ns_site, ["ws://127.0.0.1:7449"], ("host", "guest"))
+    try:
+        host.open()
+        link = invite(host, "standard")
+        expect(host.page.locator("#friend-signal")).to_contain_text("No relay could be reached", timeout=15_000)
+        expect(host.page.locator("#friend-paste-box")).to_be_visible()
+        guest.open(link)
+        expect(guest.page.locator("#friend-signal")).to_contain_text("No relay could be reached", timeout=15_000)
+        answer = guest.code()
+        shot(guest.page, "relay-none")
+        host.paste(answer)
+        host.wait_connected()
+        guest.wait_connected()
+        host.move("e2", "e4")
+        guest.move("e7", "e5")
+        assert host.sans() == guest.sans() == ["e4", "e5"]
+    finally:
+        _report_and_close([host, guest])

@@ -1,5 +1,7 @@
 """Play a friend over real WebRTC (issue #7): two browser contexts (two "devices") inside a
 private network namespace (see netns.py), driven through the page as two people would use it.
+No relay is reachable here, so this is the two-code exchange, the fallback of one-click invites
+(issue #13: test_peer_oneclick.py).
 
 The host creates the invite in the new-game dialog and sends the link; the guest opens it and
 sends back the answer code; the host pastes it. They seal secret pawns, play a Secret Pawn game
@@ -40,11 +42,25 @@ class Device:
         self.name = name
         self.context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
         self.context.add_init_script("localStorage.setItem('hiddenchess:ice', '[]')")
+        # Not a first visit: the start screen (assets/js/start.js) stays closed.
+        self.context.add_init_script("localStorage.setItem('hiddenchess:visited', '1')")
+        # No relay listens there: the codes are the way to connect (the fallback of issue #13),
+        # and no page tries the public relays from a test.
+        self.context.add_init_script("""localStorage.setItem('hiddenchess:relays', '["ws://127.0.0.1:9"]')""")
         self.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.base)
         self.page = self.context.new_page()
         self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("pageerror", self._page_error)
         self.site = site
+
+    #: A reload while the page is still starting cuts its module fetches short; the browser
+    #: reports that on the page being left. A module that really fails leaves the page unready.
+    NAVIGATION_ABORTS = ("TypeError: Failed to fetch dynamically imported module",
+                         "Failed to fetch dynamically imported module")
+
+    def _page_error(self, error) -> None:
+        if not str(error).startswith(self.NAVIGATION_ABORTS):
+            self.errors.append(str(error))
 
     def open(self, url: str | None = None) -> None:
         self.page.goto(url or self.site.url("/index.html"))

@@ -224,3 +224,27 @@ def test_ice_servers_setting(two):
     assert got["bad"] == got["dflt"]
     assert "list of" in got["refused"]
     assert got["mine"] == [{"urls": "stun:192.0.2.1:3478"}]
+
+
+def test_hostile_messages_are_refused_before_parsing(two):
+    """A message from the other device that is too long, nested too deep or carries an absurd
+    number never reaches the game (onmessage): it is refused where it arrives (safejson.js)."""
+    a, _ = two
+    a.evaluate("""() => {
+        const mkch = () => ({readyState: 'open', peer: null,
+                             send(t) { const p = this.peer; setTimeout(() => p.onmessage && p.onmessage({data: t}), 0); }});
+        const x = mkch(), y = mkch();
+        x.peer = y; y.peer = x;
+        mk('hx', {heartbeatMs: 300, lostMs: 5000}).attach(x);
+        mk('hy', {heartbeatMs: 300, lostMs: 5000}).attach(y);
+        peers.hx.send('x'.repeat(70000));                       // longer than 64 KiB
+        peers.hx.send('['.repeat(40) + ']'.repeat(40));          // 40 levels deep
+        peers.hx.send('{"n": ' + '9'.repeat(400) + '}');         // a 400-digit number
+        peers.hx.send('{"s": "[[[[[[[[[[[[[[[[[[[[ in a string is fine"}');
+        peers.hx.send('{"v":1,"t":"move"}');
+    }""")
+    a.wait_for_function("inbox.hy.length === 2")
+    a.wait_for_timeout(300)
+    assert a.evaluate("inbox.hy") == ['{"s": "[[[[[[[[[[[[[[[[[[[[ in a string is fine"}', '{"v":1,"t":"move"}']
+    assert a.evaluate("peers.hy.refused") == 3
+    assert a.evaluate("peers.hy.status") == "open"  # refusing a message does not drop the friend

@@ -118,9 +118,9 @@ def start_game_from_dialog(page, *, variant="Standard", clock=None, minutes=None
     page.locator("#btn-new").click()
     dialog = page.locator("#dlg-new")
     expect(dialog).to_be_visible()
-    dialog.locator(f"label.choice:has-text('{variant}')").first.click()
+    dialog.locator(f"label.choice:has(input[name=variant]):has-text('{variant}')").first.click()
     if clock:
-        dialog.locator(f"label.choice:has-text('{clock}')").first.click()
+        dialog.locator(f"label.choice:has(input[name=clock]):has-text('{clock}')").first.click()
     if minutes is not None:
         page.locator("#clock-minutes").fill(str(minutes))
         page.locator("#clock-increment").fill(str(increment or 0))
@@ -236,7 +236,7 @@ def test_a_bad_custom_clock_is_explained_in_the_dialog(app):
     click_move(app, "e2", "e4")
     app.locator("#btn-new").click()
     expect(app.locator("#dlg-new .form-warning")).to_contain_text("ends the game in progress")
-    app.locator("#dlg-new label.choice:has-text('Custom')").click()
+    app.locator("#dlg-new label.choice:has(input[name=clock]):has-text('Custom')").click()
     app.locator("#clock-minutes").fill("0")
     app.locator("#new-start").click()
     expect(app.locator("#new-error")).to_contain_text("initial time must be between")

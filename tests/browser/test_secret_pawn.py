@@ -71,8 +71,8 @@ def move_texts(page) -> list[str]:
 def test_new_game_dialog_offers_secret_pawn(app):
     app.locator("#btn-new").click()
     dialog = app.locator("#dlg-new")
-    expect(dialog.locator("label.choice:has-text('Secret Pawn')")).to_contain_text("step or capture one square")
-    dialog.locator("label.choice:has-text('Secret Pawn')").click()
+    expect(dialog.locator("label.choice:has(input[name=variant]):has-text('Secret Pawn')")).to_contain_text("step or capture one square")
+    dialog.locator("label.choice:has(input[name=variant]):has-text('Secret Pawn')").click()
     app.locator("#new-start").click()
     expect(dialog).to_be_hidden()
     expect(app.locator("#game-title")).to_contain_text("Secret Pawn")

@@ -26,7 +26,7 @@ def test_bluff_confirmed_found_and_penalty_chosen(app):
     app.locator("#btn-new").click()
     dialog = app.locator("#dlg-new")
     expect(app.locator("#new-tt")).to_be_disabled()  # only an option of Hidden Identity
-    dialog.locator("label.choice:has-text('Hidden Identity')").click()
+    dialog.locator("label.choice:has(input[name=variant]):has-text('Hidden Identity')").click()
     app.locator("#new-rk").uncheck()
     app.locator("#new-tt").check()
     app.locator("#new-start").click()

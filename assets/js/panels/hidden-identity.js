@@ -72,7 +72,7 @@ function renderPlace(st) {
     b.dataset.role = r;
     b.disabled = !p.left[r];
     b.setAttribute('aria-pressed', String(local.role === r));
-    b.setAttribute('aria-label', `${PIECE_TITLE[r]} (${p.left[r]} left)`);
+    b.setAttribute('aria-label', `${PIECE_TITLE[r]}: ${p.left[r]} left`);
     b.title = `${PIECE_TITLE[r]}: ${p.left[r]} left`;
     const piece = document.createElement('piece');
     piece.className = `${PIECE_OF[r]} ${p.seat}`;

@@ -16,6 +16,8 @@
 //   tray(st) -> {what, items: [{color, label, node()}]} | null   captured pieces beside the players
 //   notify(st)                    after a render that showed no error toast
 //   perspectives(st) -> bool      the replay can show what each side knew
+//   guideMarks(marks, mark)       a rules page's example board: draw the variant's marks
+//                                 ({necktie: [...], crown: [...], ...} from app/guide.py) with mark.svg
 //   ticking(st) -> bool           something is judged on this page's time (friend play polls)
 //
 // panels/index.js registers the panels; a new variant adds its module there.

@@ -92,6 +92,10 @@ function renderPools(st) {
 
 export default registerPanel({
   id: 'reveal',
+  // A rules page's example board: the "?" on every covered piece (marks.covered).
+  guideMarks(marks, mark) {
+    for (const sq of marks.covered || []) mark.svg(sq, COVER_SVG);
+  },
   overlay(st, mark) {
     const rv = st.reveal;
     if (!rv) return;

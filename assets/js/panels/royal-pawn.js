@@ -13,6 +13,10 @@ const CROWN_SVG =
 
 export default registerPanel({
   id: 'royal-pawn',
+  // A rules page's example board: crowns on the royal pawns (marks.crown).
+  guideMarks(marks, mark) {
+    for (const sq of marks.crown || []) mark.svg(sq, CROWN_SVG);
+  },
   overlay(st, mark) {
     for (const sq of st.royal || []) {
       mark.cls(sq, 'royal');

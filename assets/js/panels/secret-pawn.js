@@ -138,6 +138,12 @@ $('seal-submit').addEventListener('click', () => {
 
 export default registerPanel({
   id: 'secret-pawn',
+  // A rules page's example board: every chosen pawn's necktie, solid once revealed (marks.necktie,
+  // marks.revealed), as in the rules' own pictures.
+  guideMarks(marks, mark) {
+    const revealed = new Set(marks.revealed || []);
+    for (const sq of marks.necktie || []) mark.svg(sq, TIE_SVG[revealed.has(sq) ? 'revealed' : 'hidden']);
+  },
   reset(st) {
     const key = st.sealing ? `${st.gameId}|${st.sealing.seat}` : null;
     if (key !== seal.for) {

@@ -10,25 +10,31 @@ move. Pure Python, standard library only; runs in a Web Worker under Pyodide.
 Levels
 ------
 Budgets are in *nodes* (positions searched), so a level plays the same on every machine and,
-with a seed, plays the same moves every time. The time cap is a safety net for slow devices
-(the search stops mid-iteration and answers with the last completed one, or with a move the
-interrupted iteration already proved better). Measured speed:
-about 35-45k nodes/s on CPython 3.11, 12-15k nodes/s in Pyodide 3.14 under Node.js.
+with a seed, plays the same moves every time. The time cap is only a safety net for a device
+far slower than ordinary ones (the search stops mid-iteration and answers with the last
+completed one, or with a move the interrupted iteration already proved better; the answer says
+so, ``capped``): one second plus the budget at :data:`SAFETY_NODES_PER_S`, a fifth of the
+slowest speed measured in Chromium on a shared 2-core machine, so that on ordinary hardware the
+budget is reached, in the browser too. Measured speed (2026-12-01, level 5, load 3-4): about
+90k nodes/s on CPython 3.11 in Standard openings; in Pyodide 3.14 in Chromium's worker 40-55k
+nodes/s in Standard and Royal Pawn, 22-45k with the samples of Secret Pawn, Reveal and Hidden
+Identity: 0.3-1.1 s for level 5's 24 000 nodes, which it reached in 26 of 27 positions (the
+27th stopped before it, not by the clock) and the cap never bound.
 
 =====  ========  =========  ======  ========  ==========  ========================================
 level  name      max depth  nodes   time cap  quiescence  deliberate error
 =====  ========  =========  ======  ========  ==========  ========================================
-1      Beginner  1          1 000   0.5 s     no          noise sd 150 cp; 25 % of moves at random
-2      Casual    2          1 500   0.8 s     yes         noise sd 80 cp; 10 % second-best-ish
-3      Club      3          3 000   1.2 s     yes         noise sd 40 cp; 5 % second-best-ish
-4      Strong    6          8 000   1.6 s     yes         noise sd 10 cp
-5      Master    24         24 000  2 s       yes         none
+1      Beginner  1          1 000   1.2 s     no          noise sd 150 cp; 25 % of moves at random
+2      Casual    2          1 500   1.3 s     yes         noise sd 80 cp; 10 % second-best-ish
+3      Club      3          3 000   1.6 s     yes         noise sd 40 cp; 5 % second-best-ish
+4      Strong    6          8 000   2.6 s     yes         noise sd 10 cp
+5      Master    24         24 000  5.8 s     yes         none
 =====  ========  =========  ======  ========  ==========  ========================================
 
 Level 5 is iterative deepening principal-variation search with aspiration windows, quiescence,
 a transposition table, check extension, null-move pruning, futility pruning, late move
-reductions and MVV-LVA / killer / history move ordering: about 0.6-0.8 s a move on CPython and
-up to 2 s in the browser. Lower levels cap depth and nodes, score every root move within a
+reductions and MVV-LVA / killer / history move ordering: about 0.3 s a move on CPython and
+0.3-1.1 s in the browser. Lower levels cap depth and nodes, score every root move within a
 margin of the best (:attr:`Level.margin`) and choose with Gaussian noise on the scores;
 "second-best-ish" picks uniformly among the next four moves.
 
@@ -93,7 +99,8 @@ class Level:
     max_depth: int
     #: Node budget per move.
     max_nodes: int
-    #: Wall-clock cap per move in milliseconds (safety net for slow devices).
+    #: Wall-clock cap per move in milliseconds (a safety net for slow devices:
+    #: :func:`time_cap_ms`).
     time_ms: int
     #: Whether leaves are resolved by a capture search (off: the beginner misses recaptures).
     quiescence: bool
@@ -151,12 +158,27 @@ def centipawns(result: float) -> float:
     return RESULT_SCALE * math.log10(p / (1.0 - p))
 
 
+#: The speed below which a level's time cap binds: a fifth of the slowest the search ran at in
+#: Chromium's worker (Pyodide) on a shared, loaded 2-core machine (22k nodes/s, with samples).
+SAFETY_NODES_PER_S = 5_000
+
+
+def time_cap_ms(max_nodes: int) -> int:
+    """The time cap of a level searching ``max_nodes``: one second plus the budget at
+    :data:`SAFETY_NODES_PER_S` (a safety net, not a limit ordinary devices meet).
+
+    >>> time_cap_ms(24_000)
+    5800
+    """
+    return 1_000 + max_nodes * 1_000 // SAFETY_NODES_PER_S
+
+
 LEVELS = {
-    1: Level(1, "Beginner", 1, 1_000, 500, False, 150, 0.25, 450),
-    2: Level(2, "Casual", 2, 1_500, 800, True, 80, 0.10, 240),
-    3: Level(3, "Club", 3, 3_000, 1_200, True, 40, 0.05, 120),
-    4: Level(4, "Strong", 6, 8_000, 1_600, True, 10, 0.0, 30),
-    5: Level(5, "Master", MAX_PLY - 8, 24_000, 2_000, True, 0, 0.0, 0, prior=True),
+    1: Level(1, "Beginner", 1, 1_000, time_cap_ms(1_000), False, 150, 0.25, 450),
+    2: Level(2, "Casual", 2, 1_500, time_cap_ms(1_500), True, 80, 0.10, 240),
+    3: Level(3, "Club", 3, 3_000, time_cap_ms(3_000), True, 40, 0.05, 120),
+    4: Level(4, "Strong", 6, 8_000, time_cap_ms(8_000), True, 10, 0.0, 30),
+    5: Level(5, "Master", MAX_PLY - 8, 24_000, time_cap_ms(24_000), True, 0, 0.0, 0, prior=True),
 }
 
 
@@ -178,7 +200,8 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
     ``clock`` (seconds, like :func:`time.perf_counter`) is consulted at the start and every few
     hundred nodes -- tests pass a fake one.
 
-    Returns ``{"uci", "san", "depth", "nodes", "score", "mate", "pv", "level"}``: ``score`` in
+    Returns ``{"uci", "san", "depth", "nodes", "score", "mate", "pv", "level", "capped"}``:
+    ``capped`` is True when the time cap, not the node budget, ended the search; ``score`` in
     centipawns for the side to move (about +-100 000 for a forced game end), ``mate`` the number
     of moves to a forced win (positive) or loss (negative) when the search found one, else
     ``None``; ``pv`` the expected line in UCI; ``depth`` the last completed iteration (0 when
@@ -211,12 +234,12 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
         legal = [m for m in legal if _uci(m) in allowed] or legal
     if len(legal) == 1:
         m = legal[0]
-        return _answer(pos, m, 0, 0, evaluate(pos, tables_for(pos.variant)), [m], lvl)
+        return _answer(pos, m, 0, 0, evaluate(pos, tables_for(pos.variant)), [m], lvl, False)
 
     order = list(legal)
     rng.shuffle(order)
     share = max(1, nodes_budget // len(samples))
-    per_sample, nodes, depth, first = _search_margins(
+    per_sample, nodes, depth, first, capped = _search_margins(
         samples, pos, order, lvl, share, deadline, clock, allowed)
     combined = combine_scores(per_sample)
     if len(samples) == 1 and _uci(first.move) in combined:
@@ -233,15 +256,17 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
     else:
         pv = [move]
         score = int(round(combined.get(chosen, best_score)))
-    return _answer(pos, move, depth or 0, nodes, score, pv, lvl)
+    return _answer(pos, move, depth or 0, nodes, score, pv, lvl, capped)
 
 
 def _search_margins(samples, pos, order, lvl, share, deadline, clock, allowed):
     """Each sample searched on its own with the level's root margin (several samples: at least
     :data:`SAMPLE_MARGIN`), so that every move near the best has an exact score in it.
-    Returns ``(per_sample, nodes, depth, first result)`` for :func:`combine_scores`."""
+    Returns ``(per_sample, nodes, depth, first result, whether the time cap ended a search)``
+    for :func:`combine_scores`."""
     per_sample = []
     nodes = 0
+    capped = False
     depth = None
     first = None
     for sample in samples:
@@ -253,6 +278,7 @@ def _search_margins(samples, pos, order, lvl, share, deadline, clock, allowed):
         margin = lvl.margin if len(samples) == 1 else max(lvl.margin, SAMPLE_MARGIN)
         result = searcher.think(max_depth=lvl.max_depth, margin=margin)
         nodes += result.nodes
+        capped = capped or searcher.timed_out
         depth = result.depth if depth is None else min(depth, result.depth)
         if first is None:
             first = result
@@ -260,7 +286,7 @@ def _search_margins(samples, pos, order, lvl, share, deadline, clock, allowed):
         if allowed is not None:
             scores = {m: s for m, s in scores.items() if _uci(m) in allowed} or scores
         per_sample.append((sample.weight, {_uci(m): s for m, s in scores.items()}))
-    return per_sample, nodes, depth, first
+    return per_sample, nodes, depth, first, capped
 
 
 def combine_scores(per_sample) -> dict:
@@ -327,7 +353,7 @@ def _with_errors(lvl, rng, legal, scores, best_uci, best_score) -> str:
     return best_uci
 
 
-def _answer(pos, move, depth, nodes, score, pv, lvl) -> dict:
+def _answer(pos, move, depth, nodes, score, pv, lvl, capped) -> dict:
     mate = None
     if abs(score) > MATE_BOUND:
         plies = MATE - abs(score)
@@ -341,6 +367,7 @@ def _answer(pos, move, depth, nodes, score, pv, lvl) -> dict:
         "mate": mate,
         "pv": [_uci(m) for m in pv],
         "level": lvl.number,
+        "capped": capped,
     }
 
 
@@ -358,5 +385,5 @@ __all__ = [
     "DETERMINIZERS", "InvalidLevelError", "InvalidViewError", "LEVELS", "Level", "Sample",
     "choose_move", "choose_setup", "combine_scores", "centipawns", "computer_plays",
     "computer_variants", "determinize", "expected_result", "get_level",
-    "register_determinizer", "register_setup_chooser",
+    "register_determinizer", "register_setup_chooser", "SAFETY_NODES_PER_S", "time_cap_ms",
 ]

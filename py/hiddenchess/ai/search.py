@@ -133,6 +133,8 @@ class Searcher:
         self.quiescence = quiescence
         self.root_order = root_order
         self.nodes = 0
+        #: True once the clock deadline (not the node budget) stopped the search.
+        self.timed_out = False
         #: During a root iteration: ``(move, score)`` of a move after the first that has been
         #: searched fully and scored above the first (kept when the iteration is interrupted).
         self.partial = None
@@ -154,6 +156,7 @@ class Searcher:
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise SearchTimeout
         if self.deadline is not None and self.clock() >= self.deadline:
+            self.timed_out = True
             raise SearchTimeout
         self.next_check = self._next_check()
 

@@ -9,15 +9,23 @@
 
 from __future__ import annotations
 
+import re
+
+from hiddenchess.app.errors import SessionError
 from hiddenchess.app.modes import FRIEND_ACTIONS
 from hiddenchess.app.options import panel_option_keys
 from hiddenchess.app.panels import variant_actions
+from hiddenchess.app.text import message
 
-__all__ = ["ACTIONS", "QUIET_ACTIONS", "STALE_TEXT", "actions"]
+__all__ = ["ACTIONS", "QUIET_ACTIONS", "STALE_TEXT", "actions", "move_uci"]
+
+_SQUARE = re.compile(r"^[a-h][1-8]$")
 
 #: What a stale page (another tab saved this game since) may still do: look, and load again.
 QUIET_ACTIONS = frozenset({"restore", "state", "tick", "storage_changed", "export_corrupt",
-                           "dismiss_notice", "flip", "replay", "replay_exit", "catalog"})
+                           "dismiss_notice", "flip", "replay", "replay_exit", "catalog",
+                           # (the move box: a move or command it types is dispatched, and checked, again)
+                           "typed"})
 #: Why a stale page refuses everything else.
 STALE_TEXT = ("this game was changed in another tab or window: reload the page to continue from "
               "the newer position.")
@@ -47,6 +55,10 @@ ACTIONS = {
     "show_board": ("seat",),
     "replay": ("ply", "perspective"),
     "replay_exit": (),
+    # a game from a PGN, a JSON record or a replay link (hiddenchess.app.exchange)
+    "import_game": ("text", "link"),
+    # the move box (hiddenchess.app.typed): a move in SAN/UCI, a variant's own form, a command
+    "typed": ("text",),
     # games with a friend (hiddenchess.app.modes.friend)
     **FRIEND_ACTIONS,
 }
@@ -64,3 +76,27 @@ def actions() -> dict:
 
 ACTIONS.update(variant_actions())
 ACTIONS["new_game"] = ACTIONS["new_game"] + tuple(panel_option_keys())
+
+
+def move_uci(game, orig, dest, promotion) -> str:
+    """The UCI text of a move the page sent, checked for form (SessionError).
+
+    >>> from hiddenchess.game.game import Game
+    >>> move_uci(Game.new("standard"), "e2", "e4", None)
+    'e2e4'
+    >>> move_uci(Game.new("standard"), "e2", "e9", None)
+    Traceback (most recent call last):
+    ...
+    hiddenchess.app.errors.SessionError: the to square must be like 'e2', got 'e9'
+    """
+    if game.status.over:
+        raise SessionError(f"the game is over ({message(game.status.to_json())}); start a new game.")
+    for name, sq in (("from", orig), ("to", dest)):
+        if not isinstance(sq, str) or not _SQUARE.match(sq):
+            raise SessionError(f"the {name} square must be like 'e2', got {sq!r}")
+    if promotion is not None and promotion not in ("q", "r", "b", "n"):
+        raise SessionError(f"promotion must be one of q, r, b, n, got {promotion!r}")
+    uci = orig + dest + (promotion or "")
+    if promotion is None and game.promotion_roles(orig, dest):
+        raise SessionError(f"{orig}{dest} is a promotion: choose the piece (q, r, b or n)")
+    return uci  # Game.play decides (castling may come as king-takes-rook, e.g. e1h1)

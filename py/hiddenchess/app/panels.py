@@ -35,12 +35,13 @@ from hiddenchess.engine import notation
 from hiddenchess.engine.core import SQUARE_NAMES
 from hiddenchess.engine.variant import VARIANTS, get_variant, load_plugin
 from hiddenchess.app.errors import SessionError
+from hiddenchess.app.guide import guide_card
 from hiddenchess.app.text import COLORS
 
 __all__ = ["Panel", "SecretsPanel", "PANELS", "register_panel", "panel_class", "panel_for", "kept_plies",
            "all_panel_classes", "base_variant", "variant_actions", "absent_text",
            "game_option_owner", "variant_menu", "menu_choice", "viewer_seat", "board_colors",
-           "reveal_item", "squares_of"]
+           "reveal_item", "squares_of", "material", "board_squares"]
 
 #: variant id -> :class:`Panel` subclass (filled by the variants' ``panel`` plug-ins).
 PANELS: dict = {}
@@ -78,11 +79,12 @@ def viewer_seat(viewer: str) -> str:
     return viewer if viewer in COLORS else "spectator"
 
 
-def board_colors(board: str) -> dict:
-    """``{square: "white" | "black"}`` for every piece of a FEN piece placement.
+def board_squares(board: str) -> dict:
+    """``{square: letter}`` of a board placement as the page shows it (``?``/``*``: a white /
+    black piece whose identity this seat does not know).
 
-    >>> board_colors("8/8/8/8/8/8/8/K6k")
-    {'a1': 'white', 'h1': 'black'}
+    >>> board_squares("8/8/8/8/8/8/8/K5?*")
+    {'a1': 'K', 'g1': '?', 'h1': '*'}
     """
     out = {}
     for row, text in enumerate(board.split("/")):
@@ -91,9 +93,19 @@ def board_colors(board: str) -> dict:
             if ch.isdigit():
                 file += int(ch)
                 continue
-            out["abcdefgh"[file] + str(8 - row)] = "white" if ch.isupper() else "black"
+            if file < 8:
+                out["abcdefgh"[file] + str(8 - row)] = ch
             file += 1
     return out
+
+
+def board_colors(board: str) -> dict:
+    """``{square: "white" | "black"}`` for every piece of a FEN piece placement.
+
+    >>> board_colors("8/8/8/8/8/8/8/K6k")
+    {'a1': 'white', 'h1': 'black'}
+    """
+    return {sq: "white" if ch.isupper() else "black" for sq, ch in board_squares(board).items()}
 
 
 class Panel:
@@ -124,6 +136,9 @@ class Panel:
     reveal_kinds: frozenset = frozenset()
     #: Event kinds telling that an illegal move was found or a piece removed (``moves[i].illegal``).
     illegal_kinds: frozenset = frozenset()
+    #: The board shows every piece as it is, so the material balance is public (``material``);
+    #: a variant with hidden or undecided pieces turns it off (its own tray says what is known).
+    shows_material = True
 
     def __init__(self, variant):
         self.variant = get_variant(variant)
@@ -175,6 +190,7 @@ class SecretsPanel(Panel):
     """A variant with secrets: the hand-over screen, one seat's knowledge, the ``secrets`` key."""
 
     keeps_secrets = True
+    shows_material = False
 
     def secrets(self, session, viewer: str) -> dict:
         """The ``secrets`` key: what ``viewer`` knows (:meth:`Rules.secrets
@@ -278,9 +294,35 @@ def game_option_owner(key: str):
     return None
 
 
+#: Points of each piece for the material balance (as lichess shows it).
+PIECE_POINTS = {"q": 9, "r": 5, "b": 3, "n": 3, "p": 1}
+
+
+def material(board: str) -> dict:
+    """The material balance of a board (FEN's first field), as lichess shows it beside the
+    players: ``{side: {"pieces": [letters the side has more of], "score": points ahead}}``.
+
+    >>> material("rnbqkbnr/pppp1ppp/8/8/8/8/PPPPPPPP/RNB1KBNR")   # White lost its queen
+    {'white': {'pieces': ['p'], 'score': 0}, 'black': {'pieces': ['q'], 'score': 8}}
+    """
+    counts = {c: dict.fromkeys(PIECE_POINTS, 0) for c in COLORS}
+    for ch in board:
+        low = ch.lower()
+        if low in PIECE_POINTS:
+            counts["white" if ch.isupper() else "black"][low] += 1
+    out = {}
+    score = sum(PIECE_POINTS[r] * (counts["white"][r] - counts["black"][r]) for r in PIECE_POINTS)
+    for color, sign in (("white", 1), ("black", -1)):
+        foe = "black" if color == "white" else "white"
+        pieces = [r for r in PIECE_POINTS for _ in range(max(0, counts[color][r] - counts[foe][r]))]
+        out[color] = {"pieces": pieces, "score": max(0, sign * score)}
+    return out
+
+
 def variant_menu() -> list:
     """The new-game menu (``state.variantMenu``): one entry per variant that is not another's
-    option, ``{"id", "name", "summary", "options": [{"key", "label"}], "ids": {"": id,
+    option, ``{"id", "name", "summary", "how", "icon", "hint", "options": [{"key", "label"}],
+    "ids": {"": id,
     "rk": ..., "rk,tt": ...}}``; ``ids`` maps each registered combination of options (keys
     joined by commas, in menu order) to its variant id.
 
@@ -312,7 +354,7 @@ def _build_menu() -> list:
             if candidate in VARIANTS:
                 ids[",".join(chosen)] = candidate
         covered.update(ids.values())
-        entries.append({"id": vid, "name": v.name, "summary": v.summary,
+        entries.append({"id": vid, "name": v.name, "summary": v.summary, **guide_card(vid),
                         "options": [{"key": k, "label": label} for k, label in options],
                         "ids": ids})
     return entries

@@ -9,7 +9,10 @@ import weakref
 
 from hiddenchess.ai import computer_variants
 from hiddenchess.app.modes import friend_mode
-from hiddenchess.app.panels import board_colors, kept_plies, menu_choice, variant_menu, viewer_seat
+from hiddenchess.app.keyboard import keyboard_for
+from hiddenchess.app.panels import (board_colors, kept_plies, material, menu_choice, variant_menu,
+                                    viewer_seat)
+from hiddenchess.app.speech import announce, ply_words
 from hiddenchess.app.state import MODE_KEYS, PANEL_KEYS
 from hiddenchess.app.text import CLAIM_TEXT, COLORS, message, other
 from hiddenchess.engine import notation
@@ -82,6 +85,8 @@ def state(session, now_ms: int) -> dict:
     panel.decorate(session, st, viewer)
     session.mode.decorate(session, st, now_ms)
     session.replaying.apply(session, st)
+    st["material"] = material(st["fen"]) if panel.shows_material else None
+    st["speech"] = announce(session, st, keyboard_for(g.variant))  # (the live region's words)
     return st
 
 
@@ -160,13 +165,15 @@ def moves(g, viewer: str, panel) -> list:
         color = other(color)
     else:
         number, color = _first_number(start)
+    keyboard = keyboard_for(g.variant)
     for i in range(keep, len(history)):
         ply = history[i]
         kinds = {e.kind for e in ply.events}
         items.append({"ply": i, "number": number, "color": color, "san": ply.san,
                       "uci": g.rules.view_move(g, i, seat)["uci"],  # (a hidden promotion is not told)
                       "reveal": not panel.reveal_kinds.isdisjoint(kinds),
-                      "illegal": not panel.illegal_kinds.isdisjoint(kinds)})
+                      "illegal": not panel.illegal_kinds.isdisjoint(kinds),
+                      "say": ply_words(g, i, seat, keyboard)})  # (words for a screen reader)
         if color == "black":
             number += 1
         color = other(color)

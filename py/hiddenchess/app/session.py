@@ -42,15 +42,14 @@ hand-over screen).
 
 from __future__ import annotations
 
-import re
-
 from hiddenchess.ai import computer_variants
-from hiddenchess.app import render, saving
-from hiddenchess.app.actions import ACTIONS, QUIET_ACTIONS, STALE_TEXT, actions
+from hiddenchess.app import render, saving, typed as typed_module
+from hiddenchess.app.actions import ACTIONS, QUIET_ACTIONS, STALE_TEXT, actions, move_uci
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.modes.base import MODES, Mode
 from hiddenchess.app.modes.computer import ComputerMode
 from hiddenchess.app.modes import FRIEND_ACTIONS, friend_mode
+from hiddenchess.app import exchange
 from hiddenchess.app.options import default_options, new_game as game_from_options
 from hiddenchess.app.panels import Panel, absent_text, base_variant, panel_for, variant_actions
 from hiddenchess.app.replay import Replay
@@ -62,9 +61,6 @@ from hiddenchess.game.game import Game
 
 __all__ = ["Session", "SessionError", "MODES", "ACTIONS", "actions", "message", "MemoryBackend",
            "computer_variants"]
-
-_SQUARE = re.compile(r"^[a-h][1-8]$")
-
 
 class Session:
     """One player-facing game on one device, saved to ``backend`` (a ``localStorage``-like object).
@@ -389,6 +385,10 @@ class Session:
             return self.error(e, now_ms)
         return self.state(now_ms=now_ms)
 
+    def typed(self, text=None, *, now_ms: int) -> dict:
+        """The move box: a move (SAN, UCI, the variant's forms) or a command (:mod:`~hiddenchess.app.typed`)."""
+        return typed_module.run(self, text, now_ms)
+
     def replay_exit(self, *, now_ms: int) -> dict:
         """Leave the replay: the final position again."""
         self.replaying.stop()
@@ -466,6 +466,11 @@ class Session:
         if action in FRIEND_ACTIONS and action != "join":
             return self.error(SessionError(f"{action!r} belongs to a game with a friend."), now_ms)
         return getattr(self, action)(**args, now_ms=now_ms)
+
+    def import_game(self, text=None, link=None, *, now_ms: int) -> dict:
+        """Replace the game by one from a PGN, a JSON record or a replay link's ``#replay=``
+        value (:mod:`hiddenchess.app.exchange`); a damaged text changes nothing."""
+        return exchange.import_into(self, text, link, now_ms=now_ms)
 
     # ------------------------------------------------------------------ games with a friend
 
@@ -582,14 +587,4 @@ class Session:
 
     def move_uci(self, orig, dest, promotion) -> str:
         """The UCI text of a move the page sent, checked for form (SessionError)."""
-        if self.game.status.over:
-            raise SessionError(f"the game is over ({message(self.game.status.to_json())}); start a new game.")
-        for name, sq in (("from", orig), ("to", dest)):
-            if not isinstance(sq, str) or not _SQUARE.match(sq):
-                raise SessionError(f"the {name} square must be like 'e2', got {sq!r}")
-        if promotion is not None and promotion not in ("q", "r", "b", "n"):
-            raise SessionError(f"promotion must be one of q, r, b, n, got {promotion!r}")
-        uci = orig + dest + (promotion or "")
-        if promotion is None and self.game.promotion_roles(orig, dest):
-            raise SessionError(f"{orig}{dest} is a promotion: choose the piece (q, r, b or n)")
-        return uci  # Game.play decides (castling may come as king-takes-rook, e.g. e1h1)
+        return move_uci(self.game, orig, dest, promotion)

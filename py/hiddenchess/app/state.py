@@ -39,6 +39,7 @@ class MoveItem(TypedDict):
     uci: Uci                     # as the viewer may know it (an opponent's hidden promotion is not told)
     reveal: bool                 # the move revealed something (a secret pawn, a Reveal cover's role)
     illegal: bool                # tabletop rules: an illegal move was found, or a piece removed, on it
+    say: str                     # the move in words as the viewer saw it ("Black: knight takes e4, check.")
 
 
 class ClockView(TypedDict):
@@ -95,6 +96,9 @@ class MenuEntry(TypedDict):
     id: str                      # base variant id
     name: str
     summary: str
+    how: List[str]               # two lines for the start screen's card (app/guide.py)
+    icon: str                    # the card's picture, under assets/img/
+    hint: str                    # shown once at the start of a first game ("" for none)
     options: List[MenuOption]
     ids: Dict[str, str]          # "" | "rk" | "rk,tt" ... -> variant id
 
@@ -127,6 +131,12 @@ class ComputerView(TypedDict):
     request: Optional[ComputerRequest]
     message: Optional[str]       # what the computer did about a draw offer
     canTakeBack: bool            # the action ``takeback`` is allowed now
+
+
+class Takeback(TypedDict):      # two players on one device: the last move may be taken back
+    by: Side                     # who asks (the side that made it)
+    agree: Side                  # who must agree, on the same screen
+    san: str
 
 
 class Sealing(TypedDict):       # Secret Pawn: the viewer seals (action ``seal(squares)``)
@@ -198,6 +208,14 @@ class PeerView(TypedDict):      # games with a friend (hiddenchess.app.modes.fri
     canClaim: Optional[str]      # "flag" | "stalled"
     rematch: Optional[dict]
     fork: Optional[str]
+    provisional: bool            # over, but the end-of-game check is pending: the result may change
+    owed: Optional[dict]         # {"what", "counted_s", "limit_s", "text"}: a message the friend owes
+
+
+class Speech(TypedDict):
+    key: str                     # the live region says ``text`` when this (or gameId) changes
+    text: str                    # "Black: knight takes e4, check. White to move." (the viewer's knowledge only)
+    reply: Optional[str]         # the answer of a reading command of the move box (action "typed")
 
 
 class State(TypedDict):
@@ -230,6 +248,8 @@ class State(TypedDict):
     replay: Optional[ReplayView]
     variantMenu: List[MenuEntry]
     computer: Optional[ComputerView]
+    takeback: Optional[Takeback]  # on one device: the move a takeback would undo, if any
+    material: Optional[Dict[Side, dict]]  # {"pieces": ["q", "p"], "score": 8} per side, where public
     computerVariants: List[str]
     friendVariants: Optional[List[str]]  # None until the page asks (action "catalog")
     peer: Optional[PeerView]
@@ -240,10 +260,11 @@ class State(TypedDict):
     tabletop: Optional[TabletopView]
     secrets: Optional[Secrets]
     reveal: Optional[RevealView]
+    speech: Speech               # words for a screen reader (hiddenchess.app.speech)
     # only in the answer to export_corrupt: download: {"name", "text"}
 
 
 #: State keys the variants' panels fill (:meth:`hiddenchess.app.panels.Panel.decorate`).
 PANEL_KEYS = ("sealing", "placing", "identity", "tabletop", "secrets", "reveal")
 #: State keys the play modes fill.
-MODE_KEYS = ("computer", "peer")
+MODE_KEYS = ("computer", "peer", "takeback")

@@ -6,9 +6,14 @@
 * :mod:`~hiddenchess.peer.match` -- turns, clocks, draws, rematch
 * :mod:`~hiddenchess.peer.endings` -- endings by message, what their sender knew (no erasure),
   forfeits for rule breaks proven at once, probe answers, finals
+* :mod:`~hiddenchess.peer.deadlines` -- messages owed: the owing side's clock runs, deadlines,
+  stall claims (a withheld answer, opening or final forfeits)
+* :mod:`~hiddenchess.peer.verdict` -- the audit decides: a rule break it finds is a forfeit
+* :mod:`~hiddenchess.peer.claims` -- draw claims only the other side can confirm
 * :mod:`~hiddenchess.peer.protocol` -- the hooks a variant adds (its ``peer`` plug-in) + registry
 * :mod:`~hiddenchess.peer.game` -- :class:`PeerGame`, one seat's protocol state machine
-* :mod:`~hiddenchess.peer.audit` -- the end-of-game replay with full information
+* :mod:`~hiddenchess.peer.audit` -- the end-of-game replay with full information (every problem,
+  blamed on the side that broke the rule)
 * :mod:`~hiddenchess.peer.tracking` -- where each piece started
 * :mod:`~hiddenchess.app.modes.friend` -- the Session's friend mode (what the page drives)
 

@@ -12,8 +12,11 @@ recorded during play (:attr:`PeerGame.attempts <hiddenchess.peer.game.PeerGame.a
   reveal at that move: the mover's revealed pawns, the answerer's revealed pawns and a captured
   pawn's flag (``missing-opening`` / ``wrong-answer`` when one is missing, ``bad-opening`` when
   one is extra);
-* every probe must list every legal move (``bad-probe``) and its answer must refuse exactly the
-  moves the truth refuses (``wrong-probe-answer``);
+* every probe's answer must refuse exactly the moves the truth refuses (``wrong-probe-answer``),
+  and "no move left" (an empty probe) must be true (``bad-probe``);
+* a move the truth refuses is blamed on the side that broke the rule: the answerer that accepted
+  a king move into its own hidden attack (``wrong-answer``), else the mover (``illegal-move``);
+  the replay then goes on (:func:`force`), so that every problem is reported;
 * every Reveal Chess draw must open the committed nonce and give the role both nonces make
   (``bad-draw``);
 * every final opening must match its commitment (``changed-secret``), every committed item must be
@@ -26,11 +29,89 @@ The result is ``{"status": "verified", "problems": []}`` or ``{"status": "failed
 
 from __future__ import annotations
 
-from hiddenchess.errors import HiddenChessError, IllegalMoveError
+from hiddenchess.engine import notation
+from hiddenchess.engine.core import PAWN, SQUARE_INDEX
+from hiddenchess.engine.position import encode_move
+from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.game import Game
 from hiddenchess.peer.crypto import check_opening
 
-__all__ = ["audit", "replay", "problem", "begin", "final_values", "result_mismatch"]
+__all__ = ["audit", "replay", "problem", "begin", "final_values", "result_mismatch", "force",
+           "blame_illegal"]
+
+#: Promotion letters -> piece types (a forced move's promotion).
+_PROMO = {"q": 5, "r": 4, "b": 3, "n": 2}
+
+
+class _Forced:
+    """A game's rules hooks with one move let through (:func:`force`): everything else is the
+    original hooks'."""
+
+    def __init__(self, rules, m: int):
+        self.original = rules
+        self.m = m
+
+    def __getattr__(self, name):
+        return getattr(self.original, name)
+
+    def parse_illegal(self, game, text: str) -> int:
+        return self.m
+
+
+def force(truth: Game, uci: str, draw=None) -> bool:
+    """Play ``uci`` on ``truth`` although the truth refuses it, so that the audit can replay the
+    rest of the game after a rule break: the move as its mover's knowledge allowed it (a king
+    move into a hidden attack), else the piece on its first square simply goes to the second
+    (a move no piece of that identity could make). ``False`` when even that is impossible (no
+    piece of the side to move there)."""
+    known = truth.rules.known_position(truth, truth.turn)
+    try:
+        m = notation.parse_move(known, uci)
+    except HiddenChessError:
+        pos = truth.position
+        frm, to = SQUARE_INDEX.get(uci[:2]), SQUARE_INDEX.get(uci[2:4])
+        piece = pos.piece_at(frm) if frm is not None else None
+        if piece is None or to is None or piece[0] != pos.turn:
+            return False
+        target = pos.piece_at(to)
+        if target is not None and target[0] == pos.turn:
+            return False
+        promo = 0
+        if piece[1] == PAWN and uci[3] in "18":
+            promo = _PROMO.get(uci[4:5] or "q", 5)
+        m = encode_move(frm, to, promo)
+    original = truth.rules
+    truth.rules = _Forced(original, m)
+    try:
+        truth.play(uci, draw=draw, allow_illegal=True)
+    except HiddenChessError:
+        return False
+    finally:
+        truth.rules = original
+    return True
+
+
+def blame_illegal(truth: Game, a: dict, problems: list, error) -> None:
+    """The accepted move ``a`` is illegal in the truth: blame the side that broke the rule. When
+    the mover's own knowledge allowed the move (a king move into an attack only the answerer's
+    hidden pieces make), the mover could not know: the answerer, who had to refuse it and
+    accepted it, is to blame; otherwise the mover."""
+    mover, uci, ply_no = a["by"], a["uci"], a["ply"] + 1
+    answerer = "black" if mover == "white" else "white"
+    known = truth.rules.known_position(truth, mover)
+    allowed = False
+    if known is not truth.position and truth.turn == mover:
+        try:
+            notation.parse_move(known, uci)
+            allowed = True
+        except HiddenChessError:
+            allowed = False
+    if allowed:
+        problem(problems, ply_no, answerer, "wrong-answer",
+                f"{answerer} accepted {uci}, which its own hidden pieces make illegal ({error}): "
+                "it had to refuse it")
+    else:
+        problem(problems, ply_no, mover, "illegal-move", f"{uci} is illegal: {error}")
 
 
 def problem(problems: list, ply, by, kind: str, message: str) -> None:
@@ -80,6 +161,35 @@ def result_mismatch(pg, problems: list, final: dict, ply: int) -> None:
                 f"{status.result} ({status.reason})")
 
 
+def truth_moves(truth: Game) -> set:
+    """The side to move's legal moves in the truth (UCI), also after a forced move."""
+    return {notation.uci(m) for m in truth.position.legal_moves()}
+
+
+def audit_probe(truth: Game, a: dict, ctx: dict, problems: list) -> None:
+    """A probe (which of these king moves do your hidden pieces refuse?) must be answered as
+    the truth answers it (``wrong-probe-answer``, the answerer's); an empty probe says that no
+    move is left (besides those refused at this ply): a legal move left is the prober's
+    ``bad-probe`` (a move the answerer wrongly refused is the answerer's)."""
+    ply_no = a["ply"] + 1
+    legal = truth_moves(truth)
+    answerer = "black" if a["by"] == "white" else "white"
+    refused = ctx.setdefault("refused", {}).setdefault(a["ply"], set())
+    if not a["moves"]:
+        left = sorted(legal - refused)
+        if left:
+            problem(problems, ply_no, a["by"], "bad-probe",
+                    f"{a['by']} said no move was left, but it had {', '.join(left)}")
+        return
+    for m in a["moves"]:
+        if m in a["refused"]:
+            refused.add(m)
+        if (m in a["refused"]) != (m not in legal):
+            problem(problems, ply_no, answerer, "wrong-probe-answer",
+                    f"{m} was {'refused' if m in a['refused'] else 'allowed'}, but the truth "
+                    f"{'allows' if m in legal else 'refuses'} it")
+
+
 def replay(pg, hooks) -> dict:
     """Replay every attempt of ``pg`` on the truth its variant's ``hooks`` rebuild from both
     sides' secrets, and check every move, refusal and probe (the hooks check the rest)."""
@@ -101,29 +211,13 @@ def replay(pg, hooks) -> dict:
             continue  # void (crossed an ending) or after a stop
         ply_no = a["ply"] + 1
         if a["kind"] == "probe":
-            legal = set(truth.legal_moves())
-            hidden = sorted(legal - set(a["moves"]))
-            if hidden:
-                problem(problems, ply_no, a["by"], "bad-probe",
-                        f"the probe left out the legal move(s) {', '.join(hidden)}")
-            answerer = "black" if a["by"] == "white" else "white"
-            for m in a["moves"]:
-                if (m in a["refused"]) != (m not in legal):
-                    problem(problems, ply_no, answerer, "wrong-probe-answer",
-                            f"{m} was {'refused' if m in a['refused'] else 'allowed'}, but the truth "
-                            f"{'allows' if m in legal else 'refuses'} it")
+            audit_probe(truth, a, ctx, problems)
             continue
         mover = a["by"]
         answerer = "black" if mover == "white" else "white"
         answer = a.get("answer")
         if answer is not None and not answer["ok"]:
-            try:
-                truth.parse_move(a["uci"])
-            except IllegalMoveError:
-                pass
-            except HiddenChessError:
-                pass
-            else:
+            if a["uci"] in truth_moves(truth):
                 problem(problems, ply_no, answerer, "wrong-refusal",
                         f"{a['uci']} was refused, but {hooks.refusal_denied}")
             continue
@@ -131,8 +225,13 @@ def replay(pg, hooks) -> dict:
         try:
             truth.play(a["uci"], draw=a.get("role"))
         except HiddenChessError as e:
-            problem(problems, ply_no, mover, "illegal-move", f"{a['uci']} is illegal: {e}")
-            break
+            # Report it, blaming the side that broke the rule, and replay on (every problem is
+            # reported, not only the first).
+            blame_illegal(truth, a, problems, e)
+            if not force(truth, a["uci"], a.get("role")):
+                problem(problems, ply_no, mover, "illegal-move",
+                        f"{a['uci']} cannot be replayed at all: the audit stops at move {ply_no}")
+                break
         hooks.audit_after(truth, a, ctx, problems)
     status = pg.status()
     if status.reason in ("checkmate", "stalemate") and truth.ply == final_plies and not truth.status.over:

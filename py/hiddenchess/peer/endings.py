@@ -37,6 +37,8 @@ class Endings:
     """The endings part of :class:`~hiddenchess.peer.match.Match` (a mixin: it uses the
     seat's ``moves``, ``chain``, ``ending``, ``draw_offer``, ...)."""
 
+    claim_wait: dict | None = None  # my draw claim waiting for the friend's answer
+
     # ------------------------------------------------------------------ what the sender knew
     def least_ply(self, msg) -> int:
         """The earliest ply the peer's message ``msg`` may be about: after every move whose
@@ -95,7 +97,9 @@ class Endings:
         self.chain.append(text, msg)
         self.rejected = None
         ply = self.ply
-        self.problem(e.kind or "rule-break", e.reason, e.ply if e.ply is not None else ply, self.peer)
+        # (problems name the ply counted from 1, as the audit's do: ply 1 is White's first move)
+        self.problem(e.kind or "rule-break", e.reason, (e.ply if e.ply is not None else ply) + 1,
+                     self.peer)
         self.cur_n = msg["n"]
         self.end(self.seat, "forfeit", ply, self.peer)
         self.ending["evidence"] = e.reason
@@ -118,7 +122,12 @@ class Endings:
             pr["refused"] = list(refused)
             self.attempts.append({"kind": "probe", "ply": ply, "by": self.seat,
                                   "moves": list(pr["moves"]), "refused": list(refused)})
-            if len(refused) == len(pr["moves"]):
+            if refused:
+                if self.refused.get("ply") != ply:
+                    self.refused = {"ply": ply, "moves": []}
+                self.refused["moves"] += [m for m in refused if m not in self.refused["moves"]]
+            self.clock_probe_answered(pr, now_ms)
+            if not pr["moves"]:  # "no move left", answered: checkmate or stalemate
                 self.end(self.peer if check else None, "checkmate" if check else "stalemate",
                          ply, self.peer)
         return commit
@@ -163,6 +172,7 @@ class Endings:
             del self.moves[ply:]
         self.protocol.void_from(ply)
         self.pending = None
+        self.claim_wait = None
         offer = self.draw_offer
         self.draw_offer = None
         result = "1/2-1/2" if winner is None else ("1-0" if winner == "white" else "0-1")
@@ -272,6 +282,8 @@ class Endings:
         return commit
 
     def on_draw_accept(self, msg, now_ms):
+        if self.claim_wait is not None and self.phase == "play":
+            return self.claim_answered(msg, True)
         if self.phase != "play" or not self.draw_offer or self.draw_offer["by"] != self.seat:
             raise Reject("there is no draw offer of this side to accept")
         self.check_ply(msg, allow_behind=True)
@@ -280,6 +292,8 @@ class Endings:
         return lambda: self.end(None, "agreement", msg["ply"], self.peer)
 
     def on_draw_decline(self, msg, now_ms):
+        if self.claim_wait is not None and self.phase == "play":
+            return self.claim_answered(msg, False)
         self.check_ply(msg, allow_behind=True)
 
         def commit():
@@ -306,10 +320,22 @@ class Endings:
             if self.phase != "play" or self.turn != self.peer or self.pending is not None:
                 raise Reject("out of turn: draws are claimed by the side to move")
             self.check_ply(msg)
+            code = "threefold-repetition" if reason == "threefold" else "fifty-moves"
+            if reason in self.protocol.answered_claims:
+                # Only this side knows its own pawn moves: it answers the claim.
+                stands = self.protocol.holder_claim(self.local, reason, msg["move"] or None)
+
+                def answer():
+                    if stands:
+                        self.send("draw-accept", ply=msg["ply"])
+                        self.end(None, code, msg["ply"], self.peer)
+                        self.ending["move"] = msg["move"] or None
+                    else:
+                        self.send("draw-decline", ply=msg["ply"])
+                return answer
             found = claim_reason(self.local, msg["move"] or None)
             if found != reason:
                 raise Reject(f"the draw claim ({reason}) does not stand", "bad-claim", self.ply)
-            code = "threefold-repetition" if reason == "threefold" else "fifty-moves"
 
             def commit():
                 self.end(None, code, msg["ply"], self.peer)
@@ -326,6 +352,8 @@ class Endings:
             p = msg["ply"]
             if self.clock.running == self.seat and p == self.ply:
                 mine = self.time_left(self.seat, now_ms)
+            elif self.probe_left(p) is not None:
+                mine = self.probe_left(p)  # (my clock stopped at my probe)
             else:
                 # My move crossed the claim: what counts is the time I had when I made it.
                 last = self.my_last_left or {}
@@ -335,6 +363,14 @@ class Endings:
                 raise Reject(f"the flag claim came early: this side's clock shows {seconds} s left")
             return lambda: self.flag_end(self.seat, now_ms, src=self.peer, ply=p)
         raise Reject(f"the claim {reason!r} is not supported in this game")
+
+    def probe_left(self, p: int):
+        """My time as I measured it when my probe at ply ``p`` stopped my clock (a flag claim
+        about that ply crossed it), else ``None``."""
+        pr = self.probe
+        if pr is not None and pr["by"] == self.seat and pr["ply"] == p:
+            return pr.get("left")
+        return None
 
     def owes_message(self) -> bool:
         """Whether this side owes the peer a message right now (it never does when honest)."""

@@ -49,6 +49,7 @@ from hiddenchess.peer.codec import GAME_ID, ProtocolError, Reject, canonical, de
 from hiddenchess.peer.crypto import SystemRng, check_opening, sha256_hex
 from hiddenchess.peer.match import LATENCY_ALLOWANCE_MS, SEATS, STALL_MS, Match, other
 from hiddenchess.peer.protocol import PAWN_START, PROTOCOLS, peer_variants, protocol_class
+from hiddenchess.peer.verdict import apply_verdict
 
 #: Messages that change nothing for good (draw offers and declines, rematch offers): at most
 #: :data:`IDLE_PER_PLY` of them (and of messages void because the game ended) are taken at one
@@ -263,10 +264,14 @@ class PeerGame(Match):
     def connect(self, *, now_ms: int = 0) -> None:
         """The channel (re)opened: say hello (this side's head and what it has of the peer's log);
         the answer to the peer's hello re-sends whatever it is missing."""
-        self.chain.connect(now_ms)
+        now = self.saw_time(now_ms)
+        self.came_online(now)
+        self.chain.connect(now)
 
-    def disconnect(self) -> None:
-        """The channel closed: nothing is sent until :meth:`connect` (resync then)."""
+    def disconnect(self, *, now_ms: int | None = None) -> None:
+        """The channel closed: nothing is sent until :meth:`connect` (resync then). From now
+        the time counts as disconnected (see :mod:`hiddenchess.peer.deadlines`)."""
+        self.went_offline(self.saw_time(now_ms))
         self.chain.disconnect()
 
     # ------------------------------------------------------------------ my actions
@@ -297,6 +302,7 @@ class PeerGame(Match):
         self.require(self.turn == self.seat, "it is your friend's turn")
         self.require(self.pending is None, f"waiting for {self.waiting_for() or 'your friend'}")
         self.require(not (self.probe and self.probe["refused"] is None), "waiting for your friend's answer")
+        self.require(self.claim_wait is None, "waiting for your friend's answer to your claim")
 
     def move(self, uci: str, *, now_ms: int = 0) -> None:
         """Play ``uci`` (this side to move). Raises HiddenChessError (nothing sent) when it is
@@ -365,7 +371,7 @@ class PeerGame(Match):
 
     def after_change(self, now_ms) -> None:
         """Automatic steps: the variant's probe, the final openings at the end."""
-        self.protocol.auto_probe()
+        self.protocol.auto_probe(self.saw_time(now_ms))
         if self.phase == "over" and self.clock is not None and self.clock.running and now_ms is not None:
             self.clock.stop(now_ms)
         if self.phase == "over" and not self.final_sent:
@@ -377,11 +383,15 @@ class PeerGame(Match):
                     for i, s in sorted((self.my_secrets or {}).items())]
         self.send("final", ply=self.ply, open=openings, result=st.result, reason=st.reason or "")
         self.final_sent = True
+        self.final_due = self.owe_mark(None)  # (the peer's final is due from now)
         self.maybe_audit()
 
     def maybe_audit(self) -> None:
+        """Both finals are in: audit the game, and let what it finds decide the result
+        (:mod:`hiddenchess.peer.verdict`)."""
         if self.final_sent and self.peer_final is not None and self.audit is None:
             self.audit = self.protocol.audit()
+            apply_verdict(self)
 
     def waiting_for(self) -> str | None:
         """What this side is waiting for, in words (``None`` when nothing)."""
@@ -395,6 +405,8 @@ class PeerGame(Match):
             return "your friend's answer" if self.pending["by"] == self.seat else "your friend's opening"
         if self.probe is not None and self.probe["refused"] is None and self.probe["by"] == self.seat:
             return "your friend's answer"
+        if self.claim_wait is not None:
+            return "your friend's answer to your claim"
         if self.phase == "over" and self.audit is None:
             return "your friend's final openings"
         return None
@@ -440,9 +452,11 @@ class PeerGame(Match):
                 return self.forfeit(text, msg, e, now_ms)
             self.rejected = e.reason
             if e.kind and len(self.problems) < MAX_PROBLEMS:
-                self.problem(e.kind, e.reason, e.ply if e.ply is not None else self.ply, self.peer)
+                self.problem(e.kind, e.reason, (e.ply if e.ply is not None else self.ply) + 1,
+                             self.peer)
             return self.rejected
         # Accepted: log it, then apply its effects.
+        self.saw_time(now_ms)
         self.chain.append(text, msg)
         if idle:
             self.idle = [self.ply, self.idle[1] + 1 if self.idle[0] == self.ply else 1]
@@ -505,15 +519,18 @@ class PeerGame(Match):
         return self.protocol.on_open(p, msg, now_ms)
 
     def on_probe(self, msg, now_ms):
-        if any(a["kind"] == "probe" and a["by"] == self.peer and a["ply"] == self.ply
-               for a in self.attempts):
+        # One question per move, and then at most one "no move is left" (an empty probe).
+        earlier = [a for a in self.attempts
+                   if a["kind"] == "probe" and a["by"] == self.peer and a["ply"] == self.ply]
+        if earlier and (msg["moves"] or any(not a["moves"] for a in earlier)):
             raise Reject("your friend already asked (probed) at this move")
         return self.protocol.on_probe(msg, now_ms)
 
     # ------------------------------------------------------------------ persistence
     _FIELDS = ("seat", "sent", "recv", "my_secrets", "peer_commits", "peer_open", "my_open", "moves",
                "attempts", "pending", "probe", "draw_offer", "ending", "final_sent", "peer_final",
-               "problems", "audit", "notice", "rematch", "fork", "refused", "my_last_left", "idle")
+               "problems", "audit", "notice", "rematch", "fork", "refused", "my_last_left", "idle",
+               "last_ms", "away", "final_due", "claim_wait")
 
     def to_json(self) -> dict:
         """Everything needed to continue after a reload (own secrets and salts included: it stays
@@ -544,6 +561,7 @@ class PeerGame(Match):
             if data.get("clock") is not None:
                 game.clock = Clock.from_json(data["clock"])
             game.chain.restore(data.get("sent", game.chain.sent), data.get("recv", game.chain.recv))
+            game.went_offline(game.last_ms)  # (the page was closed since it was saved)
             game._local = None
             _ = game.local
         except (HiddenChessError, KeyError, TypeError, ValueError) as e:

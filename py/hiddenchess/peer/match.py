@@ -13,16 +13,14 @@ from __future__ import annotations
 from hiddenchess.game.clock import Clock
 from hiddenchess.game.game import Status
 from hiddenchess.peer.codec import Reject
+from hiddenchess.peer.deadlines import GRACE_MS, STALL_MS, Deadlines
 from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS, SEATS, Endings, claim_reason, other
 
-__all__ = ["Match", "SEATS", "STALL_MS", "LATENCY_ALLOWANCE_MS", "other", "claim_reason"]
-
-#: How long a side may take to send an opening it owes (Reveal Chess draws) before the other side
-#: may claim a forfeit.
-STALL_MS = 30_000
+__all__ = ["Match", "SEATS", "STALL_MS", "GRACE_MS", "LATENCY_ALLOWANCE_MS", "other",
+           "claim_reason"]
 
 
-class Match(Endings):
+class Match(Deadlines, Endings):
     """Turns, endings, clocks, draws and rematches of :class:`~hiddenchess.peer.game.PeerGame`
     (which provides ``seat``, ``peer``, ``moves``, ``pending``, ``local``, ``phase``,
     :meth:`send` and :meth:`require`)."""
@@ -87,11 +85,6 @@ class Match(Endings):
         inc = self.clock.settings.increment_ms if self.clock.started else 0
         self.set_clock({mover: left + inc}, other(mover), since)
 
-    def clock_hold(self, left) -> None:
-        """The peer's move waits for its opening: its time stops at ``left``, nothing runs."""
-        if self.clock is not None and left is not None:
-            self.set_clock({self.peer: left}, None, None)
-
     def accepted_left(self, reported, now_ms: int):
         """The mover's reported time, accepted up to this side's own measurement plus
         :data:`LATENCY_ALLOWANCE_MS` (clamped there when it claims more)."""
@@ -105,6 +98,7 @@ class Match(Endings):
     def tick(self, *, now_ms: int) -> None:
         """Look at the clock: when this side's own time has run out, it says so (``claim
         flag-self``) and the game ends on time."""
+        self.saw_time(now_ms)
         if self.clock is None or self.phase != "play" or self.clock.running != self.seat:
             return
         if self.time_left(self.seat, now_ms) <= 0:
@@ -180,35 +174,37 @@ class Match(Endings):
     def claim_draw(self, move: str | None = None, *, now_ms: int = 0) -> None:
         """Claim a draw (threefold repetition or fifty moves) now or by declaring ``move``."""
         self.require_my_turn()
-        reason = claim_reason(self.local, move)
+        reason = self.protocol.own_claim(self.local, move)
         self.require(reason is not None, "no threefold repetition and fewer than fifty moves "
                      "without a capture or pawn move")
         self.send("claim", ply=self.ply, reason=reason, move=move or "", left=None)
+        if reason in self.protocol.answered_claims:
+            # Only the friend knows whether its own pawns moved: it answers (owed, see deadlines).
+            self.claim_wait = {"ply": self.ply, "reason": reason, "move": move or "",
+                               "n": len(self.chain.sent), **self.owe_mark(now_ms)}
+            self.after_change(now_ms)
+            return
         self.end(None, "threefold-repetition" if reason == "threefold" else "fifty-moves",
                  self.ply, self.seat)
         self.ending["move"] = move or None
         self.after_change(now_ms)
 
-    def can_claim_stall(self, now_ms: int) -> bool:
-        """Whether the peer has owed a message (a draw opening) for :data:`STALL_MS` of connected
-        time (a lost connection does not count against it)."""
-        p = self.pending
-        if not (self.chain.connected and self.phase == "play" and p is not None
-                and p["by"] == self.peer and p["stage"] == "open"):
-            return False
-        connected = self.chain.connected_since
-        since = max(p["since"], connected if connected is not None else 0)
-        return now_ms - since >= STALL_MS
+    def claim_answered(self, msg, accepted: bool):
+        """The friend's answer (``draw-accept`` / ``draw-decline``) to my waiting claim."""
+        w = self.claim_wait
+        if msg["ply"] != w["ply"]:
+            raise Reject(f"the answer is about ply {msg['ply']}, the claim about ply {w['ply']}")
 
-    def claim_stalled(self, *, now_ms: int) -> None:
-        """Claim the game: the peer did not send the opening it owes in time (it forfeits)."""
-        self.require(self.can_claim_stall(now_ms), "your friend does not owe an answer for "
-                     f"{STALL_MS // 1000} seconds")
-        self.send("claim", ply=self.ply, reason="stalled", move="", left=None)
-        self.end(self.seat, "forfeit", self.ply, self.seat)
-        self.ending["evidence"] = (f"your friend did not send the opening it owed within "
-                                   f"{STALL_MS // 1000} seconds")
-        self.after_change(now_ms)
+        def commit():
+            self.claim_wait = None
+            if accepted:
+                code = "threefold-repetition" if w["reason"] == "threefold" else "fifty-moves"
+                self.end(None, code, w["ply"], self.seat, src=self.seat, n=w["n"])
+                self.ending["move"] = w["move"] or None
+            else:
+                self.notice = ("your friend's answer: one of its pawns moved in the last fifty "
+                               "moves, so the fifty-move rule does not apply yet")
+        return commit
 
     def offer_rematch(self, game_id: str) -> None:
         """Offer a new game (colours swapped) with the id ``game_id``."""

@@ -34,6 +34,7 @@ from hiddenchess.engine.variant import VARIANTS, get_variant, load_plugin
 from hiddenchess.game.game import Game
 from hiddenchess.peer.audit import replay
 from hiddenchess.peer.codec import Reject
+from hiddenchess.peer.endings import claim_reason
 
 __all__ = ["Protocol", "PROTOCOLS", "register_protocol", "protocol_class", "peer_variants",
            "is_king_move", "PAWN_START"]
@@ -95,6 +96,9 @@ class Protocol:
     refusal_denied = "nothing hidden refuses it"
     #: Attributes of the hooks object saved with the game (see ``PeerGame.to_json``).
     FIELDS: tuple = ()
+    #: Draw claims whose truth only the other side can tell (its answer: ``draw-accept`` when the
+    #: claim stands as far as it knows, ``draw-decline`` when not; the audit checks the rest).
+    answered_claims: tuple = ()
 
     def __init__(self, pg):
         self.pg = pg
@@ -167,7 +171,7 @@ class Protocol:
         declined = pg.decline_by_moving()
         ply = pg.ply
         king = is_king_move(local, uci)
-        pending = {"ply": ply, "by": pg.seat, "uci": uci, "stage": "answer", "since": now_ms,
+        pending = {"ply": ply, "by": pg.seat, "uci": uci, "stage": "answer", **pg.owe_mark(now_ms),
                    "king": king, "draw": "", "nonce": "", "open": [], "declined": declined}
         openings = self.move_openings(local, uci, pending)
         draw = self.draw_for(local, m, ply, pending)
@@ -186,6 +190,7 @@ class Protocol:
         pending["n"] = len(pg.chain.sent)
         if self.needs_answer(draw):
             pg.pending = pending
+            pg.clock_owe(pg.peer, now_ms)  # (the answer is owed: the peer's time runs)
         else:
             pg.finalize(uci, None, pg.seat, len(pg.chain.sent))
             if left is not None:
@@ -306,8 +311,27 @@ class Protocol:
         """Check at once the peer's answer to my probe (``refused``: the moves it refuses);
         raise :class:`~hiddenchess.peer.codec.Reject` (``forfeit``) for a proven rule break."""
 
-    def auto_probe(self) -> None:
+    def auto_probe(self, now_ms: int) -> None:
         """After every change: ask (probe) when only the peer can tell whether I may move."""
+
+    def ask(self, moves: list, now_ms: int) -> None:
+        """Send a probe about my ``moves`` (``[]``: "no move is left"): the peer owes the
+        answer, its clock runs and mine stops (:mod:`hiddenchess.peer.deadlines`)."""
+        pg = self.pg
+        pg.probe = {"ply": pg.ply, "by": pg.seat, "moves": list(moves), "refused": None,
+                    **pg.owe_mark(now_ms)}
+        pg.clock_probe(pg.probe, now_ms)
+        pg.send("probe", ply=pg.ply, moves=list(moves))
+
+    # ------------------------------------------------------------------ draw claims
+    def own_claim(self, game: Game, move: str | None):
+        """The draw this side may claim now (or by declaring ``move``), as far as it knows."""
+        return claim_reason(game, move)
+
+    def holder_claim(self, game: Game, reason: str, move: str | None) -> bool:
+        """Whether the peer's claim ``reason`` (declaring ``move``) stands as far as this side
+        knows (an :attr:`answered_claims` claim)."""
+        return claim_reason(game, move) == reason
 
     # ------------------------------------------------------------------ the end
     def void_from(self, ply: int) -> None:

@@ -7,6 +7,11 @@ plays. :class:`Mode` itself is ``"local"``: two players on one device.
 from __future__ import annotations
 
 from hiddenchess.app.errors import SessionError
+from hiddenchess.app.text import other
+from hiddenchess.errors import HiddenChessError
+
+#: A move whose events are only these reveals nothing: the players at one device may take it back.
+TAKEBACK_EVENTS = frozenset(("move", "check"))
 
 __all__ = ["Mode", "MODES"]
 
@@ -57,7 +62,14 @@ class Mode:
         """A move was played."""
 
     def decorate(self, session, st: dict, now_ms: int) -> None:
-        """Fill this mode's keys of the state ``st``."""
+        """Fill this mode's keys of the state ``st``: on one device, the move a takeback would
+        undo (``takeback``: who asks, who agrees, the move)."""
+        try:
+            last = self._takeback_ply(session)
+        except SessionError:
+            return
+        g = session.game
+        st["takeback"] = {"by": other(g.turn), "agree": g.turn, "san": last.san}
 
     def meta(self) -> dict:
         """What this mode saves with the game."""
@@ -73,5 +85,29 @@ class Mode:
     def computer_move(self, session, uci, ply, game, score, now_ms: int) -> dict:
         return session.error(SessionError("this game is not played against the computer"), now_ms)
 
+    def _takeback_ply(self, session):
+        """The last ply, when the players at this device may take it back (SessionError)."""
+        g = session.game
+        if g.status.over:
+            raise SessionError("the game is over: a move can no longer be taken back")
+        if g.phase != "play" or not g.history:
+            raise SessionError("there is no move to take back")
+        last = g.history[-1]
+        if any(e.kind not in TAKEBACK_EVENTS for e in last.events):
+            raise SessionError(f"{last.san} revealed something or ended the game: it cannot be "
+                               f"taken back")
+        return last
+
     def takeback(self, session, now_ms: int) -> dict:
-        return session.error(SessionError("takebacks are for games against the computer"), now_ms)
+        """Two players on one device: take back the last move (the other player agreed on the
+        page), unless it revealed anything (a secret pawn, a drawn role, a captured identity)."""
+        try:
+            self._takeback_ply(session)
+            session.game.undo()
+        except HiddenChessError as e:
+            return session.error(e, now_ms)
+        clock = session.clock
+        if clock is not None and clock.started:
+            clock.start(session.game.turn, now_ms)  # the side to move again has its time running
+        session.save(now_ms)
+        return session.state(now_ms=now_ms)

@@ -22,7 +22,9 @@ Actions (all return the state dict):
     (same variant and clock, colours swapped) on the open channel.
 ``claim_win {}``
     Claim the game when ``state.peer.canClaim`` is ``"flag"`` (the friend's time ran out beyond
-    the latency allowance) or ``"stalled"`` (the friend owes a draw opening for 30 s).
+    the latency allowance) or ``"stalled"`` (the friend owes a message -- an answer, an opening,
+    a probe answer, its final openings -- for 30 s of counted time; see
+    :mod:`hiddenchess.peer.deadlines`): the friend forfeits.
 ``move``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``, ``claim_draw``, ``tick``
     As usual, for this page's seat only, through the protocol (``tick``: call it while a clock
     runs; it ends the game when this page's own time is out).
@@ -38,9 +40,11 @@ referee for their penalties).
 None, "rejected": the last rejected message's reason or None, "audit": None | {"status":
 "pending"|"verified"|"failed", "problems": [...]}, "connected": bool, "notice": e.g. a refusal,
 "canClaim": None|"flag"|"stalled", "rematch": None | {"by": "me"|"friend", "game"}, "fork": text
-or None (the two saved games disagree: this game cannot be resumed)}``. A forfeit's
-``state["status"]["message"]`` ends with its evidence in words; while ``audit.status`` is
-``"pending"`` the result is provisional (the end-of-game audit has not checked it).
+or None (the two saved games disagree: this game cannot be resumed), "provisional": bool, "owed":
+None | {"what", "counted_s", "limit_s", "text"}}``. A forfeit's ``state["status"]["message"]``
+ends with its evidence in words; while ``audit.status`` is ``"pending"`` the result is
+provisional (``provisional``: the end-of-game audit may still turn it into a forfeit of the
+side that broke a rule; a forfeit itself is final).
 
 A saved friend game restores with status ``"disconnected"``; ``peer_open`` resyncs it.
 """
@@ -61,7 +65,9 @@ from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.clock import ClockSettings
 from hiddenchess import peer
 from hiddenchess.peer import PeerGame, ProtocolError
+from hiddenchess.peer.deadlines import STALL_MS
 from hiddenchess.peer.game import check_settings
+from hiddenchess.peer.verdict import provisional
 
 __all__ = ["Friend", "new_friend_game", "join_friend_game", "friend_options", "FRIEND_ACTIONS",
            "ROUTED_ACTIONS", "friend_variants"]
@@ -225,6 +231,8 @@ class Friend(Mode):
             "canClaim": can_claim,
             "rematch": rematch,
             "fork": pg.fork,
+            "provisional": provisional(pg),
+            "owed": owed_state(pg, now_ms),
         }
 
     # ------------------------------------------------------------------ actions
@@ -264,7 +272,7 @@ class Friend(Mode):
                     pg.receive(data, now_ms=now_ms)
                 self._switch_rematch(session, now_ms)
             elif action == "peer_closed":
-                pg.disconnect()
+                pg.disconnect(now_ms=now_ms)
             elif action == "rematch":
                 if pg.rematch and pg.rematch["by"] == pg.peer:
                     pg.accept_rematch()
@@ -325,6 +333,20 @@ class Friend(Mode):
         self.old_games = (self.old_games + [old.game_id])[-4:]
         self.ever_connected = old.connected or self.ever_connected
         _adopt_into(session, self, now_ms)
+
+
+def owed_state(pg: PeerGame, now_ms: int) -> dict | None:
+    """``state.peer.owed``: the message the friend owes this page, with the time counted
+    against its deadline (``None`` when it owes nothing)."""
+    owed = pg.owed()
+    if owed is None:
+        return None
+    counted = pg.counted_ms(owed, now_ms) // 1000
+    limit = STALL_MS // 1000
+    text = f"Your friend owes {owed['what']} ({min(counted, limit)} of {limit} s)"
+    if counted >= limit:
+        text += ": you may claim the game"
+    return {"what": owed["what"], "counted_s": counted, "limit_s": limit, "text": text}
 
 
 def friend_options(pg: PeerGame) -> dict:

@@ -25,7 +25,9 @@ from hiddenchess.engine import notation
 from hiddenchess.engine.core import PIECE_SYMBOLS, SQUARE_INDEX
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.game import Game
-from hiddenchess.peer.audit import begin, final_values, problem, result_mismatch
+from hiddenchess.peer.audit import begin, final_values, force, problem, result_mismatch
+from hiddenchess.peer.claims import audit_fifty, holder_fifty, own_fifty
+from hiddenchess.peer.endings import claim_reason
 from hiddenchess.peer.codec import Reject
 from hiddenchess.peer.crypto import check_opening, commitment
 from hiddenchess.peer.protocol import Protocol, register_protocol
@@ -48,6 +50,9 @@ class IdentityProtocol(Protocol):
     proven = False  # (set by fit: whether its last failure is a proof)
     #: Whether both kings are open from the start (the commit opens the king).
     kings_open = False
+
+    #: Whether the friend's pawns moved is its secret: it answers a fifty-move claim.
+    answered_claims = ("fifty-moves",)
 
     det: dict | None = None         # the assumed enemy identities
     peer_king: str | None = None    # revealed kings: the peer king's start square
@@ -235,7 +240,7 @@ class IdentityProtocol(Protocol):
             pg.my_secrets[item] = {"value": role, "salt": pg.rng.token_hex(16)}
             s = pg.my_secrets[item]
             c = {item: commitment(pg.game_id, pg.seat, item, s["value"], s["salt"])}
-        pending = {"ply": ply, "by": pg.seat, "uci": public, "stage": "answer", "since": now_ms,
+        pending = {"ply": ply, "by": pg.seat, "uci": public, "stage": "answer", **pg.owe_mark(now_ms),
                    "king": False, "draw": "", "nonce": "", "open": [], "promo": promo,
                    "castle": castle, "ep": bool(e["ep"])}
         left = pg.stop_my_clock(now_ms)
@@ -250,6 +255,7 @@ class IdentityProtocol(Protocol):
         pending["n"] = len(pg.chain.sent)
         if answer:
             pg.pending = pending
+            pg.clock_owe(pg.peer, now_ms)  # (the answer is owed: the peer's time runs)
         else:
             pg.finish_move({"uci": public, "by": pg.seat, "promo": promo, "castle": castle,
                             "ep": None, "captured": None, "n": len(pg.chain.sent)}, pg.seat)
@@ -374,8 +380,18 @@ class IdentityProtocol(Protocol):
             attempt["answer"] = {"ok": True, "open": [[i, v] for i, v in opened.items()], "ep": ep or ""}
             pg.finish_move(entry, pg.seat)
             self.adopt(det, game, local, p["ply"], entry)
-            pg.clock_move(pg.seat, p.get("left"), now_ms)
+            pg.clock_answered(p, now_ms)
         return commit
+
+    # ------------------------------------------------------------------ fifty moves
+    def own_claim(self, game: Game, move: str | None):
+        """Threefold on this side's game; the fifty-move count as this side knows it (captures
+        and its own pawn moves: :func:`~hiddenchess.peer.claims.own_fifty`)."""
+        found = claim_reason(game, move)
+        return found if found == "threefold" else own_fifty(game, self.pg.seat, move)
+
+    def holder_claim(self, game: Game, reason: str, move: str | None) -> bool:
+        return holder_fifty(game, self.pg.seat, move)
 
     # ------------------------------------------------------------------ no move left
     def on_probe(self, msg, now_ms):
@@ -414,13 +430,12 @@ class IdentityProtocol(Protocol):
                 return uci
         return None
 
-    def auto_probe(self) -> None:
+    def auto_probe(self, now_ms: int) -> None:
         pg = self.pg
         if pg.phase == "play" and pg.turn == pg.seat and pg.pending is None \
                 and pg.probe is None and not pg.local.legal_moves():
             # No legal move at all (only this side knows its pieces): a stalemate, said so.
-            pg.probe = {"ply": pg.ply, "by": pg.seat, "moves": [], "refused": None}
-            pg.send("probe", ply=pg.ply, moves=[])
+            self.ask([], now_ms)
 
     # ------------------------------------------------------------------ the end
     def void_from(self, ply: int) -> None:
@@ -465,13 +480,18 @@ class IdentityProtocol(Protocol):
                 promo = truth_items[mover].get(f"ply:{i}", "")
                 if promo not in ("q", "r", "b", "n"):
                     problem(problems, i + 1, mover, "bad-commit", f"{uci}: no promotion was committed")
-                    break
+                    promo = "q"
             try:
-                result = truth.play(uci + promo)
+                truth.play(uci + promo)
             except HiddenChessError as e:
+                # (no check in this variant: an illegal move is its mover's; the replay goes on
+                # with the move forced, so that every later problem is reported too)
                 problem(problems, i + 1, mover, "illegal-move", f"{uci} is illegal: {e}")
-                break
-            e = next(x for x in result.events if x.kind == "move").public
+                if not force(truth, uci + promo):
+                    problem(problems, i + 1, mover, "illegal-move",
+                            f"{uci} cannot be replayed at all: the audit stops at move {i + 1}")
+                    break
+            e = next(x for x in truth.history[-1].events if x.kind == "move").public
             if (e["castle"] or None) != (mv.get("castle") or None):
                 problem(problems, i + 1, mover, "illegal-move", f"{uci} was announced as "
                         f"{'castling' if mv.get('castle') else 'no castling'}, which it was not")
@@ -492,6 +512,8 @@ class IdentityProtocol(Protocol):
             if ply_no == truth.ply and truth.legal_moves():
                 problem(problems, ply_no, a["by"], "bad-probe",
                         f"{a['by']} said it had no legal move, but it had {len(truth.legal_moves())}")
+        if pg.status().reason == "fifty-moves":
+            audit_fifty(truth, pg.ending["by"], pg.ending.get("move"), problems)
         if pg.status().reason == "king-captured" and truth.status.reason != "king-captured":
             problem(problems, last, pg.peer, "wrong-result", "no king was captured")
         return {"status": "failed" if problems else "verified", "problems": problems}

@@ -114,6 +114,7 @@ def reveal_state(pos, last_events, promotions: dict) -> dict:
 @register_panel("reveal")
 class RevealPanel(Panel):
     game_options = ("seed", "draws")
+    shows_material = False  # a captured cover's role was never decided
     reveal_kinds = frozenset(("reveal",))
     game_options_text = "seed and draws are options of Reveal Chess"
 

@@ -3,7 +3,8 @@
 A move that reveals a cover carries a commitment to the mover's nonce; the opponent answers its
 own nonce, the mover opens its nonce, and the role follows from both
 (:func:`~hiddenchess.peer.crypto.joint_role`). A mover that does not open within
-:data:`~hiddenchess.peer.match.STALL_MS` may be claimed against (``claim stalled``): it forfeits.
+:data:`~hiddenchess.peer.deadlines.STALL_MS` may be claimed against (``claim stalled``): it forfeits,
+and so does an answerer that withholds its nonce (:mod:`hiddenchess.peer.deadlines`).
 Nothing is committed before play: the covers and pools are public.
 """
 
@@ -52,9 +53,9 @@ class RevealProtocol(Protocol):
             attempt["nonces"] = [None, nonce]
             pg.send("answer", ply=ply, ok=True, refusal="", open=[], nonce=nonce, ep="")
             pg.pending = {"ply": ply, "by": pg.peer, "uci": uci, "stage": "open",
-                          "since": now_ms, "king": king, "draw": draw, "nonce": nonce,
+                          **pg.owe_mark(now_ms), "king": king, "draw": draw, "nonce": nonce,
                           "open": [], "left": left, "n": msg["n"]}
-            pg.clock_hold(left)
+            pg.clock_opening_owed(left, now_ms)  # (the opening is owed: its time runs)
         return commit
 
     # ------------------------------------------------------------------ answers and openings
@@ -71,7 +72,7 @@ class RevealProtocol(Protocol):
             attempt["role"] = role
             pg.send("open", ply=p["ply"], open=[], nonce=p["nonce"])
             pg.finalize(p["uci"], role, pg.seat, p.get("n", 0))
-            pg.clock_move(pg.seat, p.get("left"), now_ms)
+            pg.clock_answered(p, now_ms)
         return commit
 
     def on_open(self, p: dict, msg, now_ms):
@@ -88,7 +89,7 @@ class RevealProtocol(Protocol):
             attempt["nonces"] = [msg["nonce"], p["nonce"]]
             attempt["role"] = role
             pg.finalize(p["uci"], role, pg.peer, p.get("n", 0))
-            pg.clock_move(pg.peer, p.get("left"), now_ms)
+            pg.clock_opened(p, now_ms)
         return commit
 
     # ------------------------------------------------------------------ the audit

@@ -4,9 +4,12 @@ Each side commits to its eight pawn flags (item = start square, value ``"1"`` se
 not). A non-king move carries the openings of the mover's pawns it reveals; the opponent answers
 (refusal of a king move into a hidden pawn's attack, or the openings of its own pawns the move
 revealed, a captured pawn's flag always). A king move's own openings follow in an ``open``
-message after the opponent accepted it, so a refused move tells nothing. When every move the
-side to move has is a king move (or it has none), it sends a ``probe`` and the opponent says
-which of them its hidden pawns refuse: all refused is checkmate or stalemate.
+message after the opponent accepted it. At the start of every turn on which an unopened pawn of
+the opponent could refuse one of its king moves, the side to move asks about *all* those king
+moves in one ``probe`` (the same question whatever its own secrets and whatever move it means
+to play: privacy by uniform messages, :meth:`SecretPawnProtocol.uniform_tries`) and the
+opponent says which its hidden pawns refuse; a side left with no move says so with an empty
+probe (checkmate or stalemate), checked at once as far as the opponent's board allows.
 """
 
 from __future__ import annotations
@@ -182,7 +185,8 @@ class SecretPawnProtocol(Protocol):
             raise Reject("a refused move cannot have revealed anything", "bad-opening", ply)
         pg = self.pg
         if any(a["kind"] == "move" and a["ply"] == ply and a["by"] == pg.peer and a["uci"] == uci
-               for a in pg.attempts):
+               or a["kind"] == "probe" and a["ply"] == ply and a["by"] == pg.peer
+               and uci in a["refused"] for a in pg.attempts):
             raise Reject(f"{uci} was already tried and refused at this move")
         attempt = {"kind": "move", "ply": ply, "by": pg.peer, "uci": uci, "open": [],
                    "answer": {"ok": False, "open": []}, "later": [], "draw": "", "nonces": None}
@@ -215,9 +219,9 @@ class SecretPawnProtocol(Protocol):
             attempt["answer"] = {"ok": True, "open": [[o["item"], o["value"]] for o in mine]}
             if king:
                 pg.pending = {"ply": ply, "by": pg.peer, "uci": uci, "stage": "open",
-                              "since": now_ms, "king": True, "draw": "", "nonce": "", "open": [],
-                              "left": left, "n": msg["n"]}
-                pg.clock_hold(left)
+                              **pg.owe_mark(now_ms), "king": True, "draw": "", "nonce": "",
+                              "open": [], "left": left, "n": msg["n"]}
+                pg.clock_opening_owed(left, now_ms)
             else:
                 pg.finalize(uci, None, pg.peer, msg["n"])
                 pg.adopt_local(trial)
@@ -233,6 +237,10 @@ class SecretPawnProtocol(Protocol):
         pg = self.pg
         uci = p["uci"]
         self.check_refusals(pg.local, [uci], p["ply"])
+        if any(a["kind"] == "probe" and a["by"] == pg.seat and a["ply"] == p["ply"]
+               and uci in a["moves"] and uci not in a["refused"] for a in pg.attempts):
+            raise Reject(f"your friend refused {uci}, which its own answer to the probe of this "
+                         "move allowed", "wrong-refusal", p["ply"], forfeit=True)
 
         def commit():
             attempt["answer"] = {"ok": False, "open": []}
@@ -243,8 +251,7 @@ class SecretPawnProtocol(Protocol):
             pg.refused["moves"].append(uci)
             if p.get("declined") and pg.draw_offer is None:
                 pg.draw_offer = p["declined"]  # (the try did not happen)
-            if pg.clock is not None and pg.clock.started:
-                pg.set_clock({pg.seat: p["left"]}, pg.seat, now_ms)  # my time again
+            pg.clock_refused(p, now_ms)  # my time again (the peer's charged)
         return commit
 
     def answered(self, p: dict, msg, attempt: dict, now_ms):
@@ -277,7 +284,7 @@ class SecretPawnProtocol(Protocol):
                     pg.my_open.append(o["item"])
                 attempt["later"] = [[o["item"], o["value"]] for o in later]
             pg.finalize(uci, None, pg.seat, p.get("n", 0))
-            pg.clock_move(pg.seat, p.get("left"), now_ms)
+            pg.clock_answered(p, now_ms)
         return commit
 
     def on_open(self, p: dict, msg, now_ms):
@@ -294,60 +301,92 @@ class SecretPawnProtocol(Protocol):
             pg.peer_open.update(opened)
             attempt["later"] = [[i, v] for i, v in opened.items()]
             pg.finalize(p["uci"], None, pg.peer, p.get("n", 0))
-            pg.clock_move(pg.peer, p.get("left"), now_ms)
+            pg.clock_opened(p, now_ms)
         return commit
 
     # ------------------------------------------------------------------ probes
+    def uniform_tries(self, game: Game) -> list:
+        """The question of this turn (privacy by uniform messages, issue #12): every king move
+        of the side to move that is legal as far as public information tells (a king's moves
+        never depend on its own side's secrets) and that an unopened pawn of the opponent could
+        refuse (:meth:`could_refuse`, public too). Whether the probe is sent and what it asks
+        thus never depend on this side's secret pawns nor on the move it means to play; the
+        answer tells what trying each of these moves in turn would tell."""
+        return sorted(u for u in game.legal_moves()
+                      if is_king_move(game, u) and self.could_refuse(game, u))
+
     def on_probe(self, msg, now_ms):
         pg = self.pg
         self.check_probe(msg)
         local = pg.local
+        ply = pg.ply
+        if len(set(msg["moves"])) != len(msg["moves"]):
+            raise Reject("the probe names a move twice")
+        if not msg["moves"]:
+            return self.on_no_move(local, ply)
         refused = []
         for uci in msg["moves"]:
             if not is_king_move(local, uci):
-                raise Reject(f"the probe asks about {uci}, which is not a king move", "bad-probe", pg.ply)
+                raise Reject(f"the probe asks about {uci}, which is not a king move", "bad-probe", ply)
             try:
                 local.play(uci)
                 local.undo()
             except HiddenChessError:
                 if not self.tryable(local, uci):
                     raise Reject(f"the probe asks about {uci}, which is not a legal try", "bad-probe",
-                                 pg.ply)
+                                 ply)
                 refused.append(uci)
-        if len(set(msg["moves"])) != len(msg["moves"]):
-            raise Reject("the probe names a move twice")
-        # Every move legal on this side's board is legal in truth (hidden pawns only add moves
-        # to their owner and attacks to the king's neighbours): the probe must list them all.
-        left_out = sorted(set(local.legal_moves()) - set(msg["moves"]))
-        if left_out:
-            raise Reject(f"your friend's probe (\"no other move\") leaves out {', '.join(left_out)}, "
-                         "legal on this board", "bad-probe", pg.ply, forfeit=True)
-        ply = pg.ply
-        everything = len(refused) == len(msg["moves"])
-        check = local.position.is_check()
 
         def commit():
             pg.attempts.append({"kind": "probe", "ply": ply, "by": pg.peer,
                                 "moves": list(msg["moves"]), "refused": list(refused)})
             pg.send("probe-answer", ply=ply, refused=refused)
-            if everything:
-                pg.end(pg.seat if check else None, "checkmate" if check else "stalemate",
-                       ply, pg.seat)
         return commit
 
-    def auto_probe(self) -> None:
+    def on_no_move(self, local: Game, ply: int):
+        """The peer says it has no move left (an empty probe): every move legal on this side's
+        board is legal in truth (hidden pawns only add moves to their owner and attacks to the
+        enemy king's neighbours), so one that this side did not refuse at this move proves the
+        claim false (a forfeit); the rest (the peer's own secret pawns) is the audit's."""
         pg = self.pg
-        if not (pg.phase == "play" and pg.turn == pg.seat and pg.pending is None and pg.probe is None):
+        refused = set()
+        for a in pg.attempts:
+            if a["by"] == pg.peer and a["ply"] == ply:
+                if a["kind"] == "probe":
+                    refused |= set(a["refused"])
+                elif a.get("answer") and not a["answer"]["ok"]:
+                    refused.add(a["uci"])  # (a try refused by an answer)
+        left_out = sorted(set(local.legal_moves()) - refused)
+        if left_out:
+            raise Reject(f"your friend says no move is left, but {', '.join(left_out)} is legal "
+                         "on this board", "bad-probe", ply, forfeit=True)
+        check = local.position.is_check()
+
+        def commit():
+            pg.attempts.append({"kind": "probe", "ply": ply, "by": pg.peer, "moves": [],
+                                "refused": []})
+            pg.send("probe-answer", ply=ply, refused=[])
+            pg.end(pg.seat if check else None, "checkmate" if check else "stalemate", ply, pg.seat)
+        return commit
+
+    def auto_probe(self, now_ms: int) -> None:
+        """At the start of each of my turns: ask the uniform question (:meth:`uniform_tries`)
+        if there is one; then, once answered, say so when no move is left (checkmate or
+        stalemate: the game ends, which the rules tell anyway)."""
+        pg = self.pg
+        if not (pg.phase == "play" and pg.turn == pg.seat and pg.pending is None):
             return
+        pr = pg.probe
+        if pr is not None and pr["ply"] == pg.ply and (pr["refused"] is None or not pr["moves"]):
+            return  # (waiting for the answer, or "no move is left" said)
         local = pg.local
-        peer_known = sum(1 for v in pg.peer_open.values() if v == "1")
-        moves = local.legal_moves()
-        # (When both of the peer's secret pawns are known, the local game is the truth for
-        # refusals: only "no move at all" needs telling.)
-        if not moves or (peer_known < SECRETS_PER_SIDE
-                         and all(is_king_move(local, u) for u in moves)):
-            pg.probe = {"ply": pg.ply, "by": pg.seat, "moves": sorted(moves), "refused": None}
-            pg.send("probe", ply=pg.ply, moves=sorted(moves))
+        if pr is None or pr["ply"] != pg.ply:
+            tries = self.uniform_tries(local)
+            if tries:
+                self.ask(tries, now_ms)
+                return
+        if not set(local.legal_moves()) - set(pg.refused_moves()):
+            self.ask([], now_ms)
 
     # ------------------------------------------------------------------ the audit
     def audit_values(self, problems: list, final: dict, values: dict) -> None:

@@ -1,0 +1,80 @@
+// Hidden Chess -- offline use and updates. `python3 build.py dist` writes a deployable folder
+// whose index.html names its build (<meta name="hc-build" content="<version>">) and whose sw.js
+// (the service worker) keeps every file of that build in one versioned cache: after one visit the
+// page loads with no network at all. A new deploy installs beside the old one; the page then
+// offers "A new version is available: Reload", and the old cache is dropped only once the new
+// version is the one running. The repository itself (content "dev", e.g. `build.py serve`) never
+// registers the worker, so that edits show at once.
+
+import { $ } from './dom.js';
+
+/** How often an open page asks the host whether a new version was deployed. */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+/** The build this page is ("dev" when served from the repository). */
+export function buildVersion() {
+  const meta = document.querySelector('meta[name="hc-build"]');
+  return (meta && meta.content) || 'dev';
+}
+
+function showUpdate(registration) {
+  if ($('update-notice')) return;
+  const box = document.createElement('div');
+  box.className = 'notice update-notice';
+  box.id = 'update-notice';
+  box.setAttribute('role', 'status');
+  const text = document.createElement('span');
+  text.textContent = 'A new version of Hidden Chess is available.';
+  const reload = document.createElement('button');
+  reload.type = 'button';
+  reload.className = 'btn btn-small btn-primary';
+  reload.id = 'update-reload';
+  reload.textContent = 'Reload';
+  reload.addEventListener('click', () => {
+    reload.disabled = true;
+    const waiting = registration.waiting;
+    if (!waiting) return location.reload();
+    // The page reloads once the new version has taken over (controllerchange below).
+    waiting.postMessage({ type: 'activate' });
+  });
+  const later = document.createElement('button');
+  later.type = 'button';
+  later.className = 'notice-close';
+  later.setAttribute('aria-label', 'Not now (the new version loads next time)');
+  later.textContent = '\u00d7';
+  later.addEventListener('click', () => box.remove());
+  box.append(text, ' ', reload, later);
+  $('notice').after(box);
+}
+
+function watch(registration, worker) {
+  if (!worker) return;
+  worker.addEventListener('statechange', () => {
+    if (worker.state === 'installed' && navigator.serviceWorker.controller) showUpdate(registration);
+  });
+}
+
+/** Register the service worker of a deployed build; offer a reload when a newer one is ready. */
+export async function startOffline() {
+  if (buildVersion() === 'dev' || !('serviceWorker' in navigator)) return;
+  let reloading = false;
+  const hadController = !!navigator.serviceWorker.controller;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    // A first visit's worker taking over changes nothing on screen; a new version does.
+    if (!hadController || reloading) return;
+    reloading = true;
+    location.reload();
+  });
+  let registration;
+  try {
+    registration = await navigator.serviceWorker.register('./sw.js');
+  } catch (error) {
+    console.warn('Hidden Chess: offline use is unavailable:', error);
+    return;
+  }
+  if (registration.waiting && navigator.serviceWorker.controller) showUpdate(registration);
+  watch(registration, registration.installing);
+  registration.addEventListener('updatefound', () => watch(registration, registration.installing));
+  // A tab left open for days still hears of a new deploy (the browser checks at each visit).
+  setInterval(() => registration.update().catch(() => {}), UPDATE_CHECK_MS);
+}

@@ -1,0 +1,235 @@
+// Hidden Chess -- quick play, what the player sees (issue #13): the "Quick play" choice of the
+// new-game dialog (default Secret Pawn, 5+3), the waiting card ("Looking for an opponent…", the
+// time waited, how many others wait for the same game, Cancel), and the hand-over of a pairing
+// to a normal friend game: the proposer makes the game (colour from the joint coin flip) and sends
+// its invite over the pairing's room, the other checks it against the pairing and joins. From then
+// on it is a saved friend game like any other (friend.js): a reload reconnects through the room.
+// The lobby itself is signal/quick.js (+ peer/lobby.js, the pairing rule).
+
+import HCPeer from '../peer.js';
+import { $, isOver } from './dom.js';
+import { app } from './state.js';
+import { call } from './bridge.js';
+import { confirmDialog } from './dialogs.js';
+import { adoptLink } from './friend.js';
+import { QuickPlay } from './signal/quick.js';
+import { RoomLink } from './signal/room.js';
+import { relayUrls, relayWords } from './signal/relays.js';
+
+const CONNECT_MS = 20000; // a pairing whose game has not started by then goes back to the queue
+const NO_RELAY_MS = 6000;
+const NAMES = { standard: 'Standard', 'royal-pawn': 'Royal Pawn', 'secret-pawn': 'Secret Pawn', reveal: 'Reveal', 'hidden-identity': 'Hidden Identity' };
+
+const quick = { qp: null, link: null, note: '', since: 0, label: '', timer: null, pairTimer: null };
+
+/** The clock choice as a lobby key ("300+3") and as the game's [initial s, increment s] (or null). */
+export function clockChoice(value) {
+  if (!value || value === 'none') return { key: 'none', pair: null };
+  let m;
+  if (typeof value === 'string' && (m = /^(\d+(?:\.\d+)?)\+(\d+)$/.exec(value))) {
+    const pair = [Math.round(Number(m[1]) * 60), Number(m[2])];
+    return { key: `${pair[0]}+${pair[1]}`, pair };
+  }
+  if (value && typeof value === 'object') {
+    const pair = [Math.round(Number(value.minutes) * 60), Math.round(Number(value.increment))];
+    if (pair.every(Number.isFinite) && pair[0] >= 1) return { key: `${pair[0]}+${pair[1]}`, pair };
+  }
+  throw new Error('choose a clock for quick play');
+}
+
+function card() {
+  let el = $('quick-card');
+  if (el) return el;
+  el = document.createElement('div');
+  el.className = 'friend-card quick-card';
+  el.id = 'quick-card';
+  el.setAttribute('role', 'dialog');
+  el.setAttribute('aria-labelledby', 'quick-title');
+  el.hidden = true;
+  el.innerHTML = `
+    <h2 class="friend-title" id="quick-title">Quick play</h2>
+    <p class="friend-steps" id="quick-game"></p>
+    <p class="friend-wait" role="status"><span class="thinking-dots" aria-hidden="true"><i></i><i></i><i></i></span>
+      <span id="quick-status">Looking for an opponent…</span></p>
+    <p class="friend-steps" id="quick-waited"></p>
+    <p class="friend-steps" id="quick-others"></p>
+    <p class="friend-signal" id="quick-relays" role="status"></p>
+    <div class="dialog-buttons"><button type="button" class="btn" id="quick-cancel">Cancel</button></div>`;
+  $('friend-card').after(el);
+  el.querySelector('#quick-cancel').addEventListener('click', () => stopQuick());
+  return el;
+}
+
+function renderQuick() {
+  const el = card();
+  el.hidden = !quick.qp;
+  if (!quick.qp) return;
+  const qp = quick.qp;
+  const secs = Math.floor((Date.now() - quick.since) / 1000);
+  $('quick-game').textContent = quick.label;
+  $('quick-status').textContent = quick.note || 'Looking for an opponent…';
+  $('quick-waited').textContent = `Waiting ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+  const n = qp.others();
+  $('quick-others').textContent = n === 0 ? 'Nobody else is waiting for this game right now.'
+    : `${n} other${n === 1 ? ' is' : 's are'} waiting for this game.`;
+  const { open, total } = qp.relayState();
+  $('quick-relays').textContent = open > 0 ? `Connected to ${relayWords(open, total)}.`
+    : Date.now() - quick.since > NO_RELAY_MS
+      ? 'No relay could be reached: quick play needs one. Still trying… (Invite a friend works without relays, with codes.)'
+      : `Reaching the relays (${total})…`;
+}
+
+/** Start waiting for an opponent for this variant and clock (the dialog's choice). */
+export async function startQuick(variant, clockValue) {
+  const clock = clockChoice(clockValue);
+  const st = app.state;
+  if (st && !isOver(st) && (st.moves || []).length > 0) {
+    const ok = await confirmDialog('Quick play?', 'This ends the game in progress on this device (only one game is kept).', 'Find an opponent');
+    if (!ok) return;
+  }
+  stopQuick();
+  const relays = relayUrls();
+  const seen = () => {
+    if (quick.qp === qp) quick.maxOthers = Math.max(quick.maxOthers || 0, qp.others());
+    renderQuick();
+  };
+  const qp = new QuickPlay({ variant, clock: clock.key, relays, onchange: seen, onpaired: (q, pair) => paired(q, pair, variant, clock, relays) });
+  Object.assign(quick, { qp, note: '', since: Date.now(), maxOthers: 0, label: `${NAMES[variant] || variant} · ${clock.pair ? `${clock.pair[0] / 60}+${clock.pair[1]}` : 'no clock'}` });
+  quick.timer = setInterval(renderQuick, 1000);
+  renderQuick();
+  try {
+    await qp.start();
+  } catch (e) {
+    quick.note = `Quick play cannot start: ${e.message || e}`;
+  }
+  renderQuick();
+}
+
+export function stopQuick() {
+  clearInterval(quick.timer);
+  clearTimeout(quick.pairTimer);
+  if (quick.qp) quick.qp.cancel();
+  if (quick.link) quick.link.leave();
+  Object.assign(quick, { qp: null, link: null, note: '', timer: null, pairTimer: null });
+  renderQuick();
+}
+
+function paired(qp, pair, variant, clock, relays) {
+  if (qp !== quick.qp) return;
+  quick.note = 'Opponent found: connecting…';
+  renderQuick();
+  const link = new RoomLink({ secret: pair.secret, role: pair.role, token: qp.id, expect: pair.opponent, relays, iceServers: HCPeer.iceServers() });
+  quick.link = link;
+  const info = { s: pair.secret, r: pair.role, t: qp.id, a: pair.opponent };
+  const fail = why => {
+    if (quick.link !== link) return;
+    clearTimeout(quick.pairTimer);
+    link.leave();
+    quick.link = null;
+    quick.note = `${why} Looking again…`;
+    qp.requeue();
+    renderQuick();
+  };
+  quick.pairTimer = setTimeout(() => fail('The opponent could not be reached.'), CONNECT_MS);
+  const done = () => {
+    clearTimeout(quick.pairTimer);
+    clearInterval(quick.timer);
+    qp.cancel();
+    Object.assign(quick, { qp: null, link: null, note: '', timer: null, pairTimer: null });
+    renderQuick();
+  };
+  let made = false;
+  link.onchange = () => {
+    if (link.state !== 'open' || pair.role !== 'host' || made || quick.link !== link) return;
+    made = true;
+    adoptLink(link, info);
+    const st = call('new_game', { mode: 'friend', variant, clock: clock.pair, color: pair.white ? 'white' : 'black' }, { quiet: true });
+    if (!st || st.error || !st.peer) {
+      fail(`The game could not be made (${(st && st.error) || 'no state'}).`);
+      return;
+    }
+    link.control({ k: 'invite', invite: st.peer.invite });
+    done();
+  };
+  link.oncontrol = m => {
+    if (m.k !== 'invite' || pair.role !== 'guest' || made || quick.link !== link) return;
+    const inv = m.invite;
+    const ok = inv && typeof inv === 'object' && inv.v === variant && JSON.stringify(inv.c) === JSON.stringify(clock.pair) &&
+      inv.h === (pair.white ? 'black' : 'white');
+    if (!ok) {
+      fail("The opponent's game does not match the pairing (variant, clock or colours).");
+      return;
+    }
+    made = true;
+    adoptLink(link, info);
+    const st = call('join', { invite: inv }, { quiet: true });
+    if (!st || st.error || !st.peer) {
+      fail(`The game could not be joined (${(st && st.error) || 'no state'}).`);
+      return;
+    }
+    done();
+  };
+}
+
+// ---- the new-game dialog: "Quick play" next to "Invite a friend"
+
+function form() {
+  return $('form-new');
+}
+
+function syncQuick() {
+  const f = form();
+  const input = f && f.querySelector('input[name=mode][value=quick]');
+  if (!input) return;
+  const variant = (f.querySelector('input[name=variant]:checked') || {}).value;
+  const supported = (app.state && app.state.friendVariants) || [];
+  const ok = !variant || supported.length === 0 || supported.includes(variant);
+  input.disabled = !ok;
+  $('choice-quick').classList.toggle('is-disabled', !ok);
+  if (input.checked) $('new-start').textContent = 'Find an opponent';
+}
+
+/** Wire the dialog's Quick play choice and the waiting card. */
+export function startQuickUi() {
+  const f = form();
+  if (!f) return;
+  card();
+  f.addEventListener('change', e => {
+    const t = e.target;
+    if (t && t.name === 'mode' && t.value === 'quick') {
+      // Quick play's defaults: Secret Pawn (what the site is about), 5+3.
+      const sp = f.querySelector('input[name=variant][value=secret-pawn]');
+      if (sp && !sp.disabled) sp.checked = true;
+      const blitz = f.querySelector("input[name=clock][value='5+3']");
+      if (blitz && f.querySelector('input[name=clock][value=none]').checked) blitz.checked = true;
+      f.dispatchEvent(new Event('change'));
+    }
+    syncQuick();
+  });
+  // Before dialogs.js's own submit handler: quick play starts no game by itself.
+  document.addEventListener('submit', e => {
+    if (e.target !== f) return;
+    const data = new FormData(f);
+    if (data.get('mode') !== 'quick') return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    let clock = data.get('clock');
+    if (clock === 'custom') clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
+    try {
+      clockChoice(clock);
+    } catch (err) {
+      $('new-error').textContent = err.message;
+      $('new-error').hidden = false;
+      return;
+    }
+    $('dlg-new').close();
+    startQuick(data.get('variant'), clock);
+  }, true);
+  window.hcQuick = {
+    // maxOthers: the most others this page saw waiting since its last quick play started.
+    info: () => ({
+      state: quick.qp ? quick.qp.lobby && quick.qp.lobby.state : null, others: quick.qp ? quick.qp.others() : 0,
+      maxOthers: quick.maxOthers || 0, note: quick.note, id: quick.qp ? quick.qp.id : null,
+    }),
+  };
+}

@@ -1,0 +1,388 @@
+// Hidden Chess -- one-click connections through public Nostr relays (issue #13), with Trystero
+// (vendored: assets/vendor/trystero/, loaded on first use). No server of ours is involved.
+//
+// A *room* is named by a random secret that only the two players know: it travels in the
+// invite link's fragment (#...&room=<secret>, never sent to any server) or, for quick play,
+// is derived from the two players' ECDH keys (quick.js). From the secret come the Trystero room
+// id and its password, so the relays see an opaque topic hash and encrypted SDP offers/answers
+// (Trystero encrypts them with AES-GCM under a key derived from the password).
+//
+// new RoomLink({secret, role, token, expect, relays, iceServers, onaccept})
+//   role "host": the first guest whose hello carries a token is accepted (onaccept(token) lets
+//   the page remember it), later only that token is welcomed; any other device is told
+//   "taken". `expect`: the token already accepted (after a reload) or, in quick play, the
+//   opponent's. role "guest": sends its token, opens on the host's welcome (and, with
+//   `expect`, only from the host whose own token is that one).
+// link.channel() -> a channel for HCPeer.attach: send(text), close(), onopen/onmessage/onclose,
+//   .open. The link lives as long as the game: channels come and go with the friend's
+//   connection (HCPeer ends a channel when the friend is lost; the next one opens when the
+//   friend is back), messages that arrive between two channels are kept for the next one.
+// link.relayState() -> {open, total}; link.onchange(link) after every change of
+//   link.state ("loading" | "connecting" | "open" | "taken" | "failed" | "left") or of the
+//   relay count; link.leave().
+
+import { parseLimited, checkText, MessageError } from '../peer/safejson.js';
+import { relayUrls } from './relays.js';
+
+export const APP_ID = 'hidden-chess.v1';
+export const TAKEN_MESSAGE = 'This game is already taken: another player opened this invite first.';
+const TRYSTERO_URL = new URL('../../vendor/trystero/nostr.mjs', import.meta.url).href;
+const ROOMS_KEY = 'hiddenchess:rooms';
+const MAX_SAVED_ROOMS = 30;
+const MAX_QUEUE = 200; // messages kept between two channels
+const CTL_MAX_CHARS = 2048;
+const TOKEN = /^[0-9a-f]{32}$/;
+// Trystero announces a room on joining (then once a minute): while the other player is away, the
+// room is joined afresh every REFRESH_MS and as soon as a relay comes back after an outage, so
+// that two pages that (re)started at different times find each other within seconds.
+const REFRESH_MS = 15000;
+
+const lib = { promise: null };
+
+/** The vendored Trystero (Nostr strategy), loaded once. */
+export function loadTrystero() {
+  if (!lib.promise) {
+    lib.promise = import(TRYSTERO_URL).catch(e => {
+      lib.promise = null;
+      throw new Error(`could not load the relay library (assets/vendor/trystero): ${e.message || e}. Run \`python3 build.py build\`.`);
+    });
+  }
+  return lib.promise;
+}
+
+export function randomHex(bytes) {
+  const data = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(data, b => b.toString(16).padStart(2, '0')).join('');
+}
+
+export const newSecret = () => randomHex(16);
+export const newToken = () => randomHex(16);
+export const isSecret = s => typeof s === 'string' && /^[0-9a-f]{32}$/.test(s);
+
+async function sha256hex(text) {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), b => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The Trystero room id and password of a secret (neither reveals the secret). */
+export async function deriveRoom(secret) {
+  return { roomId: (await sha256hex(`hiddenchess room|${secret}`)).slice(0, 40), password: await sha256hex(`hiddenchess key|${secret}`) };
+}
+
+// ---- what a page remembers of its rooms (per game id): {s: secret, r: role, t: own token, a: accepted token}
+
+function loadAll() {
+  try {
+    const all = JSON.parse(localStorage.getItem(ROOMS_KEY) || '{}');
+    return all && typeof all === 'object' && !Array.isArray(all) ? all : {};
+  } catch (e) {
+    return {};
+  }
+}
+
+export function loadRoom(gameId) {
+  const r = loadAll()[gameId];
+  return r && isSecret(r.s) && (r.r === 'host' || r.r === 'guest') && TOKEN.test(r.t) ? r : null;
+}
+
+export function saveRoom(gameId, info) {
+  const all = loadAll();
+  delete all[gameId];
+  all[gameId] = info;
+  const keys = Object.keys(all);
+  for (const k of keys.slice(0, Math.max(0, keys.length - MAX_SAVED_ROOMS))) delete all[k];
+  try {
+    localStorage.setItem(ROOMS_KEY, JSON.stringify(all));
+  } catch (e) {
+    // storage full or off: a reload then needs the codes
+  }
+  return info;
+}
+
+// ---- the link
+
+class Channel {
+  constructor(link) {
+    this.link = link;
+    this.open = false;
+    this.onopen = this.onmessage = this.onclose = null;
+  }
+
+  send(text) {
+    if (!this.open || this.link.channelRef !== this) throw new Error('the connection to the other player is not open');
+    this.link.sendMsg(text);
+  }
+
+  close() {
+    if (this.link.channelRef === this) this.link.channelRef = null;
+    this.open = false;
+  }
+}
+
+export class RoomLink {
+  constructor({ secret, role, token, expect = null, relays = null, iceServers = [], onaccept = null }) {
+    if (!isSecret(secret)) throw new Error('the room secret is damaged');
+    if (!TOKEN.test(token)) throw new Error('the device token is damaged');
+    this.secret = secret;
+    this.role = role;
+    this.token = token;
+    this.expect = expect && TOKEN.test(expect) ? expect : null;
+    this.relays = relays || relayUrls();
+    this.iceServers = iceServers;
+    this.onaccept = onaccept;
+    this.onchange = null;
+    this.oncontrol = null; // (message, peerId) for control kinds the link does not handle (quick play's invite)
+    this.state = 'loading';
+    this.error = '';
+    this.bound = null; // the Trystero peer id of the other player (after hello/welcome)
+    this.channelRef = null;
+    this.queue = [];
+    this.room = null;
+    this.trystero = null;
+    this.left = false;
+    this.started = Date.now();
+    this._lastCount = -1;
+    this._poll = setInterval(() => this._checkRelays(), 500);
+    this._start();
+  }
+
+  _set(state, error = '') {
+    this.state = state;
+    this.error = error;
+    this._changed();
+  }
+
+  _changed() {
+    if (this.onchange) {
+      try {
+        this.onchange(this);
+      } catch (e) {
+        console.error(e);
+      }
+    }
+  }
+
+  async _start() {
+    let t;
+    try {
+      t = await loadTrystero();
+    } catch (e) {
+      this._set('failed', e.message);
+      return;
+    }
+    if (this.left) return;
+    this.trystero = t;
+    this.derived = await deriveRoom(this.secret);
+    if (this.left) return;
+    this._join();
+    this._set('connecting');
+  }
+
+  _join() {
+    const { roomId, password } = this.derived;
+    this.joinedAt = Date.now();
+    const room = this.trystero.joinRoom({
+      appId: APP_ID,
+      password,
+      relayConfig: { urls: this.relays, warnOnRelayFailure: false },
+      rtcConfig: { iceServers: this.iceServers },
+    }, roomId);
+    this.room = room;
+    this.ctl = room.makeAction('hcctl');
+    this.msg = room.makeAction('hcmsg');
+    this.ctl.onMessage = (data, meta) => this._control(data, meta && meta.peerId);
+    this.msg.onMessage = (data, meta) => this._message(data, meta && meta.peerId);
+    room.onPeerJoin = id => this._sendCtl({ k: 'hello', role: this.role, token: this.token }, id);
+    room.onPeerLeave = id => {
+      if (id === this.bound) this._unbind();
+    };
+  }
+
+  /** Leave the Trystero room and join it again (new announcements on every relay). */
+  async _rejoin() {
+    const old = this.room;
+    if (!old || this.rejoining) return;
+    this.rejoining = true;
+    this.room = null;
+    old.onPeerJoin = old.onPeerLeave = null;
+    try {
+      await old.leave();
+    } catch (e) {
+      // gone already
+    }
+    this.rejoining = false;
+    if (!this.left && !this.room) this._join();
+  }
+
+  /** How many of the relays this page is connected to. */
+  relayState() {
+    const total = this.relays.length;
+    if (!this.trystero) return { open: 0, total };
+    const sockets = this.trystero.getRelaySockets();
+    let open = 0;
+    for (const url of this.relays) {
+      const ws = sockets[url] || sockets[`${url}/`];
+      if (ws && ws.readyState === 1) open++;
+    }
+    return { open, total };
+  }
+
+  /** True once the page has tried long enough and reached no relay at all. */
+  noRelay(afterMs = 5000) {
+    return Date.now() - this.started >= afterMs && this.relayState().open === 0;
+  }
+
+  _checkRelays() {
+    if (this.left) return;
+    const { open } = this.relayState();
+    if (this.room && !this.bound && this.trystero) {
+      const back = open > 0 && this._lastOpen === 0 && Date.now() - this.joinedAt > 2000;
+      if (back || Date.now() - this.joinedAt > REFRESH_MS) this._rejoin();
+    }
+    this._lastOpen = open;
+    const late = this.noRelay();
+    const key = open * 2 + (late ? 1 : 0);
+    if (key !== this._lastCount) {
+      this._lastCount = key;
+      this._changed();
+    }
+  }
+
+  _sendCtl(obj, target) {
+    if (!this.ctl || this.left || !this.room) return;
+    this.ctl.send(JSON.stringify(obj), { target }).catch(() => {
+      // the peer left meanwhile: onPeerLeave follows
+    });
+  }
+
+  sendMsg(text) {
+    if (!this.bound || !this.room) throw new Error('the other player is not connected');
+    this.msg.send(text, { target: this.bound }).catch(() => {});
+  }
+
+  _control(data, peerId) {
+    let m;
+    try {
+      m = parseLimited(data, { maxChars: CTL_MAX_CHARS, maxDepth: 4 });
+    } catch (e) {
+      return; // not ours, or hostile: ignored
+    }
+    if (!m || typeof m !== 'object' || typeof m.k !== 'string') return;
+    if (m.k === 'hello') this._hello(m, peerId);
+    else if (m.k === 'welcome' && this.role === 'guest') this._welcomed(m, peerId);
+    else if (m.k === 'taken' && this.role === 'guest' && this.state !== 'open') this._taken();
+    else if (peerId === this.bound && this.oncontrol) this.oncontrol(m, peerId);
+  }
+
+  _hello(m, peerId) {
+    if (typeof m.token !== 'string' || !TOKEN.test(m.token) || m.token === this.token) return;
+    // A guest waits for the host's welcome (another guest with the same link is not its business).
+    if (this.role === 'guest' || m.role !== 'guest') return;
+    if (!this.expect) {
+      this.expect = m.token;
+      if (this.onaccept) this.onaccept(m.token);
+    }
+    if (m.token !== this.expect) {
+      this._sendCtl({ k: 'taken' }, peerId);
+      return;
+    }
+    this._sendCtl({ k: 'welcome', token: this.token }, peerId);
+    this._bind(peerId);
+  }
+
+  _welcomed(m, peerId) {
+    if (this.expect && m.token !== this.expect) return;
+    if (!this.expect && typeof m.token === 'string' && TOKEN.test(m.token)) {
+      this.expect = m.token;
+      if (this.onaccept) this.onaccept(m.token);
+    }
+    this._bind(peerId);
+  }
+
+  _taken() {
+    this._set('taken', TAKEN_MESSAGE);
+    const ch = this.channelRef;
+    this.leave();
+    if (ch && ch.onclose) ch.onclose('taken');
+  }
+
+  _bind(peerId) {
+    if (this.bound === peerId) return;
+    if (this.bound) this._unbind();
+    this.bound = peerId;
+    this._set('open');
+    const ch = this.channelRef;
+    if (ch && !ch.open) {
+      ch.open = true;
+      if (ch.onopen) ch.onopen();
+      this._flush();
+    }
+  }
+
+  _unbind() {
+    this.bound = null;
+    this.queue = [];
+    const ch = this.channelRef;
+    this.channelRef = null;
+    if (!this.left) this._set('connecting');
+    if (ch && ch.open) {
+      ch.open = false;
+      if (ch.onclose) ch.onclose('lost');
+    }
+  }
+
+  _message(data, peerId) {
+    if (peerId !== this.bound) return;
+    try {
+      checkText(data);
+    } catch (e) {
+      if (!(e instanceof MessageError)) throw e;
+      console.warn(`Hidden Chess: a message from the other device was refused: ${e.message}`);
+      return;
+    }
+    const ch = this.channelRef;
+    if (ch && ch.open && ch.onmessage) ch.onmessage(data);
+    else if (this.queue.length < MAX_QUEUE) this.queue.push(data);
+  }
+
+  _flush() {
+    const ch = this.channelRef;
+    while (this.queue.length && ch && ch.open && this.channelRef === ch) {
+      const data = this.queue.shift();
+      if (ch.onmessage) ch.onmessage(data);
+    }
+  }
+
+  /** A new channel over this room (the previous one is detached). */
+  channel() {
+    if (this.channelRef) this.channelRef.close();
+    const ch = new Channel(this);
+    this.channelRef = ch;
+    if (this.bound) {
+      // Opens after the caller has wired its handlers (never inside the caller's own call), then
+      // delivers what arrived meanwhile.
+      setTimeout(() => {
+        if (this.channelRef !== ch || !this.bound || ch.open) return;
+        ch.open = true;
+        if (ch.onopen) ch.onopen();
+        this._flush();
+      }, 0);
+    }
+    return ch;
+  }
+
+  /** Send a control message to the other player (quick play's invite). */
+  control(obj) {
+    if (this.bound) this._sendCtl(obj, this.bound);
+  }
+
+  leave() {
+    if (this.left) return;
+    this.left = true;
+    clearInterval(this._poll);
+    this.channelRef = null;
+    this.bound = null;
+    if (this.room) this.room.leave().catch(() => {});
+    if (this.state !== 'taken' && this.state !== 'failed') this._set('left');
+  }
+}

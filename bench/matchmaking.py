@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Quick play under load (issue #13): a few hundred simulated players at a local Nostr relay.
+
+Starts the test relay (tests/browser/nostr_relay.cjs, npm @nostr-relay/*) on 127.0.0.1, runs
+bench/matchmaking.mjs (the page's own lobby code in Node, one WebSocket per player, mixed variants
+and clocks, arrivals spread over --arrive seconds) and prints:
+
+* the time to pair, median and p95 (from arrival to a pairing both sides agree on);
+* pairs formed against the pairs possible (per lobby: floor(players / 2));
+* duplicate and self pairings (must be 0);
+* relay messages per pairing (frames the relay received + sent, from its own counters), and the
+  lobby messages the players published per pairing.
+
+Usage: python3 bench/matchmaking.py [--players 300] [--arrive 30] [--limit 60]
+(about a minute; needs Node.js 20+ and `python3 build.py build` done). Exit status 1 when a
+duplicate or self pairing happened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RELAY = ROOT / "tests" / "browser" / "nostr_relay.cjs"
+SIM = ROOT / "bench" / "matchmaking.mjs"
+
+
+def _line(proc: subprocess.Popen, prefix: str, timeout_s: float) -> str:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if line.startswith(prefix):
+            return line.strip()
+    raise RuntimeError(f"no {prefix!r} line from {' '.join(map(str, proc.args))}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--arrive", type=float, default=30, help="arrivals spread over this many seconds")
+    parser.add_argument("--limit", type=float, default=60, help="stop after this many seconds")
+    args = parser.parse_args(argv)
+    node = shutil.which("node")
+    if not node:
+        print("matchmaking: Node.js is not installed", file=sys.stderr)
+        return 2
+    if not (ROOT / "assets" / "vendor" / "noble" / "secp256k1.js").is_file():
+        print("matchmaking: run `python3 build.py build` first (assets/vendor/)", file=sys.stderr)
+        return 2
+    relay = subprocess.Popen([node, str(RELAY), "--host", "127.0.0.1", "--port", "0"], cwd=ROOT,
+                             stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        port = int(_line(relay, "listening ", 20).split()[2])
+        sim = subprocess.run([node, "--experimental-websocket", "--no-warnings", str(SIM), "--relay",
+                              f"ws://127.0.0.1:{port}", "--players", str(args.players), "--arrive",
+                              str(args.arrive), "--limit", str(args.limit)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=args.limit + 60)
+        if sim.returncode != 0 or not sim.stdout.strip():
+            print(f"matchmaking: the simulation failed: {sim.stderr[-2000:]}", file=sys.stderr)
+            return 2
+        result = json.loads(sim.stdout.strip().splitlines()[-1])
+        os.kill(relay.pid, signal.SIGUSR2)
+        stats = json.loads(_line(relay, "stats ", 10).split(" ", 1)[1])
+    finally:
+        relay.terminate()
+        try:
+            relay.wait(5)
+        except subprocess.TimeoutExpired:
+            relay.kill()
+    formed = max(1, result["formed"])
+    relay_messages = stats["received"] + stats["sent"]
+    print(f"players {result['players']} in {result['lobbies']} lobbies (variant x clock), "
+          f"arriving over {args.arrive:.0f} s; ran {result['seconds']:.1f} s")
+    print(f"time to pair: median {result['median_ms'] / 1000:.2f} s, p95 {result['p95_ms'] / 1000:.2f} s"
+          if result["median_ms"] is not None else "time to pair: no pairing")
+    print(f"pairs formed {result['formed']} of {result['possible']} possible "
+          f"(requeued after a one-sided pairing: {result['requeued']})")
+    print(f"duplicate pairings {result['duplicate']}, self pairings {result['self']} (must be 0)")
+    print(f"relay messages per pairing: {relay_messages / formed:.0f} "
+          f"(relay received {stats['received']}, sent {stats['sent']}; "
+          f"lobby messages published {result['lobby_messages']}, {result['lobby_messages'] / formed:.0f} per pairing)")
+    return 1 if result["duplicate"] or result["self"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Play comforts on one device (issue 14): a takeback the other player agrees to on the same
+screen, a one-click rematch with colours swapped, and the material balance beside the players."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import click, click_move, square_center, state, wait_ready
+
+
+def play(page, *ucis):
+    for uci in ucis:
+        st = page.evaluate(f"window.hcApp.call('move', {{orig: '{uci[:2]}', dest: '{uci[2:4]}'}})")
+        assert not st.get("error"), st.get("error")
+
+
+def test_a_takeback_needs_the_other_players_yes(app):
+    app.evaluate("window.hcApp.call('new_game', {})")
+    button = app.locator("#btn-takeback")
+    expect(button).to_be_visible()
+    expect(button).to_be_disabled()                      # no move yet
+    play(app, "e2e4", "e7e5")
+    expect(button).to_be_enabled()
+    button.click()
+    dialog = app.locator("#dlg-confirm")
+    expect(dialog).to_be_visible()
+    expect(app.locator("#confirm-title")).to_have_text("Black asks to take back e5")
+    expect(app.locator("#confirm-text")).to_contain_text("White, do you agree?")
+    app.locator("#confirm-no").click()                    # White says no: nothing changes
+    assert [m["san"] for m in state(app)["moves"]] == ["e4", "e5"]
+    button.click()
+    app.locator("#confirm-yes").click()
+    app.wait_for_function("window.hcApp.state().moves.length === 1")
+    assert state(app)["turnColor"] == "black"
+
+    # A move that revealed something cannot be taken back (a Reveal cover's draw).
+    app.evaluate("window.hcApp.call('new_game', {variant: 'reveal', draws: ['n']})")
+    play(app, "b1c3")
+    expect(button).to_be_disabled()
+    assert "cannot be taken back" in app.evaluate("window.hcApp.call('takeback')")["error"]
+
+
+def test_rematch_swaps_colours_against_the_computer(app):
+    app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white', variant: 'royal-pawn', clock: '5+3'})")
+    app.evaluate("window.hcApp.call('resign', {})")
+    rematch = app.locator("#banner-rematch")
+    expect(rematch).to_be_visible()
+    first = state(app)["gameId"]
+    rematch.click()
+    st = state(app)
+    assert st["gameId"] != first and not st["status"]["over"]
+    assert st["computer"]["player"] == "black" and st["variant"]["id"] == "royal-pawn"
+    assert st["clock"]["label"] == "5+3"
+
+
+def test_material_balance_beside_the_players(app):
+    app.evaluate("window.hcApp.call('new_game', {})")
+    play(app, "e2e4", "d7d5", "e4d5", "g8f6")             # White is a pawn up
+    top, bottom = app.locator("#player-top .tray"), app.locator("#player-bottom .tray")
+    expect(bottom.locator(".tray-score")).to_have_text("+1")
+    expect(bottom.locator("piece.pawn.black")).to_have_count(1)
+    expect(top.locator(".tray-item")).to_have_count(0)
+    play(app, "f1b5", "c7c6", "d5c6", "d8d2", "b1d2")     # pawns 7 to 6, and a queen
+    expect(bottom.locator(".tray-score")).to_have_text("+10")
+    expect(bottom.locator("piece.queen.black")).to_have_count(1)
+    # Secret Pawn shows its own tray (captured secret pawns), never a count that could leak.
+    app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
+    assert state(app)["material"] is None
+
+
+def test_a_move_made_while_the_computer_thinks_is_played_as_a_premove(page, site, recorder):
+    page.goto(site.url("/index.html"))
+    wait_ready(page)
+    page.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'white'})")
+    click_move(page, "e2", "e4")
+    # Level 5 thinks for a while (and its worker may still be starting): the next move is premoved.
+    assert state(page)["computer"]["thinking"]
+    click(page, "d2")
+    click(page, "d4")
+    assert page.evaluate("window.hcApp.premove()") == ["d2", "d4"]
+    assert len(state(page)["moves"]) == 1                  # not played yet
+    page.wait_for_function("window.hcApp.state().moves.length >= 3", timeout=60_000)
+    moves = state(page)["moves"]
+    assert moves[2]["uci"] == "d2d4" and moves[2]["color"] == "white", moves
+    assert recorder.page_errors == []
+
+
+def test_an_invite_from_a_page_on_this_computer_only_says_so(app):
+    app.evaluate("localStorage.setItem('hiddenchess:relays', '[]')")     # (no relay: codes)
+    app.evaluate("window.hcApp.call('new_game', {mode: 'friend', clock: 'none', color: 'white'})")
+    link = app.locator("#friend-code")
+    expect(link).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/.*#join="), timeout=20_000)
+    warning = app.locator("#friend-local")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("works only on this computer")
+    # Secret Pawn: while this side seals, the card leaves its own pawns free to click.
+    app.evaluate("window.hcApp.call('new_game', {mode: 'friend', variant: 'secret-pawn', clock: 'none', color: 'white'})")
+    expect(app.locator("#friend-card")).to_have_class(re.compile(r"\bis-compact\b"))
+    x, y = square_center(app, "e2")
+    assert app.evaluate(f"document.elementFromPoint({x}, {y}).closest('#board') !== null")
+    app.evaluate("window.hcApp.call('new_game', {})")
+    app.evaluate("localStorage.removeItem('hiddenchess:relays')")

@@ -1,0 +1,121 @@
+"""Quick play through a real local Nostr relay (issue #13): three players press New game -> Quick
+play (Secret Pawn 5+3 by default); two are paired and their pages start a normal friend game,
+the third keeps waiting ("Looking for an opponent…"). The two play Secret Pawn (seal, a reveal by
+each side), one reloads mid-game and the pages reconnect by themselves, then one resigns and both
+audits show "Verified".
+
+Everything runs in the private network namespace of netns.py (site, relay, browsers).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import wait_ready
+from .netns import netns, ns_browser, ns_site, nostr_relay, relay_init_script  # noqa: F401  (fixtures)
+from .test_peer_oneclick import _devices, _report_and_close
+from .test_peer_play import CONNECT_MS, shot
+
+pytestmark = pytest.mark.browser
+
+PAIR_MS = 60_000
+
+
+def quick_play(device) -> None:
+    page = device.page
+    page.locator("#btn-new").click()
+    dialog = page.locator("#dlg-new")
+    expect(dialog).to_be_visible()
+    page.locator("#choice-quick").click()
+    # The defaults of quick play: Secret Pawn, 5+3.
+    expect(dialog.locator("input[name=variant][value=secret-pawn]")).to_be_checked()
+    expect(dialog.locator("input[name=clock][value='5+3']")).to_be_checked()
+    expect(page.locator("#new-start")).to_have_text("Find an opponent")
+    page.locator("#new-start").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#quick-card")).to_be_visible()
+    expect(page.locator("#quick-status")).to_have_text("Looking for an opponent…")
+    expect(page.locator("#quick-game")).to_have_text("Secret Pawn · 5+3")
+
+
+def paired(device) -> bool:
+    return device.page.evaluate("!!(window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected)")
+
+
+@pytest.fixture
+def three(ns_browser, ns_site, nostr_relay):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, [nostr_relay.url], ("a", "b", "c"))
+    yield devices
+    _report_and_close(devices)
+
+
+def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
+    for d in three:
+        d.open()
+    for d in three:
+        quick_play(d)
+    # The waiting card shows the time waited.
+    expect(three[0].page.locator("#quick-waited")).to_contain_text("Waiting 0:")
+    shot(three[0].page, "quick-waiting")
+    deadline_pages = [d.page for d in three]
+    # Two of the three end up in a connected friend game; the third keeps waiting.
+    for _ in range(PAIR_MS // 500):
+        if sum(paired(d) for d in three) >= 2:
+            break
+        deadline_pages[0].wait_for_timeout(500)
+    players = [d for d in three if paired(d)]
+    waiting = [d for d in three if not paired(d)]
+    assert len(players) == 2 and len(waiting) == 1, [(d.name, paired(d)) for d in three]
+    left = waiting[0]
+    expect(left.page.locator("#quick-card")).to_be_visible()
+    expect(left.page.locator("#quick-status")).to_have_text("Looking for an opponent…")
+    assert left.page.evaluate("window.hcQuick.info().state") == "seeking"
+    assert left.state()["peer"] is None
+    # The pages counted the others waiting for the same game while they were there (at least the
+    # proposer saw its partner's seek), and the one left says now that nobody else waits.
+    assert max(d.page.evaluate("window.hcQuick.info().maxOthers") for d in three) >= 1
+    expect(left.page.locator("#quick-others")).to_have_text("Nobody else is waiting for this game right now.",
+                                                            timeout=CONNECT_MS)
+    shot(left.page, "quick-third-waits")
+
+    a, b = players
+    pa, pb = a.peer(), b.peer()
+    assert pa["game_id"] == pb["game_id"]
+    assert {pa["seat"], pb["seat"]} == {"white", "black"}
+    for d in players:
+        expect(d.page.locator("#quick-card")).to_be_hidden()
+        expect(d.page.locator("#game-title")).to_contain_text("5+3")
+        assert d.state()["options"]["variant"] == "secret-pawn"
+    white, black = (a, b) if pa["seat"] == "white" else (b, a)
+
+    white.seal(["d2", "e2"])
+    black.seal(["d7", "e7"])
+    white.move("e2", "e4")
+    black.move("d7", "d6")
+    white.move("e4", "f4")  # a sideways step: White's secret e-pawn reveals
+    shot(white.page, "quick-playing")
+
+    # A reload mid-game: the saved game comes back and the pages reconnect by themselves.
+    black.page.reload()
+    wait_ready(black.page)
+    black.wait_connected()
+    white.wait_connected()
+    assert black.peer()["game_id"] == pa["game_id"]
+    black.move("d6", "c6")  # Black's secret d-pawn reveals the same way
+    assert white.sans() == black.sans() and len(white.sans()) == 4
+
+    # The one who waits is still waiting (and was never paired with either of them).
+    assert left.page.evaluate("window.hcQuick.info().state") == "seeking"
+
+    black.page.locator("#player-bottom .act-resign").click()
+    black.page.locator("#confirm-yes").click()
+    for d in (white, black):
+        expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
+        expect(d.page.locator("#banner-audit")).to_have_text("✓ Verified")
+        assert d.state()["status"]["result"] == "1-0"
+    shot(white.page, "quick-verified")
+
+    # Cancel: the third stops waiting.
+    left.page.locator("#quick-cancel").click()
+    expect(left.page.locator("#quick-card")).to_be_hidden()

@@ -1,0 +1,201 @@
+"""What a newcomer meets (issue 14): the start screen on a first visit and from the logo, its
+one-click starts for every variant, "Continue your game", the rules pages with the examples
+stepped through on real boards, and the first-game hint (dismissed once, remembered).
+Desktop (1280x800) and phone (390x844)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import is_local, state, wait_for_app
+
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+VARIANTS = ["standard", "royal-pawn", "secret-pawn", "reveal", "hidden-identity"]
+
+
+@pytest.fixture(params=list(SIZES))
+def fresh(browser, site, request):
+    """A first visit at each size: empty storage, the start screen up once Python is."""
+    width, height = SIZES[request.param]
+    context = browser.new_context(service_workers="block", viewport={"width": width, "height": height},
+                                  first_visit=True)
+    blocked, errors = [], []
+
+    def guard(route):
+        if is_local(route.request.url):
+            route.fallback()
+        else:
+            blocked.append(route.request.url)
+            route.abort("blockedbyclient")
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site.url("/index.html"))
+    wait_for_app(page)
+    try:
+        yield page
+        assert errors == [], errors
+        assert blocked == [], blocked
+    finally:
+        context.close()
+
+
+def card(page, variant):
+    return page.locator(f'.variant-card[data-variant="{variant}"]')
+
+
+def test_first_visit_shows_the_variants_and_each_starts_in_one_click(fresh):
+    page = fresh
+    start = page.locator("#start")
+    expect(start).to_be_visible()
+    expect(page.locator(".variant-card")).to_have_count(len(VARIANTS))
+    for variant in VARIANTS:
+        c = card(page, variant)
+        expect(c.locator(".variant-card-how")).not_to_be_empty()
+        expect(c.get_by_role("button", name="Play on this device")).to_be_visible()
+        expect(c.get_by_role("link", name="Rules")).to_be_visible()
+    expect(page.locator("#start-continue")).to_be_hidden()     # nothing going yet
+
+    # One click each: against the computer, then on this device; the logo brings the screen back.
+    for variant in VARIANTS:
+        card(page, variant).get_by_role("button", name="Play the computer").click()
+        expect(start).to_be_hidden()
+        st = state(page)
+        assert st["variant"]["id"] == variant and st["computer"] is not None, variant
+        page.locator(".brand").click()
+        expect(start).to_be_visible()
+        card(page, variant).get_by_role("button", name="Play on this device").click()
+        expect(start).to_be_hidden()
+        st = state(page)
+        assert st["variant"]["id"] == variant and st["computer"] is None and st["peer"] is None
+        page.locator(".brand").click()
+        expect(start).to_be_visible()
+
+    # A game going: "Continue your game" goes back to it, unchanged.
+    card(page, "standard").get_by_role("button", name="Play on this device").click()
+    page.evaluate("window.hcApp.call('move', {orig: 'e2', dest: 'e4'})")
+    game = state(page)["gameId"]
+    page.locator(".brand").click()
+    expect(page.locator("#start-continue")).to_be_visible()
+    page.get_by_role("button", name="Continue your game").click()
+    expect(start).to_be_hidden()
+    assert state(page)["gameId"] == game and len(state(page)["moves"]) == 1
+
+    # "More options…" is the long form.
+    page.locator(".brand").click()
+    page.get_by_role("button", name="More options…").click()
+    expect(page.locator("#dlg-new")).to_be_visible()
+
+
+def test_a_reload_goes_straight_to_the_board(fresh, site):
+    page = fresh
+    card(page, "secret-pawn").get_by_role("button", name="Play the computer").click()
+    page.reload()
+    page.wait_for_function("window.hcReady === true && window.hcApp.state() !== null")
+    page.wait_for_timeout(300)
+    expect(page.locator("#start")).to_be_hidden()
+    assert state(page)["variant"]["id"] == "secret-pawn"
+
+
+def test_the_secret_pawn_rules_page_steps_through_its_six_examples(fresh):
+    page = fresh
+    card(page, "secret-pawn").get_by_role("link", name="Rules").click()
+    rules = page.locator("#rules")
+    expect(rules).to_be_visible()
+    expect(page.locator("#rules-title")).to_have_text("Secret Pawn: the rules")
+    examples = rules.locator(".rules-example")
+    expect(examples).to_have_count(6)
+    # Example 3: a rook move reveals the pawn on c4; the board shows it, the text says it.
+    ex = examples.nth(2)
+    ex.scroll_into_view_if_needed()
+    expect(ex.locator(".cg-custom-svgs .necktie-hidden")).to_have_count(1)
+    expect(ex.locator(".rules-step")).to_contain_text("Start position")
+    ex.get_by_role("button", name="Next ▶").click()
+    expect(ex.locator(".rules-step")).to_have_text("After Rh4 **c4 — revealed: c4.")
+    expect(ex.locator("square.reveal")).to_have_count(1)
+    expect(ex.locator(".cg-custom-svgs .necktie-revealed")).to_have_count(1)
+    expect(ex.get_by_role("button", name="Next ▶")).to_be_disabled()
+    ex.get_by_role("button", name="◀ Back").click()
+    expect(ex.locator(".rules-step")).to_contain_text("Start position")
+    # Example 4: the shared threat keeps the pawn hidden.
+    ex = examples.nth(3)
+    ex.scroll_into_view_if_needed()
+    ex.get_by_role("button", name="Next ▶").click()
+    expect(ex.locator(".rules-step")).to_have_text("After Rh4.")
+    expect(ex.locator(".cg-custom-svgs .necktie-revealed")).to_have_count(0)
+    # Back closes the page and returns to the start screen.
+    page.locator("#rules-back").click()
+    expect(rules).to_be_hidden()
+    expect(page.locator("#start")).to_be_visible()
+
+
+def test_the_royal_pawn_page_warns_and_the_first_game_hint_is_remembered(fresh):
+    page = fresh
+    card(page, "royal-pawn").get_by_role("link", name="Rules").click()
+    expect(page.locator("#rules-warning")).to_contain_text("1.e4 d5+ 2.e5 Nc6 is checkmate")
+    ex = page.locator("#rules .rules-example").first
+    for _ in range(4):
+        ex.get_by_role("button", name="Next ▶").click()
+    expect(ex.locator(".rules-step")).to_contain_text("Checkmate — Black wins")
+    page.keyboard.press("Escape")
+    expect(page.locator("#rules")).to_be_hidden()
+
+    card(page, "royal-pawn").get_by_role("button", name="Play on this device").click()
+    hint = page.locator("#hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("royal pawn is the crowned e-pawn")
+    page.get_by_role("button", name="Got it").click()
+    expect(hint).to_be_hidden()
+    page.evaluate("window.hcApp.call('new_game', {variant: 'royal-pawn'})")
+    page.wait_for_timeout(200)
+    expect(hint).to_be_hidden()                                # dismissed once, remembered
+    page.evaluate("window.hcApp.call('new_game', {variant: 'reveal'})")
+    expect(hint).to_be_visible()                               # another variant's own hint
+    expect(hint).to_contain_text("covered piece")
+
+
+#: Installed before the page's scripts: what the page showed when it marked its preview.
+PREVIEW_PROBE = """
+document.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver(() => {
+    if (document.body.dataset.preview !== 'true' || window.__preview) return;
+    window.__preview = {
+      ready: !!window.hcReady,
+      moves: Array.from(document.querySelectorAll('#moves .san')).map(e => e.textContent),
+      title: document.getElementById('game-title').textContent,
+      loading: getComputedStyle(document.getElementById('loading')).display !== 'none',
+      clocks: Array.from(document.querySelectorAll('.clock')).map(e => e.textContent.trim()),
+    };
+  }).observe(document.body, {attributes: true, attributeFilter: ['data-preview']});
+});
+"""
+
+
+def test_a_reload_draws_the_saved_game_before_the_engine_is_ready(fresh):
+    page = fresh
+    page.locator("#start-close").click()
+    page.evaluate("window.hcApp.call('new_game', {variant: 'royal-pawn', clock: '5+3'})")
+    for uci in ("d2d3", "d7d6", "f2f3"):
+        page.evaluate(f"window.hcApp.call('move', {{orig: '{uci[:2]}', dest: '{uci[2:]}'}})")
+    page.wait_for_timeout(600)                          # (the preview is written after a pause)
+    page.add_init_script(PREVIEW_PROBE)
+    page.reload()
+    page.wait_for_function("window.hcReady === true && window.hcApp.state() !== null")
+    seen = page.evaluate("window.__preview")
+    assert seen is not None, "no preview was drawn"
+    assert seen["ready"] is False                       # before the engine was up
+    assert seen["moves"] == ["d3", "d6", "f3"] and seen["title"] == "Royal Pawn · 5+3"
+    assert seen["loading"]                              # marked as loading
+    assert all(seen["clocks"])
+    # Then the real game, the same one, playable; the preview mark is gone.
+    expect(page.locator("body")).to_have_attribute("data-preview", "false")
+    assert [m["san"] for m in state(page)["moves"]] == ["d3", "d6", "f3"]
+    # A preview never outlives its save: another game saved elsewhere is not drawn from it.
+    page.evaluate("""() => { const k = 'hiddenchess.current';
+        localStorage.setItem(k, localStorage.getItem(k).replace(/"rev":(\\d+)/, (m, n) => `"rev":${+n + 7}`)); }""")
+    page.evaluate("window.__preview = undefined")
+    page.reload()
+    page.wait_for_function("window.hcReady === true && window.hcApp.state() !== null")
+    assert page.evaluate("window.__preview") is None

@@ -1,0 +1,206 @@
+"""Property (issue #12): over random games, a hostile peer that replaces one of its messages with
+a random valid-looking alternative never ends the game in its own favour unless the replacement
+was legal -- the honest page either refuses it (changing nothing but its notes), forfeits the
+cheater at once, or plays on until the result is final: decided by the audit (which must then
+have found nothing: the replacement was legal) or by a missed deadline."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings as hsettings, strategies as st
+
+from hiddenchess.errors import HiddenChessError
+from hiddenchess.peer import decode, message_hash
+from hiddenchess.peer.codec import ProtocolError
+from hiddenchess.peer.deadlines import STALL_MS
+from hiddenchess.variants.hidden_identity.ai import choose_placement
+
+from test_peer_support import Pair
+
+VARIANTS = ("standard", "secret-pawn", "reveal", "hidden-identity")
+SQUARES = [f + r for f in "abcdefgh" for r in "12345678"]
+KINDS = ("move", "answer", "open", "probe", "probe-answer", "resign", "draw-offer", "draw-accept",
+         "draw-decline", "claim", "final")
+
+
+def make_pair(variant: str, rnd: random.Random) -> Pair:
+    seals = None
+    if variant == "secret-pawn":
+        seals = (sorted(rnd.sample([f + "2" for f in "abcdefgh"], 2)),
+                 sorted(rnd.sample([f + "7" for f in "abcdefgh"], 2)))
+    elif variant == "hidden-identity":
+        seals = (choose_placement("white", rnd), choose_placement("black", rnd))
+    return Pair(variant, seals=seals, seed=rnd.randrange(1000), now=0)
+
+
+def step(p: Pair, pg, rnd: random.Random) -> bool:
+    """One honest action of ``pg`` if it has one (a move, or declining an offer)."""
+    if pg.draw_offer and pg.draw_offer["by"] == pg.peer and pg.phase == "play":
+        pg.decline_draw(now_ms=p.now)
+        return True
+    dests = pg.dests()
+    moves = sorted(f + t for f, ts in dests.items() for t in ts)
+    if not moves:
+        return False
+    m = rnd.choice(moves)
+    if pg.local.promotion_roles(m[:2], m[2:4]):
+        m += "q"
+    try:
+        pg.move(m, now_ms=p.now)
+    except HiddenChessError:
+        return False
+    return True
+
+
+def deliver(p: Pair, seat: str) -> None:
+    """Deliver ``seat``'s queued messages (refusals allowed: a desynchronised page's)."""
+    src = p.side(seat)
+    dst = p.side("black" if seat == "white" else "white")
+    for text in src.take_outbox():
+        dst.receive(text, now_ms=p.now)
+
+
+def forged(pg, victim, rnd: random.Random, ply: int) -> tuple:
+    """A random valid-looking message of ``pg`` (type, payload)."""
+    kind = rnd.choice(KINDS)
+    mine = [pg.opening(i) for i in sorted(pg.my_secrets or {})]
+    for o in mine:
+        if rnd.random() < 0.3:
+            o["value"] = rnd.choice("01kqrbnp")
+    some = rnd.sample(mine, min(len(mine), rnd.randrange(3))) if mine else []
+    ply = max(0, ply + rnd.choice((-1, 0, 0, 0, 1)))
+    hexes = "".join(rnd.choice("0123456789abcdef") for _ in range(64))
+    known = []
+    try:
+        known = sorted(pg.local.legal_moves())
+    except HiddenChessError:
+        pass
+    def uci():
+        if known and rnd.random() < 0.7:
+            return rnd.choice(known)
+        return rnd.choice(SQUARES) + rnd.choice(SQUARES)
+    probe_moves = (victim.probe or {}).get("moves") or [uci() for _ in range(rnd.randrange(3))]
+    payload = {
+        "move": lambda: {"ply": ply, "uci": uci(), "open": some, "draw": rnd.choice(("", hexes)),
+                         "left": rnd.choice((None, 5_000, 10 ** 9)), "castle": "", "ep": False,
+                         "c": {}},
+        "answer": lambda: {"ply": ply, "ok": rnd.random() < 0.5, "refusal": "", "open": some,
+                           "nonce": rnd.choice(("", hexes)),
+                           "ep": rnd.choice(("", "", "captured", "not-a-pawn"))},
+        "open": lambda: {"ply": ply, "open": some, "nonce": rnd.choice(("", hexes))},
+        "probe": lambda: {"ply": ply, "moves": sorted(set(rnd.sample(known, min(len(known),
+                                                                         rnd.randrange(3)))))},
+        "probe-answer": lambda: {"ply": ply, "refused": sorted(set(
+            rnd.sample(probe_moves, min(len(probe_moves), rnd.randrange(4)))))},
+        "claim": lambda: {"ply": ply, "reason": rnd.choice(("threefold", "fifty-moves", "stalled",
+                                                            "flag", "flag-self")),
+                          "move": "", "left": rnd.choice((None, -5_000))},
+        "final": lambda: {"ply": ply, "open": mine, "result": rnd.choice(("1-0", "0-1", "1/2-1/2")),
+                          "reason": rnd.choice(("checkmate", "resignation", "stalemate"))},
+    }.get(kind, lambda: {"ply": ply})()
+    return kind, payload
+
+
+def drive(p: Pair, victim, hostile, rnd: random.Random) -> None:
+    """Play on (the victim honestly; the hostile page too, as far as it still can) until the
+    victim's result is final: audited, or decided by a forfeit."""
+    for _ in range(400):
+        p.now += 1_000
+        for seat in ("white", "black"):
+            deliver(p, seat)
+        ending = victim.ending or {}
+        if victim.phase == "over" and (victim.audit is not None or ending.get("reason") == "forfeit"):
+            return   # (final: audited, or decided by a forfeit)
+        if victim.can_claim_stall(p.now):
+            victim.claim_stalled(now_ms=p.now)
+            continue
+        if victim.phase == "over":
+            p.now += STALL_MS
+            continue
+        if step(p, victim, rnd):
+            continue
+        if hostile.phase == "play" and step(p, hostile, rnd):
+            continue
+        if victim.owed() is None and victim.turn == hostile.seat and not victim.outbox:
+            return   # (the friend's own move, without a clock: it may take its time; no result)
+        p.now += STALL_MS
+    raise AssertionError(f"the game never ended on the honest page: {victim.status()}")
+
+
+@hsettings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10 ** 9), variant=st.sampled_from(VARIANTS),
+       target=st.integers(0, 14), hostile_seat=st.sampled_from(("white", "black")))
+def test_one_replaced_message_never_wins_unless_legal(seed, variant, target, hostile_seat):
+    rnd = random.Random(seed)
+    p = make_pair(variant, rnd)
+    hostile, victim = p.side(hostile_seat), p.side("black" if hostile_seat == "white" else "white")
+    # An honest random game up to ``target`` plies (then the hostile's next messages).
+    while victim.phase == "play" and victim.ply < target:
+        p.now += 1_000
+        if not step(p, p.side(victim.turn), rnd):
+            break
+        p.pump()
+    if victim.phase != "play":
+        return
+    p.now += 1_000
+    if not step(p, p.side(victim.turn), rnd):
+        return
+    if victim.turn == hostile_seat or victim.pending is not None:
+        deliver(p, victim.seat)
+    held = hostile.take_outbox()
+    if not held:
+        return
+    cut = rnd.randrange(len(held))
+    for _ in held[cut:]:                       # the page's messages from ``cut`` on: replaced
+        hostile.chain.sent.pop()
+        hostile.chain.sent_hashes.pop()
+    for text in held[:cut]:
+        victim.receive(text, now_ms=p.now)
+    kind, payload = forged(hostile, victim, rnd, victim.ply)
+    try:
+        text = hostile.send(kind, **payload)
+    except ProtocolError:
+        return                                  # (not even valid-looking)
+    hostile.outbox.clear()
+    before = victim.to_json()
+    verdict = victim.receive(text, now_ms=p.now)
+    if verdict is not None and not verdict.startswith("forfeit:"):
+        # Refused: nothing changed but the notes of rule breaks; the honest messages go on.
+        after = victim.to_json()
+        assert {**after, "problems": None} == {**before, "problems": None}, verdict
+        hostile.chain.sent.pop()
+        hostile.chain.sent_hashes.pop()
+        for original in held[cut:]:
+            hostile.chain.sent.append(original)
+            hostile.chain.sent_hashes.append(message_hash(decode(original)))
+            assert victim.receive(original, now_ms=p.now) is None
+        return
+    drive(p, victim, hostile, rnd)
+    st_ = victim.status()
+    if st_.over and st_.winner == hostile_seat:
+        # Only a legal replacement may win: the audit ran and found nothing.
+        assert victim.audit is not None and victim.audit["status"] == "verified", \
+            (kind, payload, st_, victim.audit, json.dumps(victim.ending))
+
+
+def test_the_property_driver_sees_rejections_forfeits_and_legal_replacements():
+    # (the property above is not vacuous: its replacements are refused, forfeited, and taken)
+    outcomes = {"refused": 0, "taken": 0}
+    for seed in range(60):
+        rnd = random.Random(seed)
+        p = make_pair("secret-pawn", rnd)
+        for _ in range(4):
+            step(p, p.side(p.w.turn), rnd)
+            p.pump()
+        hostile, victim = p.side(p.w.turn), p.side(p.w.peer if p.w.turn == "white" else "white")
+        kind, payload = forged(hostile, victim, rnd, victim.ply)
+        try:
+            text = hostile.send(kind, **payload)
+        except ProtocolError:
+            continue
+        hostile.outbox.clear()
+        verdict = victim.receive(text, now_ms=p.now)
+        outcomes["refused" if verdict else "taken"] += 1
+    assert outcomes["refused"] >= 10 and outcomes["taken"] >= 3, outcomes
