@@ -543,6 +543,9 @@ class Server(http.server.ThreadingHTTPServer):
     """Threaded HTTP server that ignores clients hanging up mid-response."""
 
     daemon_threads = True
+    #: The page asks for ~60 files at once on a cold load: a longer listen queue than
+    #: socketserver's 5, so that no connection is refused while the threads start.
+    request_queue_size = 128
 
     def handle_error(self, request, client_address) -> None:
         if not isinstance(sys.exc_info()[1], (ConnectionError, socket.timeout)):

@@ -336,9 +336,27 @@ def finished_game():
     return s
 
 
-def test_replay_is_only_for_finished_games():
+def test_during_play_only_the_viewers_own_knowledge_can_be_browsed():
     s, _ = sealed_session()
-    assert s.replay(0, "all", now_ms=T0)["error"] == "The replay is available once the game is over."
+    assert s.replay(0, "all", now_ms=T0)["error"] == (
+        "The earlier positions are shown from your board: take the device first.")
+    s.show_board("white", now_ms=T0)
+    play(s, "e2e4", "c7c5")
+    s.show_board("white", now_ms=T0)
+    st = s.replay(0, "all", now_ms=T0)                       # asked for everything: gets White's
+    assert st["replay"] == {"ply": 0, "plies": 2, "perspective": "white",
+                            "perspectives": ["white"], "live": True}
+    assert st["secrets"]["visible"] == ["d2", "e2"] and st["movable"]["dests"] == {}
+    st = s.move("d2", "d4", now_ms=T0)                        # a move goes back to the live game
+    assert st["replay"] is None and [m["uci"] for m in st["moves"]][-1] == "d2d4"
+    s.show_board("black", now_ms=T0)
+    assert s.replay(1, now_ms=T0)["replay"]["perspective"] == "black"
+    st = s.state(now_ms=T0)
+    s.holder = None                                           # the device changes hands
+    assert s.state(now_ms=T0)["replay"] is None
+
+
+def test_replay_checks_its_arguments():
     s = finished_game()
     assert "Perspective must be" in s.replay(0, "red", now_ms=T0)["error"]
     assert "Ply must be a whole number from 0 to 7" in s.replay(8, now_ms=T0)["error"]
@@ -349,7 +367,7 @@ def test_replay_frames_per_perspective():
     s = finished_game()
     start = s.replay(0, "white", now_ms=T0)
     assert start["replay"] == {"ply": 0, "plies": 7, "perspective": "white",
-                               "perspectives": ["white", "black", "all"]}
+                               "perspectives": ["white", "black", "all"], "live": False}
     assert start["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
     assert start["lastMove"] is None and start["movable"] == {"color": None, "dests": {}}
     assert start["secrets"]["visible"] == ["d2", "e2"] and start["secrets"]["own"] == ["d2", "e2"]

@@ -21,7 +21,7 @@
 // modulepreload list of index.html, kept equal to it by tests/test_build.py); the rest of the
 // page is imported after the board's first frame, long before Python is up.
 
-import { $ } from './dom.js';
+import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call, onAfterCall, onRender } from './bridge.js';
 import { renderBoard, startBoard } from './board.js';
@@ -154,7 +154,11 @@ document.addEventListener('keydown', e => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === 'f') call('flip');
   const st = app.state;
-  if (st && st.status && st.status.over) {
+  // The arrows browse the moves: after the game, and during play too (as lichess does) unless the
+  // board has the focus (there they move its cursor) or a hand-over hides the board.
+  const onBoard = $('board').contains(document.activeElement);
+  const browsable = st && (isOver(st) || (!onBoard && !st.handover && st.phase === 'play'));
+  if (browsable) {
     const plies = (st.moves || []).length;
     const keys = {
       ArrowLeft: () => replayPly() - 1,

@@ -172,9 +172,12 @@ export function renderMoves(st) {
 export function renderReplay(st) {
   const over = isOver(st);
   const plies = (st.moves || []).length;
-  $('replay-bar').hidden = !over;
-  if (!over) return;
   const r = st.replay;
+  const browsing = !!(r && r.live); // during play: an earlier position, as this page's viewer knew it
+  $('replay-bar').hidden = !over && !browsing;
+  $('replay-bar').classList.toggle('is-browsing', browsing);
+  $('rp-live').hidden = !browsing;
+  if (!over && !browsing) return;
   const ply = r ? r.ply : plies;
   $('rp-pos').textContent = `${ply} / ${plies}`;
   $('rp-first').disabled = $('rp-prev').disabled = ply === 0;
@@ -192,9 +195,17 @@ export function replayPly() {
 
 export function replayTo(ply, perspective) {
   const st = app.state;
-  if (!isOver(st)) return;
+  const plies = (st.moves || []).length;
+  // During play: browse the earlier positions; the last one is the live game again.
+  if (!isOver(st)) {
+    if (ply === undefined) return;
+    if (ply >= plies) {
+      if (st.replay) call('replay_exit');
+      return;
+    }
+  }
   const args = {};
-  if (ply !== undefined) args.ply = Math.max(0, Math.min((st.moves || []).length, ply));
+  if (ply !== undefined) args.ply = Math.max(0, Math.min(plies, ply));
   if (perspective !== undefined) args.perspective = perspective;
   call('replay', args);
 }
@@ -203,13 +214,15 @@ $('rp-first').addEventListener('click', () => replayTo(0));
 $('rp-prev').addEventListener('click', () => replayTo(replayPly() - 1));
 $('rp-next').addEventListener('click', () => replayTo(replayPly() + 1));
 $('rp-last').addEventListener('click', () => replayTo((app.state.moves || []).length));
+$('rp-live').addEventListener('click', () => call('replay_exit'));
 for (const b of $('rp-persp').querySelectorAll('button')) {
   b.addEventListener('click', () => replayTo(undefined, b.dataset.persp));
 }
-// A move of the list chosen: once the game is over, its position; during play, its words.
+// A move of the list chosen: its position (during play, as this page's viewer knew it; the last
+// move is the live game), and its words.
 function chooseMove(san) {
-  if (isOver(app.state)) replayTo(Number(san.dataset.ply) + 1);
-  else announce(san.getAttribute('aria-label'));
+  replayTo(Number(san.dataset.ply) + 1);
+  if (!isOver(app.state)) announce(san.getAttribute('aria-label'));
 }
 
 // Arrows, Home and End go through the list (the focus moves; once the game is over the replay
@@ -225,7 +238,7 @@ function focusMove(from, key) {
   if (!to) return;
   setTab(to);
   to.focus();
-  if (isOver(app.state)) replayTo(Number(to.dataset.ply) + 1);
+  replayTo(Number(to.dataset.ply) + 1);
 }
 
 $('moves').addEventListener('click', e => {

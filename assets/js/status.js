@@ -21,7 +21,10 @@ export function renderStatus(st) {
   line.classList.toggle('is-check', !s.over && !!st.check);
   line.hidden = !!s.over; // the result line under the moves says it then
   if (!s.over) {
-    if (st.handover) {
+    if (st.replay && st.replay.live) {
+      // (the frame's side to move is not the game's: say where the board is instead)
+      line.textContent = `Looking back: after ${st.replay.ply} of ${st.replay.plies} moves · "Back to the game" to play on`;
+    } else if (st.handover) {
       line.textContent = `Pass the device to ${COLOR_NAMES[st.handover.to]}`;
     } else if (st.phase === 'setup') {
       const setup = first('setup', st);

@@ -102,3 +102,32 @@ def test_an_invite_from_a_page_on_this_computer_only_says_so(app):
     assert app.evaluate(f"document.elementFromPoint({x}, {y}).closest('#board') !== null")
     app.evaluate("window.hcApp.call('new_game', {})")
     app.evaluate("localStorage.removeItem('hiddenchess:relays')")
+
+
+def test_browsing_earlier_moves_during_play_and_back_to_the_game(app):
+    app.evaluate("window.hcApp.call('new_game', {})")
+    play(app, "e2e4", "e7e5", "g1f3")
+    live = app.evaluate("window.hcApp.boardFen()")
+    app.locator("#moves .san").first.click()                 # 1.e4: that position
+    expect(app.locator("#replay-bar")).to_be_visible()
+    app.wait_for_function("window.hcApp.state().replay && window.hcApp.state().replay.ply === 1")
+    assert app.evaluate("window.hcApp.boardFen()").startswith("rnbqkbnr/pppppppp/8/8/4P3/8/")
+    assert state(app)["movable"]["dests"] == {}              # nothing moves while looking back
+    app.keyboard.press("ArrowRight")                         # 1...e5
+    app.wait_for_function("window.hcApp.state().replay && window.hcApp.state().replay.ply === 2")
+    app.locator("#rp-live").click()                          # back to the game
+    app.wait_for_function("window.hcApp.state().replay === null")
+    assert app.evaluate("window.hcApp.boardFen()") == live and state(app)["movable"]["dests"]
+    expect(app.locator("#replay-bar")).to_be_hidden()
+    # Secret Pawn on one device: only what the player at the device knew, never the other's pawns.
+    app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
+    for seat, squares in (("white", "['d2', 'e2']"), ("black", "['c7', 'f7']")):
+        app.evaluate(f"window.hcApp.call('show_board', {{seat: '{seat}'}})")
+        app.evaluate(f"window.hcApp.call('seal', {{squares: {squares}}})")
+    app.evaluate("window.hcApp.call('show_board', {})")
+    play(app, "e2e4")
+    st = app.evaluate("window.hcApp.call('replay', {ply: 0, perspective: 'all'})")
+    assert "take the device first" in st["error"]            # the hand-over screen is up
+    app.evaluate("window.hcApp.call('show_board', {})")      # Black takes the device
+    st = app.evaluate("window.hcApp.call('replay', {ply: 0, perspective: 'all'})")
+    assert st["replay"]["perspective"] == "black" and st["secrets"]["visible"] == ["c7", "f7"]

@@ -69,7 +69,9 @@ class Device:
         except pytest.fail.Exception as stalled:
             # Seen a few times on the first boot inside the namespace, never twice in a row: the
             # page stays on "Starting" (say where it was), then a reload starts it as a player would.
-            print(f"[{self.name}] reloading a stalled start: {stalled}")
+            # The stalled load's own errors (its fetches failed: why it stalled) go with it.
+            print(f"[{self.name}] reloading a stalled start: {stalled}; its errors: {self.errors}")
+            self.errors.clear()
             self.page.reload()
             wait_ready(self.page)
 

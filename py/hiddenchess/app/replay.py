@@ -1,4 +1,6 @@
-"""Replaying a finished game: which frame is shown, as whose knowledge, drawn into the state.
+"""Replaying a game: which frame is shown, as whose knowledge, drawn into the state. Once the game
+is over, any perspective; during play, browsing the earlier positions as this page's viewer knew
+them (never more), as lichess lets a player look back and then return to the live position.
 
 The frames come from :meth:`Game.frames <hiddenchess.game.game.Game.frames>`; the board keys of
 the state are redrawn here, and the variant's panel redraws its own keys
@@ -26,14 +28,19 @@ class Replay:
     def stop(self) -> None:
         self.at = None
 
-    def select(self, game, ply, perspective, orientation: str) -> str:
-        """Show ``game`` (finished) after ``ply`` half-moves (default: where the replay is, or
-        the end) as ``perspective`` knew it (default: as before, else ``"all"``); SessionError.
+    def select(self, game, ply, perspective, orientation: str, live: "str | None" = None) -> str:
+        """Show ``game`` after ``ply`` half-moves (default: where the replay is, or the end) as
+        ``perspective`` knew it (default: as before, else ``"all"``); SessionError. During play
+        the perspective is ``live``, the page's viewer (``"all"`` without secrets), whatever is
+        asked; with the board hidden (a hand-over) nothing can be browsed.
 
         Returns the board orientation to use: a side's own perspective, when one is chosen, is
         shown from that side (what White knew, from White's side), else ``orientation``."""
         if not game.status.over:
-            raise SessionError("the replay is available once the game is over")
+            if live not in PERSPECTIVES:
+                raise SessionError("the earlier positions are shown from your board: take the "
+                                   "device first")
+            perspective = live
         current = self.at or {"ply": game.ply, "perspective": "all"}
         perspective = current["perspective"] if perspective is None else perspective
         if perspective not in PERSPECTIVES:
@@ -52,9 +59,12 @@ class Replay:
         return self._cache[1]
 
     def apply(self, session, st: dict) -> None:
-        """Replace the board keys of ``st`` by the replayed frame (when replaying a finished game)."""
+        """Replace the board keys of ``st`` by the replayed frame (when replaying or browsing)."""
         game = session.game
-        if self.at is None or not game.status.over:
+        if self.at is None:
+            return
+        if not game.status.over and self.at["perspective"] != session.viewer():
+            self.at = None  # the device changed hands: the browse was the other player's
             return
         ply, perspective = self.at["ply"], self.at["perspective"]
         frames = self.frames(game, perspective)
@@ -70,6 +80,8 @@ class Replay:
             "ply": ply,
             "plies": game.ply,
             "perspective": perspective,
-            "perspectives": list(PERSPECTIVES) if panel.keeps_secrets else ["all"],
+            "perspectives": (list(PERSPECTIVES) if panel.keeps_secrets else ["all"])
+            if game.status.over else [perspective],
+            "live": not game.status.over,   # browsing during play: replay_exit returns to the game
         }
         panel.replay(session, st, frames, ply, perspective)

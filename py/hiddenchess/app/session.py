@@ -377,10 +377,12 @@ class Session:
         return self.state(now_ms=now_ms)
 
     def replay(self, ply=None, perspective: str | None = None, *, now_ms: int) -> dict:
-        """Show a finished game after ``ply`` half-moves (default: where the replay is, or the
-        end) as ``perspective`` knew it: ``"white"``, ``"black"`` or ``"all"`` (default)."""
+        """Show the game after ``ply`` half-moves (default: where the replay is, or the end) as
+        ``perspective`` knew it: ``"white"``, ``"black"`` or ``"all"`` (default); during play,
+        as this page's viewer knows it (browsing; ``replay_exit`` returns to the live game)."""
         try:
-            self.orientation = self.replaying.select(self.game, ply, perspective, self.orientation)
+            self.orientation = self.replaying.select(self.game, ply, perspective, self.orientation,
+                                                     self.viewer())
         except HiddenChessError as e:
             return self.error(e, now_ms)
         return self.state(now_ms=now_ms)
@@ -513,8 +515,9 @@ class Session:
         saving.save(self, now_ms)
 
     def after_move(self, mover: str, now_ms: int) -> dict:
-        """Clock, orientation and saving after ``mover`` played."""
+        """Clock, orientation and saving after ``mover`` played (a browse goes back to live)."""
         self.mode.after_move(self)
+        self.replaying.stop()
         if self.clock is not None:
             if self.game.status.over:
                 self.clock.stop(now_ms)

@@ -113,6 +113,7 @@ class ReplayView(TypedDict):
     plies: int
     perspective: str             # "white" | "black" | "all"
     perspectives: List[str]
+    live: bool                   # browsing during play (the game goes on; replay_exit returns)
 
 
 class ComputerRequest(TypedDict):
