@@ -1,10 +1,10 @@
 // Hidden Chess -- the saved game on screen at once. The rules engine takes seconds to start; until
 // it does, a reload draws the last state this page showed (board, clocks, move list, players),
 // marked as loading and not movable, instead of the start position. The copy is exactly what was
-// on screen for the viewer then (a hand-over screen stays a hand-over screen), so it shows no
-// secret; it is used only while the save it was drawn from is still the current one (same write
-// revision), kept small (the last moves only) and dropped whenever storage is short: the game's
-// own save always comes first.
+// on screen then, and never a board a player holds on one device (a reload hands the device over
+// again), so it shows no secret a hand-over hides. It is used only while the save it was drawn
+// from is still the current one (same write revision), kept small (the last moves only) and
+// dropped whenever storage is short: the game's own save always comes first.
 
 import { $ } from './dom.js';
 import { app } from './state.js';
@@ -37,6 +37,10 @@ function write() {
       window.localStorage.removeItem(KEY);
       return;
     }
+    // One device, secrets, a player holding it: after a reload the device is handed over again,
+    // so this board (that player's secrets) is never kept; the last hand-over screen stays.
+    const seat = st.viewer === 'white' || st.viewer === 'black';
+    if (seat && !st.computer && !st.peer && !(st.status && st.status.over)) return;
     const moves = st.moves || [];
     const copy = {
       ...st,

@@ -26,7 +26,7 @@ from test_peer_protocol import SP_MOVES
 
 from .conftest import state, wait_ready
 from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
-from .test_peer_play import CONNECT_MS, Device, invite
+from .test_peer_play import CONNECT_MS, Device, connect
 
 pytestmark = pytest.mark.browser
 
@@ -69,12 +69,7 @@ def devices(ns_browser, ns_site):
 
 def test_two_browsers_a_cheating_page_forfeits_and_the_other_shows_the_evidence(devices):
     host, guest = devices
-    host.open()
-    link = invite(host, "secret-pawn")
-    guest.open(link)
-    host.paste(guest.code())
-    host.wait_connected()
-    guest.wait_connected()
+    connect(host, guest, "secret-pawn")
     host.seal(["c2", "d2"])
     guest.seal(["b7", "f7"])
     host.move("e2", "e4")

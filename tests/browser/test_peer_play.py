@@ -195,6 +195,18 @@ def invite(host: Device, variant: str, color: str = "white", clock: str = "none"
     return link
 
 
+def connect(host: Device, guest: Device, variant: str, **options) -> str:
+    """The host invites (the dialog), the guest opens the link, the host pastes the guest's
+    answer code: both connected. Returns the link."""
+    host.open()
+    link = invite(host, variant, **options)
+    guest.open(link)
+    host.paste(guest.code())
+    host.wait_connected()
+    guest.wait_connected()
+    return link
+
+
 def test_secret_pawn_game_with_a_friend(devices):
     host, guest = devices
     host.open()
@@ -332,12 +344,7 @@ def test_reveal_game_with_a_clock(devices):
     """Joint draws and clocks through the page: both devices see the same drawn roles and the
     same running clocks; the friend's clock is judged each second (claims) without disturbing play."""
     host, guest = devices
-    host.open()
-    link = invite(host, "reveal", clock="5+3")
-    guest.open(link)
-    host.paste(guest.code())
-    host.wait_connected()
-    guest.wait_connected()
+    connect(host, guest, "reveal", clock="5+3")
     for d in (host, guest):
         expect(d.page.locator("#game-title")).to_contain_text("5+3")
     host.move("b1", "c3")  # a cover's first move: its role is drawn jointly
@@ -394,12 +401,7 @@ def test_hidden_identity_with_a_friend(devices):
     """Hidden Identity through the page: each side places its pieces on its own device (the
     friend sees only where they stand), then a capture opens the captured piece's identity."""
     host, guest = devices
-    host.open()
-    link = invite(host, "hidden-identity")
-    guest.open(link)
-    host.paste(guest.code())
-    host.wait_connected()
-    guest.wait_connected()
+    connect(host, guest, "hidden-identity")
     for d in (host, guest):
         expect(d.page.locator("#place-panel")).to_be_visible(timeout=CONNECT_MS)
         d.page.locator("#place-standard").click()

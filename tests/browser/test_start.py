@@ -5,6 +5,9 @@ Desktop (1280x800) and phone (390x844)."""
 
 from __future__ import annotations
 
+import json
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -173,6 +176,17 @@ document.addEventListener('DOMContentLoaded', () => {
 """
 
 
+def slow_engine(page, seconds: float = 1.5) -> None:
+    """Hold the engine's files back on the next loads: a reload with a warm cache can bring
+    Python up before the page's own modules, and then there is nothing to preview."""
+    def late(route):
+        response = route.fetch()
+        time.sleep(seconds)
+        route.fulfill(response=response)
+
+    page.route("**/assets/vendor/py.zip", late)
+
+
 def test_a_reload_draws_the_saved_game_before_the_engine_is_ready(fresh):
     page = fresh
     page.locator("#start-close").click()
@@ -181,6 +195,7 @@ def test_a_reload_draws_the_saved_game_before_the_engine_is_ready(fresh):
         page.evaluate(f"window.hcApp.call('move', {{orig: '{uci[:2]}', dest: '{uci[2:]}'}})")
     page.wait_for_timeout(600)                          # (the preview is written after a pause)
     page.add_init_script(PREVIEW_PROBE)
+    slow_engine(page)
     page.reload()
     page.wait_for_function("window.hcReady === true && window.hcApp.state() !== null")
     seen = page.evaluate("window.__preview")
@@ -199,3 +214,26 @@ def test_a_reload_draws_the_saved_game_before_the_engine_is_ready(fresh):
     page.reload()
     page.wait_for_function("window.hcReady === true && window.hcApp.state() !== null")
     assert page.evaluate("window.__preview") is None
+
+
+def test_a_reload_never_shows_a_board_a_player_held_on_one_device(fresh):
+    """Secret Pawn on one device: White looks at its board (its secret pawns), then the page is
+    reloaded: the preview shows no board with White's neckties (the device is handed over again)."""
+    page = fresh
+    page.locator("#start-close").click()
+    page.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
+    for seat, squares in (("white", "['d2', 'e2']"), ("black", "['c7', 'f7']")):
+        page.evaluate(f"window.hcApp.call('show_board', {{seat: '{seat}'}})")
+        page.evaluate(f"window.hcApp.call('seal', {{squares: {squares}}})")
+    page.evaluate("window.hcApp.call('show_board', {})")          # White holds the device
+    page.evaluate("window.hcApp.call('move', {orig: 'e2', dest: 'e4'})")
+    page.evaluate("window.hcApp.call('show_board', {})")          # Black holds it now
+    page.wait_for_timeout(600)
+    saved = page.evaluate("JSON.parse(localStorage.getItem('hiddenchess:preview') || 'null')")
+    assert saved is None or saved["state"]["viewer"] not in ("white", "black")
+    assert "c7" not in json.dumps(saved["state"].get("secrets")) if saved else True
+    page.add_init_script(PREVIEW_PROBE)
+    page.reload()
+    page.wait_for_function("window.hcReady === true && window.hcApp.state() !== null")
+    st = state(page)
+    assert st["handover"] is not None                          # the device is handed over again

@@ -4,6 +4,7 @@
 from hiddenchess.app.guide import Example, Guide, Section, square_names
 from hiddenchess.variants.reveal.panel import ScriptedDraw
 
+
 def marks(pos) -> dict:
     """A "?" on every covered piece."""
     return {"covered": square_names(pos.covered)}
