@@ -10,6 +10,7 @@ import { call } from './bridge.js';
 import { hideToasts } from './toast.js';
 
 const FRIEND_NOTE = 'Play on another device with a link. No server; every secret is checked at the end.';
+export const OFFLINE_NOTE = 'Needs a network: this device is offline. Play on this device or against the computer meanwhile.';
 
 export function confirmDialog(title, text, yesLabel) {
   return new Promise(resolve => {
@@ -126,6 +127,7 @@ export function openNewGame() {
     warn.remove();
   }
   syncDialog();
+  f.dispatchEvent(new Event('hc:opened')); // (quick-ui.js syncs its own choice)
   dlg.showModal();
   (f.querySelector('input[name=variant]:checked') || f.querySelector('input')).focus();
 }
@@ -167,10 +169,11 @@ function syncFriend() {
   const input = f.querySelector('input[name=mode][value=friend]');
   const variant = chosenVariant();
   const supported = (app.state && app.state.friendVariants) || [];
-  const ok = !variant || supported.includes(variant);
+  const online = navigator.onLine !== false; // (offline: no friend can be reached, say why)
+  const ok = (!variant || supported.includes(variant)) && online;
   input.disabled = !ok;
   $('choice-friend').classList.toggle('is-disabled', !ok);
-  $('friend-note').textContent = ok ? FRIEND_NOTE : 'Not available for this variant yet.';
+  $('friend-note').textContent = !online ? OFFLINE_NOTE : ok ? FRIEND_NOTE : 'Not available for this variant yet.';
   if (!ok && input.checked) f.querySelector('input[name=mode][value=local]').checked = true;
   $('friend-options').hidden = !input.checked;
   $('new-start').textContent = input.checked ? 'Create the invite' : 'Start game';
@@ -209,6 +212,14 @@ function startNewGame(e) {
 }
 
 $('form-new').addEventListener('change', syncDialog);
+// Going offline or online while the dialog is open: the friend and quick-play choices follow.
+for (const ev of ['online', 'offline']) {
+  window.addEventListener(ev, () => {
+    if (!$('dlg-new').open) return;
+    syncDialog();
+    form().dispatchEvent(new Event('hc:opened'));
+  });
+}
 $('form-new').addEventListener('submit', startNewGame);
 $('new-cancel').addEventListener('click', () => $('dlg-new').close());
 

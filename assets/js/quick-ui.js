@@ -10,7 +10,7 @@ import HCPeer from '../peer.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
-import { confirmDialog } from './dialogs.js';
+import { OFFLINE_NOTE, confirmDialog } from './dialogs.js';
 import { adoptLink } from './friend.js';
 import { QuickPlay } from './signal/quick.js';
 import { RoomLink } from './signal/room.js';
@@ -177,15 +177,20 @@ function form() {
   return $('form-new');
 }
 
+const quickNote = { text: '' }; // the choice's own note, while online
+
 function syncQuick() {
   const f = form();
   const input = f && f.querySelector('input[name=mode][value=quick]');
   if (!input) return;
   const variant = (f.querySelector('input[name=variant]:checked') || {}).value;
   const supported = (app.state && app.state.friendVariants) || [];
-  const ok = !variant || supported.length === 0 || supported.includes(variant);
+  const online = navigator.onLine !== false;
+  const ok = (!variant || supported.length === 0 || supported.includes(variant)) && online;
   input.disabled = !ok;
   $('choice-quick').classList.toggle('is-disabled', !ok);
+  if (!quickNote.text) quickNote.text = $('quick-note').textContent;
+  $('quick-note').textContent = online ? quickNote.text : OFFLINE_NOTE;
   if (input.checked) $('new-start').textContent = 'Find an opponent';
 }
 
@@ -206,6 +211,7 @@ export function startQuickUi() {
     }
     syncQuick();
   });
+  f.addEventListener('hc:opened', syncQuick);
   // Before dialogs.js's own submit handler: quick play starts no game by itself.
   document.addEventListener('submit', e => {
     if (e.target !== f) return;

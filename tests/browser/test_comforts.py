@@ -131,3 +131,20 @@ def test_browsing_earlier_moves_during_play_and_back_to_the_game(app):
     app.evaluate("window.hcApp.call('show_board', {})")      # Black takes the device
     st = app.evaluate("window.hcApp.call('replay', {ply: 0, perspective: 'all'})")
     assert st["replay"]["perspective"] == "black" and st["secrets"]["visible"] == ["c7", "f7"]
+
+
+def test_offline_the_dialog_says_why_friend_play_is_unavailable(app):
+    app.context.set_offline(True)
+    try:
+        app.locator("#btn-new").click()
+        expect(app.locator("#dlg-new")).to_be_visible()
+        for choice, note in (("friend", "#friend-note"), ("quick", "#quick-note")):
+            expect(app.locator(f"#dlg-new input[name=mode][value={choice}]")).to_be_disabled()
+            expect(app.locator(note)).to_contain_text("this device is offline")
+        expect(app.locator("#dlg-new input[name=mode][value=computer]")).to_be_enabled()
+        app.context.set_offline(False)                       # back online: offered again
+        expect(app.locator("#dlg-new input[name=mode][value=friend]")).to_be_enabled()
+        expect(app.locator("#friend-note")).not_to_contain_text("offline")
+    finally:
+        app.context.set_offline(False)
+        app.keyboard.press("Escape")
