@@ -26,7 +26,7 @@ from test_peer_protocol import SP_MOVES
 
 from .conftest import state, wait_ready
 from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
-from .test_peer_play import CONNECT_MS, Device, connect
+from .test_peer_play import CONNECT_MS, connect, devices  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -55,16 +55,6 @@ CHEAT = """() => { const call = window.hc.call;
       forged = true;
       return canon({...m, ok: false, refusal: 'a secret pawn attacks that square', open: []}); });
     return forged ? JSON.stringify(st) : text; }; }"""
-
-
-@pytest.fixture
-def devices(ns_browser, ns_site):
-    host = Device(ns_browser, ns_site, "host")
-    guest = Device(ns_browser, ns_site, "guest")
-    yield host, guest
-    for d in (host, guest):
-        assert d.errors == [], (d.name, d.errors)
-        d.close()
 
 
 def test_two_browsers_a_cheating_page_forfeits_and_the_other_shows_the_evidence(devices):
