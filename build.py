@@ -16,6 +16,10 @@ into the git-ignored ``assets/vendor/`` so that the page never touches a CDN::
                     and quick play; noble/secp256k1.js (the Nostr event signatures)
       py.zip        the Python sources of py/ (unpacked by pyscript.toml)
 
+Each text, wasm or zip file there of 1 KB or more also gets ``.br`` (Brotli, by Node.js) and
+``.gz`` copies when they pay (:func:`compressed_copies`; cached in ``.build-cache/``), which
+``build.py serve`` sends to browsers that accept them.
+
 Usage::
 
     python3 build.py [build]                  # npm ci (when needed) + vendor
@@ -33,17 +37,21 @@ The browser tests import it to reuse :func:`make_server`.
 from __future__ import annotations
 
 import argparse
+import datetime
+import email.utils
 import functools
 import gzip
 import hashlib
 import http.server
 import io
+import json
 import os
 import re
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Union
@@ -273,13 +281,44 @@ def pyscript_runtime_files(dist: Path) -> List[str]:
     return sorted(wanted)
 
 
+#: Pyodide's standard library, one of :data:`PYODIDE_FILES`, vendored with its members stored.
+STDLIB_ZIP = "python_stdlib.zip"
+
+
+def repack_stored(data: bytes) -> bytes:
+    """The zip archive ``data`` with every member stored (not deflated), in the same order, with
+    the same names, times and modes: its ``.br``/``.gz`` copies then compress the members as one
+    stream. For Pyodide's ``python_stdlib.zip``: 2.55 MB deflated member by member, 1.6 MB as one
+    Brotli stream of the stored archive (9.7 MB raw, on a host that compresses nothing). Python
+    imports from either alike (zipimport), a stored member without inflating it.
+
+    >>> small = io.BytesIO()
+    >>> with zipfile.ZipFile(small, "w", zipfile.ZIP_DEFLATED) as z:
+    ...     z.writestr("a.py", "x = 1\\n" * 100)
+    >>> out = zipfile.ZipFile(io.BytesIO(repack_stored(small.getvalue())))
+    >>> [(i.filename, i.compress_type, len(out.read(i))) for i in out.infolist()]
+    [('a.py', 0, 600)]
+    """
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(buffer, "w") as archive:
+        for info in source.infolist():
+            copy = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+            copy.compress_type = zipfile.ZIP_STORED
+            copy.create_system = info.create_system
+            copy.external_attr = info.external_attr
+            archive.writestr(copy, source.read(info))
+    return buffer.getvalue()
+
+
 def pack_py_sources(src: Path = PY_SOURCES) -> bytes:
     """Zip the Python sources under ``src`` deterministically.
 
     Members are the ``*.py`` files relative to ``src`` (``main.py``,
     ``hiddenchess/game.py``, ...), sorted, with a fixed timestamp and mode;
     ``__pycache__`` and hidden files are left out.  The same sources always
-    give the same bytes.
+    give the same bytes.  Members are *stored*, not deflated: the archive's
+    ``.br``/``.gz`` copies (and any host that compresses) then compress all the
+    sources as one stream, 185 KB with Brotli against 278 KB for a deflated zip.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -300,10 +339,10 @@ def pack_py_sources(src: Path = PY_SOURCES) -> bytes:
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in sorted(names):
             info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED
             info.create_system = 3  # Unix, whatever the host
             info.external_attr = 0o100644 << 16
-            archive.writestr(info, (src / name).read_bytes(), compresslevel=9)
+            archive.writestr(info, (src / name).read_bytes())
     return buffer.getvalue()
 
 
@@ -374,17 +413,23 @@ def vendor_manifest(root: Path = ROOT) -> Dict[str, Source]:
     manifest: Dict[str, Source] = {}
     for name in PYODIDE_FILES:
         manifest[f"pyodide/{name}"] = modules / "pyodide" / name
+    stdlib = modules / "pyodide" / STDLIB_ZIP
+    if stdlib.is_file():
+        manifest[f"pyodide/{STDLIB_ZIP}"] = repack_stored(stdlib.read_bytes())
     dist = modules / "@pyscript" / "core" / "dist"
     for name in pyscript_runtime_files(dist):
         manifest[f"pyscript/{name}"] = dist / name
     for source, name in CHESSGROUND_FILES.items():
         manifest[f"chessground/{name}"] = modules / "chessground" / source
     manifest.update(trystero_files(modules))
-    manifest["py.zip"] = pack_py_sources(root / "py")
+    manifest["py.zip"] = with_bytecode(pack_py_sources(root / "py"), modules / "pyodide")
     for rel, source in manifest.items():
         if isinstance(source, Path) and not source.is_file():
             raise BuildError(f"{source.relative_to(root)} is missing (needed for "
                              f"assets/vendor/{rel}): run `npm ci` again")
+    # The .br/.gz copies, so that `build.py serve` sends the runtime compressed (from the cache).
+    manifest.update(compressed_copies(
+        {rel: s.read_bytes() if isinstance(s, Path) else s for rel, s in manifest.items()}))
     return manifest
 
 
@@ -423,6 +468,14 @@ def sync_tree(dest: Path, manifest: Dict[str, Source]) -> List[str]:
         tmp.chmod(0o644)
         os.replace(tmp, target)
         changes.append(f"+{rel}")
+    # A file rewritten with content its unchanged compressed copies still match (e.g. restored
+    # after an edit): the copies are made as new as the file, since the server never sends a copy
+    # older than its file.
+    for change in changes:
+        for suffix in COPY_SUFFIXES.values():
+            copy = dest / (change[1:] + suffix)
+            if change[1:] + suffix in manifest and f"+{change[1:]}{suffix}" not in changes:
+                os.utime(copy)
     if dest.is_dir():
         for path in sorted(dest.rglob("*"), reverse=True):
             rel = path.relative_to(dest).as_posix()
@@ -461,6 +514,259 @@ def needs_build(root: Path = ROOT) -> bool:
 
 
 # --------------------------------------------------------------------------
+# pre-compressed copies (.br, .gz)
+
+#: Compressed copies already made, named after the sha256 of what they compress (git-ignored):
+#: Brotli at its best level takes ~20 s for Pyodide's 9.6 MB wasm, which only the first build
+#: of a given file pays.  Entries unused for :data:`CACHE_MAX_AGE` seconds are deleted.
+COMPRESS_CACHE = ROOT / ".build-cache" / "compressed"
+CACHE_MAX_AGE = 30 * 24 * 3600
+#: Cache entry suffixes, naming the settings (a change of settings makes new entries).
+GZIP_TAG, BROTLI_TAG = ".gz9", ".br11w24"
+#: Brotli is not tried on a file whose gzip is bigger than this fraction of it.
+BROTLI_SKIP_RATIO = 0.95
+
+#: Run by ``node -e`` (one process for every file): reads ``[[input, output], ...]`` as JSON from
+#: stdin, writes the Brotli of each input file (quality 11, 16 MB window) to its output file,
+#: after checking that it decodes to the input. Two at a time (``UV_THREADPOOL_SIZE``).
+BROTLI_NODE_SCRIPT = r"""
+const fs = require('fs');
+const zlib = require('zlib');
+const { promisify } = require('util');
+const compress = promisify(zlib.brotliCompress);
+const K = zlib.constants;
+(async () => {
+  const jobs = JSON.parse(fs.readFileSync(0, 'utf8'));
+  await Promise.all(jobs.map(async ([input, output]) => {
+    const data = fs.readFileSync(input);
+    const packed = await compress(data, { params: {
+      [K.BROTLI_PARAM_QUALITY]: 11,
+      [K.BROTLI_PARAM_LGWIN]: 24,
+      [K.BROTLI_PARAM_SIZE_HINT]: data.length,
+    } });
+    if (!zlib.brotliDecompressSync(packed).equals(data)) {
+      throw new Error(input + ' does not round-trip');
+    }
+    fs.writeFileSync(output, packed);
+  }));
+})().catch(error => {
+  process.stderr.write('brotli: ' + (error && error.message || error) + '\n');
+  process.exit(1);
+});
+"""
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """A repeatable gzip of ``data`` (level 9, no time stamp).
+
+    >>> gzip.decompress(gzip_bytes(b"abc")), gzip_bytes(b"abc") == gzip_bytes(b"abc")
+    (b'abc', True)
+    """
+    buffer = io.BytesIO()
+    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=9, mtime=0) as out:
+        out.write(data)
+    return buffer.getvalue()
+
+
+def brotli_compress(blobs: Sequence[bytes]) -> List[bytes]:
+    """The Brotli (quality 11, 16 MB window) of each of ``blobs``, made by one Node.js process
+    (the standard library has no Brotli encoder); the data goes through temporary files.
+
+    Raises :class:`BuildError` with node's message when node is missing or fails.
+    """
+    if not blobs:
+        return []
+    node = shutil.which("node")
+    if not node:
+        raise BuildError(f"node not found on PATH: it writes the .br copies (install Node.js "
+                         f"{MIN_NODE_MAJOR}+; Debian: apt-get install nodejs npm)")
+    with tempfile.TemporaryDirectory(prefix="hc-brotli-") as tmp:
+        jobs = []
+        for number, data in enumerate(blobs):
+            source = Path(tmp) / f"{number}.in"
+            source.write_bytes(data)
+            jobs.append([str(source), str(Path(tmp) / f"{number}.br")])
+        try:
+            proc = subprocess.run([node, "-e", BROTLI_NODE_SCRIPT], input=json.dumps(jobs).encode(),
+                                  capture_output=True,
+                                  env={**os.environ, "UV_THREADPOOL_SIZE": "2"})
+        except OSError as error:
+            raise BuildError(f"cannot run node to write the .br copies: {error.strerror}") from None
+        if proc.returncode != 0:
+            lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"]
+            raise BuildError(f"node failed to write the .br copies "
+                             f"(exit status {proc.returncode}): {lines[-1][:200]}")
+        try:
+            return [Path(output).read_bytes() for _, output in jobs]
+        except FileNotFoundError as error:
+            raise BuildError(f"node wrote no .br copy for input "
+                             f"{Path(error.filename).stem}") from None
+
+
+#: Run by ``node --input-type=module -e`` with ``[indexURL, input zip, output zip]`` as JSON on
+#: stdin: Pyodide's own Python compiles every ``.py`` of the input zip to
+#: ``__pycache__/<name>.cpython-3XX.pyc`` (unchecked hash-based: used without looking at the
+#: source) and writes the zip with both, members stored, sorted, with fixed times.
+PYC_NODE_SCRIPT = r"""
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [indexURL, input, output] = JSON.parse(fs.readFileSync(0, 'utf8'));
+const { loadPyodide } = await import(pathToFileURL(indexURL + 'pyodide.mjs').href);
+const pyodide = await loadPyodide({ indexURL });
+pyodide.FS.writeFile('/tmp/in.zip', fs.readFileSync(input));
+pyodide.runPython(`
+import importlib.util, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+members = {}
+with zipfile.ZipFile('/tmp/in.zip') as source:
+    for info in source.infolist():
+        data = source.read(info)
+        members[info.filename] = data
+        if info.filename.endswith('.py'):
+            code = compile(data, info.filename, 'exec', dont_inherit=True)
+            pyc = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
+            members[importlib.util.cache_from_source(info.filename)] = bytes(pyc)
+with zipfile.ZipFile('/tmp/out.zip', 'w') as out:
+    for name in sorted(members):
+        info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_STORED
+        info.create_system = 3
+        info.external_attr = 0o100644 << 16
+        out.writestr(info, members[name])
+`);
+fs.writeFileSync(output, pyodide.FS.readFile('/tmp/out.zip'));
+"""
+
+#: Cache entry suffix of a py.zip with its bytecode (see :func:`with_bytecode`).
+PYC_TAG = ".pyc-zip"
+
+
+def with_bytecode(py_zip: bytes, pyodide_dir: Path) -> bytes:
+    """``py_zip`` with the bytecode of each of its modules, compiled by the vendored Pyodide's own
+    Python (run by Node.js): a first visit's start then unmarshals the engine's ~90 modules
+    instead of compiling them (about 0.2 s less; bench/page.py). The ``.pyc`` files are
+    hash-based and unchecked, so Python uses them without comparing times; the sources stay for
+    tracebacks. Cached in ``.build-cache/`` by the zip's and Pyodide's hashes (a first build pays
+    ~5 s of Pyodide start-up in Node).
+
+    Raises :class:`BuildError` with node's message when node is missing or fails.
+    """
+    pyodide_mjs = pyodide_dir / "pyodide.mjs"
+    if not pyodide_mjs.is_file():
+        raise BuildError(f"{pyodide_mjs} is missing (it compiles py.zip): run `npm ci` again")
+    digest = hashlib.sha256(py_zip + (pyodide_dir / "pyodide.asm.wasm").read_bytes()
+                            + pyodide_mjs.read_bytes()).hexdigest()
+    cached = _cache_get(digest + PYC_TAG)
+    if cached is not None:
+        return cached
+    node = shutil.which("node")
+    if not node:
+        raise BuildError(f"node not found on PATH: it compiles py.zip (install Node.js "
+                         f"{MIN_NODE_MAJOR}+; Debian: apt-get install nodejs npm)")
+    with tempfile.TemporaryDirectory(prefix="hc-pyc-") as tmp:
+        source, output = Path(tmp) / "in.zip", Path(tmp) / "out.zip"
+        source.write_bytes(py_zip)
+        job = json.dumps([str(pyodide_dir.resolve()) + "/", str(source), str(output)])
+        try:
+            proc = subprocess.run([node, "--input-type=module", "-e", PYC_NODE_SCRIPT],
+                                  input=job.encode(), capture_output=True)
+        except OSError as error:
+            raise BuildError(f"cannot run node to compile py.zip: {error.strerror}") from None
+        if proc.returncode != 0 or not output.is_file():
+            lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"]
+            raise BuildError(f"node failed to compile py.zip "
+                             f"(exit status {proc.returncode}): {lines[-1][:200]}")
+        data = output.read_bytes()
+    _cache_put(digest + PYC_TAG, data)
+    return data
+
+
+def _cache_get(name: str) -> Optional[bytes]:
+    path = COMPRESS_CACHE / name
+    try:
+        data = path.read_bytes()
+        os.utime(path)  # used: kept by _prune_cache
+    except OSError:
+        return None
+    return data
+
+
+def _cache_put(name: str, data: bytes) -> None:
+    """Store a cache entry atomically; a cache that cannot be written only costs time."""
+    try:
+        COMPRESS_CACHE.mkdir(parents=True, exist_ok=True)
+        handle, tmp = tempfile.mkstemp(dir=COMPRESS_CACHE, prefix=name + ".", suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, COMPRESS_CACHE / name)
+    except OSError:
+        pass
+
+
+def _prune_cache(now: Optional[float] = None) -> None:
+    """Delete the cache entries not used for :data:`CACHE_MAX_AGE` (older builds' files)."""
+    limit = (now if now is not None else datetime.datetime.now().timestamp()) - CACHE_MAX_AGE
+    try:
+        for path in COMPRESS_CACHE.iterdir():
+            if path.stat().st_mtime < limit:
+                path.unlink()
+    except OSError:
+        pass
+
+
+def compressed_copies(contents: Dict[str, bytes]) -> Dict[str, bytes]:
+    """The compressed copies worth keeping of the files ``contents`` (relative path -> bytes):
+    ``<path>.gz`` (gzip -9) and ``<path>.br`` (Brotli q11, by Node.js: :func:`brotli_compress`).
+
+    Only :data:`COMPRESSIBLE` files of at least :data:`MIN_COMPRESS` bytes get copies; a copy is
+    kept when it is at most :data:`GZIP_RATIO` of the file, the ``.br`` one only when it is also
+    smaller than the ``.gz`` one.  Files that gzip saves less than 5% of are compressed already:
+    Brotli is not even tried (it would take 6 s for python_stdlib.zip).  Copies come from
+    :data:`COMPRESS_CACHE` when they were made before, so a repeated build costs no compression.
+    """
+    wanted = {rel: data for rel, data in contents.items()
+              if rel.endswith(COMPRESSIBLE) and len(data) >= MIN_COMPRESS}
+    keys = {rel: hashlib.sha256(data).hexdigest() for rel, data in wanted.items()}
+    gz: Dict[str, bytes] = {}
+    br: Dict[str, bytes] = {}
+    missing: Dict[str, bytes] = {}
+    for rel, data in wanted.items():
+        key = keys[rel]
+        if key not in gz:
+            gz[key] = _cache_get(key + GZIP_TAG) or b""
+            if not gz[key]:
+                gz[key] = gzip_bytes(data)
+                _cache_put(key + GZIP_TAG, gz[key])
+        if len(gz[key]) > BROTLI_SKIP_RATIO * len(data):
+            continue  # compressed already (python_stdlib.zip): Brotli would not pay either
+        if key not in br and key not in missing:
+            cached = _cache_get(key + BROTLI_TAG)
+            if cached:
+                br[key] = cached
+            else:
+                missing[key] = data
+    if missing:
+        size = sum(len(data) for data in missing.values())
+        if size >= 1_000_000:
+            print(f"build: Brotli copies of {len(missing)} file(s), {size / 1e6:.1f} MB "
+                  "(once: they are cached in .build-cache/) ...", flush=True)
+        for key, packed in zip(missing, brotli_compress(list(missing.values()))):
+            br[key] = packed
+            _cache_put(key + BROTLI_TAG, packed)
+        _prune_cache()
+    copies: Dict[str, bytes] = {}
+    for rel, data in wanted.items():
+        limit = GZIP_RATIO * len(data)
+        small, smaller = gz[keys[rel]], br.get(keys[rel])
+        if len(small) <= limit:
+            copies[rel + ".gz"] = small
+        if smaller is not None and len(smaller) <= limit and len(smaller) < len(small):
+            copies[rel + ".br"] = smaller
+    return copies
+
+
+# --------------------------------------------------------------------------
 # serving
 
 MIME_TYPES = {
@@ -485,54 +791,113 @@ MIME_TYPES = {
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """Static file handler with the MIME types the page needs and no caching.
+    """Static file handler with the MIME types the page needs, compressed responses
+    (:meth:`send_head`) and no caching.
 
     Request logging is silent; only error responses (>= 400) are reported.
     """
 
     extensions_map = MIME_TYPES
 
+    #: Set by :meth:`send_head` when the response depends on the request's Accept-Encoding.
+    vary = False
+
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
+        if self.vary:
+            self.send_header("Vary", "Accept-Encoding")
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (stdlib name)
         pass
 
-    def accepts_gzip(self) -> bool:
-        """True when the request's Accept-Encoding allows gzip (``gzip`` or ``*``, q > 0)."""
+    def accepted_codings(self) -> set:
+        """The content codings the request's Accept-Encoding allows (q > 0), lower case; ``*``
+        stands for the codings it does not name."""
+        weights: Dict[str, float] = {}
         for part in (self.headers.get("Accept-Encoding") or "").split(","):
             coding, _, params = part.partition(";")
-            if coding.strip().lower() in ("gzip", "*"):
-                match = re.search(r"\bq\s*=\s*([0-9.]+)", params)
-                try:
-                    return match is None or float(match.group(1)) > 0
-                except ValueError:
-                    return False
-        return False
+            match = re.search(r"\bq\s*=\s*([0-9.]+)", params)
+            try:
+                weight = float(match.group(1)) if match else 1.0
+            except ValueError:
+                weight = 0.0
+            if coding.strip():
+                weights[coding.strip().lower()] = weight
+        star = weights.get("*", 0.0)
+        return {c for c in COPY_SUFFIXES if weights.get(c, star) > 0}
 
     def send_head(self):
-        """Send the pre-compressed ``<file>.gz`` (written by ``build.py dist``) instead of the
-        file when there is one and the client accepts gzip; otherwise the file as it is."""
+        """Send a file's pre-compressed copy (``<file>.br``, else ``<file>.gz``: written by
+        ``build.py dist``, and by ``build.py build`` for assets/vendor/) when the request accepts
+        its coding and the copy is not older than the file.  Other text files of the page
+        (:data:`COMPRESSIBLE` but wasm and zip, up to :data:`LIVE_GZIP_MAX`) are gzipped as they
+        are sent to browsers that accept gzip, so the repository's page, edited as it is served,
+        goes compressed too.  Anything else goes as it is."""
         path = self.translate_path(self.path)
         if os.path.isdir(path) and self.path.split("?", 1)[0].endswith("/"):
             path = os.path.join(path, "index.html")
-        packed = path + ".gz"
-        if not (os.path.isfile(path) and os.path.isfile(packed) and self.accepts_gzip()):
+        self.vary = False
+        if not os.path.isfile(path):
             return super().send_head()
         try:
-            file = open(packed, "rb")
+            mtime = os.stat(path).st_mtime_ns
         except OSError:
             return super().send_head()
-        size = os.fstat(file.fileno()).st_size
+        compressible = path.endswith(COMPRESSIBLE)
+        accepted = self.accepted_codings()
+        for coding, suffix in COPY_SUFFIXES.items():
+            try:
+                fresh = os.stat(path + suffix).st_mtime_ns >= mtime
+            except OSError:
+                continue
+            self.vary = True
+            if coding in accepted and fresh:
+                try:
+                    return self._send_encoded(path, coding, open(path + suffix, "rb"))
+                except OSError:
+                    continue
+        if (compressible and not path.endswith((".wasm", ".zip")) and "gzip" in accepted
+                and MIN_COMPRESS <= os.path.getsize(path) <= LIVE_GZIP_MAX):
+            try:
+                with open(path, "rb") as source:
+                    data = source.read()
+            except OSError:
+                return super().send_head()
+            packed = gzip.compress(data, compresslevel=6, mtime=0)
+            if len(packed) <= GZIP_RATIO * len(data):
+                return self._send_encoded(path, "gzip", io.BytesIO(packed))
+        self.vary = self.vary or compressible
+        return super().send_head()
+
+    def _send_encoded(self, path: str, coding: str, body):
+        """The headers of ``path``'s content in ``coding`` (``body``, a binary file), or 304."""
+        self.vary = True
+        modified = os.path.getmtime(path)
+        since = self.headers.get("If-Modified-Since")
+        if since and "If-None-Match" not in self.headers:
+            try:
+                when = email.utils.parsedate_to_datetime(since)
+            except (TypeError, IndexError, OverflowError, ValueError):
+                when = None
+            if when is not None:
+                if when.tzinfo is None:
+                    when = when.replace(tzinfo=datetime.timezone.utc)
+                if int(modified) <= when.timestamp():
+                    body.close()
+                    self.send_response(304)
+                    self.end_headers()
+                    return None
+        body.seek(0, io.SEEK_END)
+        size = body.tell()
+        body.seek(0)
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(path))
-        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Encoding", coding)
         self.send_header("Content-Length", str(size))
-        self.send_header("Last-Modified", self.date_time_string(os.path.getmtime(path)))
-        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Last-Modified", self.date_time_string(modified))
         self.end_headers()
-        return file
+        return body
 
     def log_request(self, code="-", size="-") -> None:
         if isinstance(code, int) and code >= 400:
@@ -606,13 +971,21 @@ SERVICE_WORKER = "sw.js"
 #: The line of index.html that names the build (assets/js/offline.js reads it).
 BUILD_META = '<meta name="hc-build" content="dev">'
 
-#: Files worth a pre-compressed ``.gz`` copy (text and wasm; zip and png are compressed already).
+#: Files worth pre-compressed ``.br``/``.gz`` copies: text, wasm and zip (py.zip is stored; an
+#: archive whose members are compressed already, like python_stdlib.zip, fails the ratio rule).
+#: PNGs are compressed already.
 COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".wasm", ".toml", ".py", ".svg",
-                ".webmanifest", ".txt")
-#: A ``.gz`` copy is kept only when it is at most this fraction of the file and the file is at
-#: least :data:`MIN_COMPRESS` bytes.
+                ".webmanifest", ".txt", ".zip")
+#: A copy is kept only when it is at most this fraction of the file and the file is at least
+#: :data:`MIN_COMPRESS` bytes; a ``.br`` copy only when it is also smaller than the ``.gz`` one.
 GZIP_RATIO = 0.9
 MIN_COMPRESS = 1024
+#: ``build.py serve`` gzips (level 6) the text files (:data:`COMPRESSIBLE` but wasm and zip) that
+#: have no fresh copy, up to this size, as it sends them; the others go as they are.
+LIVE_GZIP_MAX = 1_000_000
+#: The suffixes of the compressed copies, by HTTP content coding, in the server's order of
+#: preference.  Files with these suffixes are never part of the page themselves.
+COPY_SUFFIXES = {"br": ".br", "gzip": ".gz"}
 
 
 def site_files(root: Path = ROOT) -> Dict[str, Path]:
@@ -632,7 +1005,7 @@ def site_files(root: Path = ROOT) -> Dict[str, Path]:
         for path in sorted((root / folder).rglob("*")):
             rel = path.relative_to(root).as_posix()
             parts = path.relative_to(root).parts
-            if (path.is_file() and not path.name.endswith(".tmp")
+            if (path.is_file() and not path.name.endswith((".tmp", *COPY_SUFFIXES.values()))
                     and not any(p.startswith(".") or p == "__pycache__" for p in parts)):
                 files[rel] = path
     return files
@@ -663,24 +1036,9 @@ def service_worker(template: str, version: str, files: Sequence[str]) -> str:
     return template
 
 
-def gzip_copy(data: bytes) -> Optional[bytes]:
-    """A repeatable gzip of ``data`` (no time stamp), or None when it would not pay.
-
-    >>> len(gzip_copy(b"a" * 5000)) < 100, gzip_copy(b"tiny")
-    (True, None)
-    """
-    if len(data) < MIN_COMPRESS:
-        return None
-    buffer = io.BytesIO()
-    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=9, mtime=0) as out:
-        out.write(data)
-    packed = buffer.getvalue()
-    return packed if len(packed) <= GZIP_RATIO * len(data) else None
-
-
 def dist_manifest(root: Path = ROOT) -> Dict[str, Source]:
     """What ``dist/`` must hold: the page's files with the build's version written into
-    index.html and sw.js, and a ``.gz`` copy of each compressible file worth it.
+    index.html and sw.js, and the ``.br``/``.gz`` copies worth it (:func:`compressed_copies`).
 
     The version is a hash of every file of the page (and of the service worker's source), so a
     change anywhere makes a new version, which the deployed service worker picks up.
@@ -703,11 +1061,7 @@ def dist_manifest(root: Path = ROOT) -> Dict[str, Source]:
         BUILD_META, BUILD_META.replace('"dev"', f'"{version}"')).encode("utf-8")
     contents[SERVICE_WORKER] = service_worker(template, version, sorted(files)).encode("utf-8")
     manifest: Dict[str, Source] = dict(contents)
-    for rel, data in contents.items():
-        if rel.endswith(COMPRESSIBLE):
-            packed = gzip_copy(data)
-            if packed is not None:
-                manifest[rel + ".gz"] = packed
+    manifest.update(compressed_copies(contents))
     return manifest
 
 
@@ -740,13 +1094,14 @@ def write_dist(dest: Path = DIST, root: Path = ROOT, *, quiet: bool = False) -> 
     manifest = dist_manifest(root)
     changes = sync_tree(dest, manifest)
     if not quiet:
-        size = sum(len(d) for r, d in manifest.items() if not r.endswith(".gz"))
-        packed = sum(len(manifest.get(r + ".gz", d)) for r, d in manifest.items()
-                     if not r.endswith(".gz"))
-        print(f"dist: {dest} holds version {dist_version(dest)}: "
-              f"{sum(not r.endswith('.gz') for r in manifest)} files, {size / 1e6:.1f} MB "
-              f"({packed / 1e6:.1f} MB with the .gz copies); "
-              f"{len(changes)} file(s) changed", flush=True)
+        files = {r: d for r, d in manifest.items() if not r.endswith(tuple(COPY_SUFFIXES.values()))}
+        size = sum(len(d) for d in files.values())
+        gz = sum(len(manifest.get(r + ".gz", d)) for r, d in files.items())
+        best = sum(min(len(manifest.get(r + s, d)) for s in (".br", ".gz"))
+                   for r, d in files.items())
+        print(f"dist: {dest} holds version {dist_version(dest)}: {len(files)} files, "
+              f"{size / 1e6:.1f} MB ({best / 1e6:.1f} MB with the .br copies, {gz / 1e6:.1f} MB "
+              f"with the .gz ones); {len(changes)} file(s) changed", flush=True)
     return changes
 
 

@@ -1,34 +1,57 @@
 """PyScript worker of the page: the computer opponent thinks here, off the main thread.
 
 ``assets/js/computer.js`` starts this file in a Web Worker (``PyWorker("./py/worker.py", {config:
-"./pyscript.toml"})``) and calls the one function it exports::
+"./pyscript.toml"})``) and calls the functions it exports::
 
-    await worker.sync.choose(viewJson: string, level: number) -> answerJson: string
+    await worker.sync.choose(viewJson: string, level: number[, seed: number]) -> answerJson: string
 
 ``viewJson`` is ``Game.view(seat).to_json()`` of the computer's seat, as the session hands it to
 the page (``state["computer"]["request"]["view"]``): the worker never sees the game itself. The
 answer is :func:`hiddenchess.ai.choose_move`'s dict as JSON (``{"uci", "san", "score", ...}``),
 or ``{"error": "..."}`` when the view cannot be played; the page hands the UCI back to the session
-(action ``computer_move``), which checks it like any move.
+(action ``computer_move``), which checks it like any move. ``seed`` (the page passes none: every
+game differs) makes the answer reproducible, as in :func:`hiddenchess.ai.choose_move`; the
+benchmark ``bench/ai_browser.py`` passes one to compare the search here with CPython's.
+
+``await worker.sync.warm([nodes]) -> answerJson`` runs a small answer that is thrown away
+(:func:`hiddenchess.ai.warm_up`): computer.js asks for two as the worker starts, so that its
+first real answers are as fast as the later ones.
 
 Like ``py/main.py`` this is a thin adapter: the search itself is pure Python, tested under CPython.
 """
 
 import json
 
+import js
 from pyscript import sync
 
-from hiddenchess.ai import choose_move
+from hiddenchess.ai import WARM_UP_NODES, choose_move, warm_up
 from hiddenchess.errors import HiddenChessError
 
 
-def choose(view_json, level):
+def choose(view_json, level, seed=None):
     """The computer's answer for ``view_json`` at ``level`` (1..5), as a JSON string."""
     try:
-        answer = choose_move(json.loads(str(view_json)), int(level))
+        answer = choose_move(json.loads(str(view_json)), int(level),
+                             seed=None if seed is None else int(seed))
     except (HiddenChessError, ValueError, TypeError) as e:
         answer = {"error": f"{type(e).__name__}: {e}"}
     return json.dumps(answer)
 
 
+def warm(nodes=None):
+    """A small answer for Standard's start position (:func:`hiddenchess.ai.warm_up`), as a JSON
+    string like :func:`choose`'s: the page asks for two as the worker starts, and drops them."""
+    return json.dumps(warm_up(WARM_UP_NODES if nodes is None else int(nodes)))
+
+
+def started_from():
+    """How this worker's Python started: ``"snapshot"`` or ``"fresh"``
+    (``assets/js/pyodide-boot.js``), shown on the page as ``body[data-ai-started-from]``."""
+    report = getattr(js, "hcPyodideBoot", None)
+    return str(report.path) if report is not None else "fresh"
+
+
 sync.choose = choose
+sync.warm = warm
+sync.started_from = started_from

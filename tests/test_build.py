@@ -148,7 +148,8 @@ def test_build_updates_only_what_changed_and_removes_strays(scratch_repo):
     assert build.needs_build(scratch_repo)
 
     changes = build.build(scratch_repo, quiet=True)
-    assert changes == ["+py.zip", "+pyodide/pyodide.mjs", "-stray.js"]
+    # py.zip changed, so did its compressed copies; pyodide.mjs's copies still match it.
+    assert changes == ["+py.zip", "+py.zip.br", "+py.zip.gz", "+pyodide/pyodide.mjs", "-stray.js"]
     assert (vendor / "pyodide" / "pyodide.mjs").read_bytes() == \
         (scratch_repo / "node_modules" / "pyodide" / "pyodide.mjs").read_bytes()
     with zipfile.ZipFile(vendor / "py.zip") as archive:
@@ -210,11 +211,14 @@ def test_pinned_npm_versions_are_the_installed_ones(node_modules):
 
 def test_pyscript_toml_uses_only_vendored_files(node_modules):
     config = tomllib.loads((ROOT / "pyscript.toml").read_text())
-    assert config["interpreter"] == "./assets/vendor/pyodide/pyodide.mjs"
+    # The interpreter is our loader (snapshots), which imports the vendored Pyodide only.
+    assert config["interpreter"] == "./assets/js/pyodide-boot.js"
+    boot = (ROOT / "assets/js/pyodide-boot.js").read_text()
+    assert re.findall(r"^import .* from '([^']+)';$", boot, re.M) == ["../vendor/pyodide/pyodide.mjs"]
     assert config["files"] == {"./assets/vendor/py.zip": "./*"}
     assert "packages" not in config
     manifest = build.vendor_manifest(ROOT)
-    for url in [config["interpreter"], *config["files"]]:
+    for url in ["./assets/vendor/pyodide/pyodide.mjs", *config["files"]]:
         rel = url.removeprefix("./assets/vendor/")
         assert rel in manifest, url
 
@@ -405,13 +409,23 @@ def _module_graph(entry: str):
 def test_index_preloads_exactly_what_draws_the_first_board():
     """index.html preloads (rel=modulepreload) every module main.js imports statically, so the
     browser fetches them at once instead of import by import before it can draw the board, and
-    nothing else: the rest of the page is imported by main.js after the first frame, and
-    preloading it would compete with the board."""
+    of the rest only Python's runtime (the long pole): the rest of the page is imported by main.js
+    after the first frame, and preloading it would compete with the board."""
     html = (ROOT / "index.html").read_text()
     preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
     static, lazy = _module_graph("assets/js/main.js")
     static.discard("assets/js/main.js")  # the entry itself is the <script type="module">
-    assert preloaded == static, (sorted(static - preloaded), sorted(preloaded - static))
+    # ...and Python's runtime, which index.html starts at once (assets/js/pyodide-boot.js): its
+    # modules and the files Pyodide fetches, so that they do not wait for an import chain.
+    # The big files at low priority, so that they do not hold the board back.
+    python = {"assets/js/pyodide-boot.js", "assets/vendor/pyodide/pyodide.mjs"}
+    assert preloaded == static | python, (sorted(static - preloaded), sorted(preloaded - static))
+    low = dict(re.findall(r'<link rel="preload" href="([^"]+)" as="(\w+)" crossorigin '
+                          r'fetchpriority="low">', html))
+    assert low == {"assets/vendor/pyodide/pyodide.asm.mjs": "script",
+                   "assets/vendor/pyodide/pyodide.asm.wasm": "fetch",
+                   "assets/vendor/pyodide/python_stdlib.zip": "fetch", "assets/vendor/py.zip": "fetch"}
+    assert all((ROOT / f).is_file() for f in low)
     assert "assets/vendor/chessground/chessground.min.js" in preloaded
     assert all((ROOT / m).is_file() for m in preloaded)
     # The lazy part holds the rest of the page: every module is reachable from main.js.
@@ -425,6 +439,12 @@ def test_index_preloads_exactly_what_draws_the_first_board():
     modules = {str(p.relative_to(ROOT)) for p in (ROOT / "assets" / "js").rglob("*.js")}
     modules |= {"assets/peer.js"}
     modules.discard("assets/js/main.js")
+    # Python's loader: imported by index.html's own (async) module script, which starts Python at
+    # once, and by PyScript (pyscript.toml's interpreter); it starts the snapshot maker's worker.
+    assert re.search(r"<script type=\"module\" async>[^<]*import\('\./assets/js/pyodide-boot\.js'\)", html)
+    modules -= {"assets/js/pyodide-boot.js", "assets/js/pyodide-snapshot.js"}
+    assert "new URL('./pyodide-snapshot.js', import.meta.url)" in (
+        ROOT / "assets/js/pyodide-boot.js").read_text()
     assert modules <= reachable, sorted(modules - reachable)
     assert {"assets/js/computer.js", "assets/js/friend.js", "assets/peer.js"}.isdisjoint(static)
 
@@ -455,9 +475,9 @@ def _sw_files(sw: str) -> list:
     return json.loads(listed[:listed.index("];") + 1].replace(",\n]", "\n]"))
 
 
-def test_dist_manifest_is_the_page_with_its_version_and_gzip_copies(tmp_path):
+def test_dist_manifest_is_the_page_with_its_version_and_compressed_copies(tmp_path):
     site = build.dist_manifest(_fake_site(tmp_path))
-    originals = sorted(r for r in site if not r.endswith(".gz"))
+    originals = sorted(r for r in site if not r.endswith((".gz", ".br")))
     assert originals == ["assets/img.png", "assets/js/a.js", "assets/js/big.js", "index.html",
                          "manifest.webmanifest", "py/main.py", "py/worker.py", "pyscript.toml",
                          "sw.js"]
@@ -469,6 +489,8 @@ def test_dist_manifest_is_the_page_with_its_version_and_gzip_copies(tmp_path):
     # A .gz copy where it pays: big text files, not small ones, not PNGs.
     assert sorted(r for r in site if r.endswith(".gz")) == ["assets/js/big.js.gz", "index.html.gz",
                                                            "sw.js.gz"]
+    assert sorted(r for r in site if r.endswith(".br")) == ["assets/js/big.js.br", "index.html.br",
+                                                           "sw.js.br"]
     for rel in ("assets/js/big.js", "index.html"):
         assert gzip.decompress(site[rel + ".gz"]) == site[rel]
     assert build.dist_manifest(tmp_path) == site  # repeatable, byte for byte
@@ -510,11 +532,12 @@ def test_dist_of_the_repository_is_self_contained(tmp_path, node_modules):
     assert build.write_dist(dest, ROOT, quiet=True) == []  # a second run changes nothing
     files = {p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file()}
     listed = _sw_files((dest / "sw.js").read_text())
-    assert set(listed) == {f for f in files if not f.endswith(".gz")} - {"sw.js"}
+    assert set(listed) == {f for f in files if not f.endswith((".gz", ".br"))} - {"sw.js"}
     assert {"index.html", "py/main.py", "py/worker.py", "manifest.webmanifest",
             "assets/vendor/py.zip", "assets/vendor/pyodide/pyodide.asm.wasm",
             "assets/img/icon-192.png", "assets/img/icon-512.png"} <= set(listed)
-    assert "assets/vendor/pyodide/pyodide.asm.wasm.gz" in files
+    assert {"assets/vendor/pyodide/pyodide.asm.wasm.gz", "assets/vendor/pyodide/pyodide.asm.wasm.br",
+            "assets/vendor/py.zip.br", "index.html.br", "sw.js.br"} <= files
     # Relative URLs only, so that the folder works under any path of any host.
     html = (dest / "index.html").read_text()
     for url in re.findall(r'(?:href|src)="([^"]*)"', html):

@@ -10,28 +10,73 @@ import { call } from './bridge.js';
 import { showToast } from './toast.js';
 import { confirmDialog } from './dialogs.js';
 
+/** How long after the worker is up its snapshot is made (when the computer is not thinking). */
+const SNAPSHOT_DELAY_MS = 8000;
+
 const ai = {
-  worker: null, // Promise of the PyScript worker running py/worker.py (started on demand)
+  worker: null, // Promise of the PyScript worker running py/worker.py (started once needed)
   job: null, // "game|ply" of the request the worker is answering
   shownMessage: null, // the computer's last draw answer already shown
 };
 
+// The worker boots its own Pyodide (seconds), so it starts as soon as a game against the computer
+// is on its way -- chosen in the New game dialog, pointed at on the start screen, or an unfinished
+// one restored (its saved preview already, while the page's own Python starts) -- and is ready
+// before the player's first move, not at the computer's first request. A page that plays no
+// computer game never starts it (a second Pyodide costs a phone dearly). It imports the engine's
+// modules as it starts and warms up (below), so its first replies are as quick as the later ones
+// (bench/ai_browser.py). body[data-ai-ready]: absent (not started), "false" (starting), "true",
+// "failed".
 function startWorker() {
   if (!ai.worker) {
-    const version = new URL('../vendor/pyodide/pyodide.mjs', import.meta.url).href;
-    ai.worker = PyWorker('./py/worker.py', { config: './pyscript.toml', version });
+    const version = new URL('./pyodide-boot.js', import.meta.url).href; // pyscript.toml's interpreter
+    document.body.dataset.aiReady = 'false';
+    ai.worker = PyWorker('./py/worker.py', { config: './pyscript.toml', version }).then(async w => {
+      // Two small answers, thrown away (py/worker.py's warm, a few hundredths of a second): the
+      // browser compiles the paths a request takes, so that the first real replies are as quick
+      // as the later ones (without them the second took about a quarter longer).
+      try {
+        await w.sync.warm();
+        await w.sync.warm();
+        document.body.dataset.aiStartedFrom = await w.sync.started_from(); // "snapshot" | "fresh"
+      } catch (err) {
+        console.warn('The computer could not warm up:', err);
+      }
+      return w;
+    });
     ai.worker.then(() => {
       document.body.dataset.aiReady = 'true';
       if (app.state) renderComputer(app.state);
-    }, () => {});
+      // Its next start from a snapshot (pyodide-boot.js), made in the background, not while it thinks.
+      import('./pyodide-boot.js').then(boot => {
+        boot.holdSnapshotsWhile(() => ai.job !== null);
+        boot.ensureSnapshot('worker', SNAPSHOT_DELAY_MS);
+      }).catch(() => {});
+    }, () => (document.body.dataset.aiReady = 'failed'));
   }
   return ai.worker;
 }
 
+// "Against the computer" chosen in the New game dialog, or already chosen when it opens (after the
+// dialog's own listeners have run: a variant the computer does not play unchecks it).
+function whenChosen() {
+  setTimeout(() => {
+    const input = $('form-new').querySelector('input[name=mode][value=computer]');
+    if ($('dlg-new').open && input && input.checked && !input.disabled) startWorker();
+  }, 0);
+}
+$('form-new').addEventListener('change', whenChosen);
+$('form-new').addEventListener('hc:opened', whenChosen);
+// The mouse on a start-screen card's "Play the computer" (start.js): it is about to be clicked.
+// (Not a finger: one sliding over it scrolls the screen, and its tap starts the game anyway.)
+$('start').addEventListener('pointerover', e => {
+  if (e.pointerType === 'mouse' && e.target.closest && e.target.closest('.play-computer')) startWorker();
+});
+
 /** Hand the computer's request (if any) to the worker; its move comes back as computer_move. */
 export function think(st) {
   const c = st.computer;
-  if (!c) return;
+  if (!c || (st.status && st.status.over)) return; // (a finished game needs no computer)
   startWorker();
   const req = c.request;
   if (!req) return;

@@ -49,6 +49,8 @@ await new Promise(resolve => {
   requestAnimationFrame(() => setTimeout(resolve, 0));
   setTimeout(resolve, 50);
 });
+// Python, started from its snapshot on a return visit, waits for this (index.html, pyodide-boot.js).
+window.dispatchEvent(new Event('hc:board-drawn'));
 // ...once PyScript has asked for Pyodide (the long pole): the ~40 small modules of the page then
 // load while Pyodide downloads and compiles, instead of delaying its start (at most 800 ms).
 await new Promise(resolve => {

@@ -54,9 +54,22 @@ function watch(registration, worker) {
   });
 }
 
-/** Register the service worker of a deployed build; offer a reload when a newer one is ready. */
+/** Until the page is playable (or 20 s at most): a first visit's service worker then fetches the
+ * build's files mostly from the HTTP cache, instead of downloading them a second time while the
+ * page itself still downloads Python. */
+function playable() {
+  return new Promise(resolve => {
+    if (window.hcReady) return resolve();
+    window.addEventListener('hc:ready', resolve, { once: true });
+    setTimeout(resolve, 20000);
+  });
+}
+
+/** Register the service worker of a deployed build (once the page is playable); offer a reload
+ * when a newer one is ready. */
 export async function startOffline() {
   if (buildVersion() === 'dev' || !('serviceWorker' in navigator)) return;
+  await playable();
   let reloading = false;
   const hadController = !!navigator.serviceWorker.controller;
   navigator.serviceWorker.addEventListener('controllerchange', () => {

@@ -57,7 +57,7 @@ function card(entry) {
   const actions = document.createElement('div');
   actions.className = 'variant-card-actions';
   if ((st.computerVariants || []).includes(entry.id)) {
-    actions.append(button('Play the computer', 'btn-primary', () =>
+    actions.append(button('Play the computer', 'btn-primary play-computer', () =>
       quickStart({ variant: entry.id, mode: 'computer', level: 2, color: 'white' })));
   }
   actions.append(button('Play on this device', '', () => quickStart({ variant: entry.id, mode: 'local' })));

@@ -139,10 +139,32 @@ def chromium_path() -> str:
 #: itself on a first visit only, over the board). tests/browser/test_start.py opts out.
 START_SEEN = "try { localStorage.setItem('hiddenchess:visited', '1'); } catch (e) {}"
 
+#: Run in every test page unless it asks for snapshots: no background worker makes Python's
+#: start-up snapshot (assets/js/pyodide-boot.js) -- 2-3 s of CPU in each of hundreds of
+#: short-lived pages. tests/browser/test_snapshot.py tests the snapshots themselves.
+SNAPSHOTS_OFF = "window.hcSnapshots = false;"
+
+
+def quiet_snapshots(browser):
+    """Make ``browser.new_context(...)`` add :data:`SNAPSHOTS_OFF` to each context, unless called
+    with ``snapshots=True``; returns ``browser``."""
+    raw = browser.new_context
+
+    def new_context(*args, snapshots: bool = False, **kwargs):
+        context = raw(*args, **kwargs)
+        if not snapshots:
+            context.add_init_script(SNAPSHOTS_OFF)
+        return context
+
+    browser.new_context = new_context
+    return browser
+
 
 def seen_start(browser):
     """Make ``browser.new_context(...)`` add :data:`START_SEEN` to each context, unless called
-    with ``first_visit=True``; returns ``browser``."""
+    with ``first_visit=True``, and :data:`SNAPSHOTS_OFF` (:func:`quiet_snapshots`); returns
+    ``browser``."""
+    quiet_snapshots(browser)
     raw = browser.new_context
 
     def new_context(*args, first_visit: bool = False, **kwargs):
@@ -323,6 +345,23 @@ def shared(browser, site):
         yield box
     finally:
         context.close()
+
+
+def wait_until(page, predicate: str, timeout_ms: int, interval_ms: int = 250, arg=None) -> None:
+    """Until the JavaScript function ``predicate`` (it may be async) returns a truthy value.
+
+    ``page.wait_for_function`` does not await a promise: an ``async`` predicate counts as true
+    at once. This evaluates (and awaits) it every ``interval_ms``; fails after ``timeout_ms``.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        if page.evaluate(predicate, arg):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout_ms / 1000:.0f} s: {predicate}")
+        page.wait_for_timeout(interval_ms)
 
 
 def state(page) -> dict:

@@ -258,11 +258,11 @@ if pytest is not None:
         It is launched through the ``browser`` fixture's Playwright instance (one thread
         cannot run two sync Playwright instances), so that browser runs too.
         """
-        from .conftest import CHROMIUM_ARGS
+        from .conftest import CHROMIUM_ARGS, quiet_snapshots
 
-        chromium = browser.browser_type.launch(
+        chromium = quiet_snapshots(browser.browser_type.launch(
             executable_path=netns.wrapper(chromium_path), headless=True,
-            args=CHROMIUM_ARGS + NS_CHROMIUM_ARGS)
+            args=CHROMIUM_ARGS + NS_CHROMIUM_ARGS))
         try:
             yield chromium
         finally:

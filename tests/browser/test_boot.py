@@ -14,8 +14,10 @@ Python engine is ready.  Nothing may be fetched from another host.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
+import sys
 import zipfile
 from pathlib import Path
 
@@ -93,8 +95,14 @@ def test_pyodide_runs_the_packed_sources(page, recorder, site, wait_for_app):
     assert ".".join(map(str, report["version"])) == lock["info"]["python"]
 
     with zipfile.ZipFile(io.BytesIO((VENDOR / "py.zip").read_bytes())) as archive:
-        packed = archive.namelist()
+        names = archive.namelist()
+    packed = [name for name in names if name.endswith(".py")]
     assert "main.py" in packed and "hiddenchess/__init__.py" in packed, packed
+    # with each module's bytecode, compiled by this Pyodide (build.with_bytecode)
+    assert sorted(set(names) - set(packed)) == sorted(
+        importlib.util.cache_from_source(name).replace(sys.implementation.cache_tag, report["cacheTag"])
+        for name in packed)
+    assert report["unusableBytecode"] == []
     assert set(packed) <= set(report["sources"]), sorted(set(packed) - set(report["sources"]))
 
     modules = {name[:-3].replace("/", ".").removesuffix(".__init__")

@@ -13,13 +13,14 @@ Budgets are in *nodes* (positions searched), so a level plays the same on every 
 with a seed, plays the same moves every time. The time cap is only a safety net for a device
 far slower than ordinary ones (the search stops mid-iteration and answers with the last
 completed one, or with a move the interrupted iteration already proved better; the answer says
-so, ``capped``): one second plus the budget at :data:`SAFETY_NODES_PER_S`, a fifth of the
+so, ``capped``): one second plus the budget at :data:`SAFETY_NODES_PER_S`, a quarter of the
 slowest speed measured in Chromium on a shared 2-core machine, so that on ordinary hardware the
-budget is reached, in the browser too. Measured speed (2026-12-01, level 5, load 3-4): about
-90k nodes/s on CPython 3.11 in Standard openings; in Pyodide 3.14 in Chromium's worker 40-55k
-nodes/s in Standard and Royal Pawn, 22-45k with the samples of Secret Pawn, Reveal and Hidden
-Identity: 0.3-1.1 s for level 5's 24 000 nodes, which it reached in 26 of 27 positions (the
-27th stopped before it, not by the clock) and the cap never bound.
+budget is reached, in the browser too. Measured speed (2026-12-01, level 5, ``bench/ai_browser.py
+--positions 10``: 54 positions of the six variants it plays, load 2.5-3.7): 80k nodes/s on
+CPython 3.11; 43k in Pyodide 3.14 in the page's worker in Chromium (19-80k, the samples of Secret
+Pawn and Reveal the slowest): 0.3-1.2 s for level 5's 24 000 nodes. The cap bound in none of
+the 54 (48 reached the budget, 6 found a forced end before it), and Pyodide took 1.78x the CPU
+time of CPython for the same searches (the same nodes and moves).
 
 =====  ========  =========  ======  ========  ==========  ========================================
 level  name      max depth  nodes   time cap  quiescence  deliberate error
@@ -34,7 +35,7 @@ level  name      max depth  nodes   time cap  quiescence  deliberate error
 Level 5 is iterative deepening principal-variation search with aspiration windows, quiescence,
 a transposition table, check extension, null-move pruning, futility pruning, late move
 reductions and MVV-LVA / killer / history move ordering: about 0.3 s a move on CPython and
-0.3-1.1 s in the browser. Lower levels cap depth and nodes, score every root move within a
+0.3-1.2 s in the browser. Lower levels cap depth and nodes, score every root move within a
 margin of the best (:attr:`Level.margin`) and choose with Gaussian noise on the scores;
 "second-best-ish" picks uniformly among the next four moves.
 
@@ -72,6 +73,8 @@ import time
 from dataclasses import dataclass
 
 from hiddenchess.errors import GameOverError, HiddenChessError
+from hiddenchess.engine.notation import fen as _fen
+from hiddenchess.engine.notation import initial_position
 from hiddenchess.engine.notation import san as _san
 from hiddenchess.engine.notation import uci as _uci
 from hiddenchess.ai.determinizers import (
@@ -158,8 +161,9 @@ def centipawns(result: float) -> float:
     return RESULT_SCALE * math.log10(p / (1.0 - p))
 
 
-#: The speed below which a level's time cap binds: a fifth of the slowest the search ran at in
-#: Chromium's worker (Pyodide) on a shared, loaded 2-core machine (22k nodes/s, with samples).
+#: The speed below which a level's time cap binds: about a quarter of the slowest the search ran
+#: at in Chromium's worker (Pyodide) on a shared, loaded 2-core machine (19-22k nodes/s, with
+#: samples; bench/ai_browser.py).
 SAFETY_NODES_PER_S = 5_000
 
 
@@ -371,6 +375,30 @@ def _answer(pos, move, depth, nodes, score, pv, lvl, capped) -> dict:
     }
 
 
+#: Nodes of :func:`warm_up`'s search (a few hundredths of a second in Chromium's worker).
+WARM_UP_NODES = 1_500
+
+
+def warm_up(max_nodes: int = WARM_UP_NODES) -> dict:
+    """A small level-5 answer for Standard's start position, thrown away: the page's worker
+    (``py/worker.py``, ``sync.warm``) gives two as it starts, through the same path as a real
+    request, while the player still chooses a level or a first move. In a fresh worker in
+    Chromium the *second* real answer otherwise took about a quarter longer than the others
+    (a Standard position of ``bench/ai_browser.py``, 24 000 nodes, fresh workers: 580-630 ms of
+    the worker thread's CPU against 460-510 ms, and 100-250 ms more on the browser's background
+    threads); after two small answers (30-90 ms each), none did, in 3 of 3 workers. A search of
+    24 000 nodes run inside the worker as it started did not help: what the second call pays for
+    is the browser compiling the path a request takes, not the search itself.
+
+    >>> warm_up(300)["nodes"]
+    300
+    """
+    position = initial_position()
+    view = {"variant": position.variant.id, "fen": _fen(position), "moves": [],
+            "status": {"over": False}}
+    return choose_move(view, 5, seed=0, max_nodes=max_nodes)
+
+
 def computer_variants() -> list:
     """Ids of the variants the computer can play: those whose folder has no ``ai`` plug-in (no
     hidden information) and those whose plug-in registers a determinizer.
@@ -386,4 +414,5 @@ __all__ = [
     "choose_move", "choose_setup", "combine_scores", "centipawns", "computer_plays",
     "computer_variants", "determinize", "expected_result", "get_level",
     "register_determinizer", "register_setup_chooser", "SAFETY_NODES_PER_S", "time_cap_ms",
+    "WARM_UP_NODES", "warm_up",
 ]
