@@ -154,15 +154,14 @@ export function unpackSnapshot(packed) {
 
 const KEY_HEADER = 'X-Hidden-Chess-Key';
 
-/** Pyodide from `role`'s snapshot if it is this build's, or null. The snapshot is read (or
- * `kept`: the promise of its cached Response, or of null, when index.html looked already) and,
+/** Pyodide from `role`'s snapshot if it is this build's, or null. The snapshot is read and,
  * once `ready` has settled, started, while this build's key is worked out. */
-async function fromSnapshot(role, ready, kept = null) {
+async function fromSnapshot(role, ready) {
   const cache = await openCache(); // null on a first visit: nothing to read or hash then
   if (!cache) return null;
   let hit;
   try {
-    hit = kept ? await kept : await cache.match(snapshotUrl(role));
+    hit = await cache.match(snapshotUrl(role));
   } catch (err) {
     return null;
   }
@@ -261,12 +260,12 @@ let early = null;
  * PyScript still loads and reads its configuration): from this build's snapshot if there is one
  * -- read meanwhile, and started once `ready` (a promise: the board's first frame) has settled,
  * since that start is one long task -- else afresh at once (its download is the long pole; its
- * long task comes only after it). `kept`: see `fromSnapshot`. Resolves to the started Pyodide. */
-export function startEarly(ready = null, kept = null) {
+ * long task comes only after it). Resolves to the started Pyodide. */
+export function startEarly(ready = null) {
   if (!early) {
     report.asked = performance.now();
     early = (async () => {
-      const restored = await fromSnapshot(HERE_ROLE, ready, kept);
+      const restored = await fromSnapshot(HERE_ROLE, ready);
       if (restored) return restored;
       const pyodide = await loadFresh({ indexURL: INDEX_URL });
       if (HERE_ROLE === 'page') ensureSnapshot('page');

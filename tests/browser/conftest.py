@@ -145,36 +145,41 @@ START_SEEN = "try { localStorage.setItem('hiddenchess:visited', '1'); } catch (e
 SNAPSHOTS_OFF = "window.hcSnapshots = false;"
 
 
-def quiet_snapshots(browser):
-    """Make ``browser.new_context(...)`` add :data:`SNAPSHOTS_OFF` to each context, unless called
-    with ``snapshots=True``; returns ``browser``."""
+def default_scripts(browser, scripts: dict):
+    """Make ``browser.new_context(...)`` add each script of ``scripts`` (``{keyword: script}``)
+    to each context, except those whose keyword it is called with as true; returns ``browser``."""
     raw = browser.new_context
 
-    def new_context(*args, snapshots: bool = False, **kwargs):
+    def new_context(*args, **kwargs):
+        skipped = {keyword for keyword in scripts if kwargs.pop(keyword, False)}
         context = raw(*args, **kwargs)
-        if not snapshots:
-            context.add_init_script(SNAPSHOTS_OFF)
+        for keyword, script in scripts.items():
+            if keyword not in skipped:
+                context.add_init_script(script)
         return context
 
     browser.new_context = new_context
     return browser
+
+
+def quiet_snapshots(browser):
+    """:data:`SNAPSHOTS_OFF` in each context, unless ``new_context(snapshots=True)``."""
+    return default_scripts(browser, {"snapshots": SNAPSHOTS_OFF})
 
 
 def seen_start(browser):
-    """Make ``browser.new_context(...)`` add :data:`START_SEEN` to each context, unless called
-    with ``first_visit=True``, and :data:`SNAPSHOTS_OFF` (:func:`quiet_snapshots`); returns
-    ``browser``."""
-    quiet_snapshots(browser)
-    raw = browser.new_context
+    """:data:`START_SEEN` in each context, unless ``new_context(first_visit=True)``, and
+    :data:`SNAPSHOTS_OFF` (as :func:`quiet_snapshots`)."""
+    return default_scripts(browser, {"first_visit": START_SEEN, "snapshots": SNAPSHOTS_OFF})
 
-    def new_context(*args, first_visit: bool = False, **kwargs):
-        context = raw(*args, **kwargs)
-        if not first_visit:
-            context.add_init_script(START_SEEN)
-        return context
 
-    browser.new_context = new_context
-    return browser
+def local_context(browser, **kwargs):
+    """``browser.new_context(service_workers="block", **kwargs)`` in which every request to
+    another host is refused (as offline), the page's own served from 127.0.0.1."""
+    context = browser.new_context(service_workers="block", **kwargs)
+    context.route("**/*", lambda route: route.fallback() if is_local(route.request.url)
+                  else route.abort("blockedbyclient"))
+    return context
 
 
 @pytest.fixture(scope="session")

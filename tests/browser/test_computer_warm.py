@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from hiddenchess.ai import WARM_UP_NODES, choose_move, choose_setup, warm_up
 from hiddenchess.game.game import Game
 
-from .conftest import is_local, square_center, state
+from .conftest import local_context, square_center, state
 
 pytestmark = pytest.mark.browser
 
@@ -137,11 +137,8 @@ def test_a_restored_computer_game_starts_the_worker_by_the_time_it_is_playable(p
 
 def test_the_start_screen_starts_the_worker_when_the_mouse_comes_to_play_the_computer(browser,
                                                                                        site):
-    context = browser.new_context(service_workers="block", first_visit=True,
-                                  viewport={"width": 1280, "height": 800})
+    context = local_context(browser, first_visit=True, viewport={"width": 1280, "height": 800})
     errors = []
-    context.route("**/*", lambda route: route.fallback() if is_local(route.request.url)
-                  else route.abort("blockedbyclient"))
     try:
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import click_move, is_local, state, wait_ready
+from .conftest import click_move, local_context, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -14,9 +14,7 @@ CURRENT = "hiddenchess.current"
 
 @pytest.fixture
 def context(browser):
-    ctx = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
-    ctx.route("**/*", lambda route: route.fallback() if is_local(route.request.url)
-              else route.abort("blockedbyclient"))
+    ctx = local_context(browser, viewport={"width": 1280, "height": 800})
     try:
         yield ctx
     finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import click_move, is_local, state, wait_ready
+from .conftest import click_move, local_context, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -21,10 +21,7 @@ MADE_TIMEOUT_MS = 120_000  # a second Pyodide boots in a worker: slow on a loade
 
 @pytest.fixture
 def context(browser):
-    ctx = browser.new_context(service_workers="block", snapshots=True,
-                              viewport={"width": 1280, "height": 800})
-    ctx.route("**/*", lambda route: route.fallback() if is_local(route.request.url)
-              else route.abort("blockedbyclient"))
+    ctx = local_context(browser, snapshots=True, viewport={"width": 1280, "height": 800})
     try:
         yield ctx
     finally:
