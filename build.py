@@ -254,6 +254,46 @@ def js_imports(source: str) -> List[tuple]:
     return [(ref[2:], bool(paren)) for paren, ref in _JS_IMPORT.findall(source)]
 
 
+def pyscript_python_sources(package: Path) -> Dict[str, str]:
+    """PyScript's own Python package as the vendored runtime writes it into the interpreter at
+    start-up: ``{"pyscript/context.py": source, ...}`` (from ``src/stdlib/pyscript.js``, the
+    object ``dist/`` embeds). Its bytecode goes into py.zip (:func:`with_bytecode`), so that
+    ``import pyscript`` unmarshals instead of compiling ~30 KB of source on every start (most
+    of PyScript's set-up time on a return visit). Only sources found word for word in ``dist/``
+    are kept (the bytecode must be of the very text PyScript writes); nothing is kept if the
+    package's layout is not the one expected (then Python compiles them, as before).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     root = Path(tmp)
+    ...     _ = (root / "src" / "stdlib").mkdir(parents=True), (root / "dist").mkdir()
+    ...     _ = (root / "src" / "stdlib" / "pyscript.js").write_text(
+    ...         'export default {"pyscript": {"a.py": "x = 1", "b.py": "y = 2"}};')
+    ...     _ = (root / "dist" / "core.js").write_text('const s = {"a.py":"x = 1"};')
+    ...     pyscript_python_sources(root)
+    {'pyscript/a.py': 'x = 1'}
+    """
+    try:
+        text = (package / "src" / "stdlib" / "pyscript.js").read_text(encoding="utf-8")
+        tree = json.loads(text[text.index("export default") + len("export default"):].strip().rstrip(";"))
+        shipped = "".join(path.read_text(encoding="utf-8") for path in sorted((package / "dist").glob("*.js")))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return {}
+    out: Dict[str, str] = {}
+
+    def walk(prefix: str, node) -> None:
+        for name, value in sorted(node.items()):
+            if isinstance(value, dict):
+                walk(f"{prefix}{name}/", value)
+            elif (isinstance(value, str) and name.endswith(".py")
+                    and json.dumps(value, ensure_ascii=False) in shipped):
+                out[prefix + name] = value
+
+    if isinstance(tree, dict):
+        walk("", tree)
+    return out
+
+
 def pyscript_runtime_files(dist: Path) -> List[str]:
     """Files of @pyscript/core's ``dist/`` that the page needs, sorted.
 
@@ -422,7 +462,8 @@ def vendor_manifest(root: Path = ROOT) -> Dict[str, Source]:
     for source, name in CHESSGROUND_FILES.items():
         manifest[f"chessground/{name}"] = modules / "chessground" / source
     manifest.update(trystero_files(modules))
-    manifest["py.zip"] = with_bytecode(pack_py_sources(root / "py"), modules / "pyodide")
+    manifest["py.zip"] = with_bytecode(pack_py_sources(root / "py"), modules / "pyodide",
+                                       pyscript_python_sources(modules / "@pyscript" / "core"))
     for rel, source in manifest.items():
         if isinstance(source, Path) and not source.is_file():
             raise BuildError(f"{source.relative_to(root)} is missing (needed for "
@@ -610,22 +651,27 @@ def brotli_compress(blobs: Sequence[bytes]) -> List[bytes]:
 PYC_NODE_SCRIPT = r"""
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-const [indexURL, input, output] = JSON.parse(fs.readFileSync(0, 'utf8'));
+const [indexURL, input, output, extra] = JSON.parse(fs.readFileSync(0, 'utf8'));
 const { loadPyodide } = await import(pathToFileURL(indexURL + 'pyodide.mjs').href);
 const pyodide = await loadPyodide({ indexURL });
 pyodide.FS.writeFile('/tmp/in.zip', fs.readFileSync(input));
+pyodide.FS.writeFile('/tmp/extra.json', fs.readFileSync(extra));
 pyodide.runPython(`
-import importlib.util, zipfile
+import importlib.util, json, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
+def bytecode(name, data):
+    code = compile(data, name, 'exec', dont_inherit=True)
+    return bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
 members = {}
 with zipfile.ZipFile('/tmp/in.zip') as source:
     for info in source.infolist():
         data = source.read(info)
         members[info.filename] = data
         if info.filename.endswith('.py'):
-            code = compile(data, info.filename, 'exec', dont_inherit=True)
-            pyc = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
-            members[importlib.util.cache_from_source(info.filename)] = bytes(pyc)
+            members[importlib.util.cache_from_source(info.filename)] = bytecode(info.filename, data)
+with open('/tmp/extra.json', encoding='utf-8') as extra:
+    for name, text in json.load(extra).items():
+        members[importlib.util.cache_from_source(name)] = bytecode(name, text.encode('utf-8'))
 with zipfile.ZipFile('/tmp/out.zip', 'w') as out:
     for name in sorted(members):
         info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
@@ -641,20 +687,23 @@ fs.writeFileSync(output, pyodide.FS.readFile('/tmp/out.zip'));
 PYC_TAG = ".pyc-zip"
 
 
-def with_bytecode(py_zip: bytes, pyodide_dir: Path) -> bytes:
+def with_bytecode(py_zip: bytes, pyodide_dir: Path, extra: Optional[Dict[str, str]] = None) -> bytes:
     """``py_zip`` with the bytecode of each of its modules, compiled by the vendored Pyodide's own
     Python (run by Node.js): a first visit's start then unmarshals the engine's ~90 modules
     instead of compiling them (about 0.2 s less; bench/page.py). The ``.pyc`` files are
     hash-based and unchecked, so Python uses them without comparing times; the sources stay for
-    tracebacks. Cached in ``.build-cache/`` by the zip's and Pyodide's hashes (a first build pays
+    tracebacks. ``extra`` (path -> source) adds the bytecode of modules whose sources are written
+    by someone else at run time (PyScript's own package: :func:`pyscript_python_sources`), without
+    the sources. Cached in ``.build-cache/`` by the zip's and Pyodide's hashes (a first build pays
     ~5 s of Pyodide start-up in Node).
 
     Raises :class:`BuildError` with node's message when node is missing or fails.
     """
+    extra_json = json.dumps(extra or {}, sort_keys=True).encode("utf-8")
     pyodide_mjs = pyodide_dir / "pyodide.mjs"
     if not pyodide_mjs.is_file():
         raise BuildError(f"{pyodide_mjs} is missing (it compiles py.zip): run `npm ci` again")
-    digest = hashlib.sha256(py_zip + (pyodide_dir / "pyodide.asm.wasm").read_bytes()
+    digest = hashlib.sha256(py_zip + extra_json + (pyodide_dir / "pyodide.asm.wasm").read_bytes()
                             + pyodide_mjs.read_bytes()).hexdigest()
     cached = _cache_get(digest + PYC_TAG)
     if cached is not None:
@@ -666,7 +715,9 @@ def with_bytecode(py_zip: bytes, pyodide_dir: Path) -> bytes:
     with tempfile.TemporaryDirectory(prefix="hc-pyc-") as tmp:
         source, output = Path(tmp) / "in.zip", Path(tmp) / "out.zip"
         source.write_bytes(py_zip)
-        job = json.dumps([str(pyodide_dir.resolve()) + "/", str(source), str(output)])
+        (Path(tmp) / "extra.json").write_bytes(extra_json)
+        job = json.dumps([str(pyodide_dir.resolve()) + "/", str(source), str(output),
+                          str(Path(tmp) / "extra.json")])
         try:
             proc = subprocess.run([node, "--input-type=module", "-e", PYC_NODE_SCRIPT],
                                   input=job.encode(), capture_output=True)

@@ -215,12 +215,13 @@ def test_pyscript_toml_uses_only_vendored_files(node_modules):
     assert config["interpreter"] == "./assets/js/pyodide-boot.js"
     boot = (ROOT / "assets/js/pyodide-boot.js").read_text()
     assert re.findall(r"^import .* from '([^']+)';$", boot, re.M) == ["../vendor/pyodide/pyodide.mjs"]
-    assert config["files"] == {"./assets/vendor/py.zip": "./*"}
-    assert "packages" not in config
+    # py.zip is written into the interpreter by the loader itself, not by PyScript's [files].
+    assert re.findall(r"new URL\('(\.\./vendor/[^']+)', import\.meta\.url\)", boot) == [
+        "../vendor/pyodide/", "../vendor/py.zip"]
+    assert "files" not in config and "packages" not in config
     manifest = build.vendor_manifest(ROOT)
-    for url in ["./assets/vendor/pyodide/pyodide.mjs", *config["files"]]:
-        rel = url.removeprefix("./assets/vendor/")
-        assert rel in manifest, url
+    for rel in ["pyodide/pyodide.mjs", "py.zip"]:
+        assert rel in manifest, rel
 
 
 def test_build_py_doctests_hold():
@@ -543,7 +544,7 @@ def test_dist_of_the_repository_is_self_contained(tmp_path, node_modules):
     for url in re.findall(r'(?:href|src)="([^"]*)"', html):
         assert not re.match(r"^(/|[a-z]+:)", url), url
     config = tomllib.loads((dest / "pyscript.toml").read_text())
-    assert all(u.startswith("./") for u in [config["interpreter"], *config["files"]])
+    assert config["interpreter"].startswith("./") and "files" not in config
     manifest = json.loads((dest / "manifest.webmanifest").read_text())
     for url in [manifest["start_url"], manifest["scope"], *(i["src"] for i in manifest["icons"])]:
         assert not re.match(r"^(/|[a-z]+:)", url), url

@@ -98,3 +98,76 @@ def test_a_snapshot_is_kept_without_its_zero_pages_and_read_back_whole():
                          check=True, capture_output=True, text=True).stdout
     assert json.loads(out) == {"same": True, "smaller": True, "allZero": True, "refusesRaw": True,
                                "refusesCut": True, "refusesBadRun": True}
+
+
+def runtime_preload() -> list:
+    """RUNTIME_PRELOAD of pyodide-boot.js."""
+    body = re.search(r"export const RUNTIME_PRELOAD = \[(.*?)\];", BOOT.read_text(), re.S).group(1)
+    return re.findall(r"'([\w.]+)'", body)
+
+
+def test_runtime_preload_names_standard_modules_that_pyscripts_package_imports():
+    """Each is imported by PyScript's own package (else it is a stale entry) and is a pure
+    standard-library module (a snapshot cannot hold a browser object)."""
+    import importlib.util as util
+    spec = util.spec_from_file_location("hiddenchess_build", ROOT / "build.py")
+    build = util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    sources = build.pyscript_python_sources(ROOT / "node_modules" / "@pyscript" / "core")
+    if not sources:
+        pytest.skip("needs node_modules (python3 build.py build)")
+    imported = set()
+    for text in sources.values():
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Import):
+                imported |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                imported.add(node.module)
+    names = runtime_preload()
+    assert names and set(names) <= imported, sorted(set(names) - imported)
+    for name in names:
+        assert name.split(".")[0] in sys.stdlib_module_names, name
+
+
+ZIP_CHECK = r"""
+import fs from 'node:fs';
+const { storedZipFiles } = await import(process.argv[1]);
+const out = {};
+const files = storedZipFiles(fs.readFileSync(process.argv[2]));
+out.files = Object.fromEntries(files.map(([name, data]) => [name, Buffer.from(data).toString('base64')]));
+const refuse = data => { try { storedZipFiles(data); return null; } catch (e) { return e.message; } };
+out.deflated = refuse(fs.readFileSync(process.argv[3]));
+out.escaping = refuse(fs.readFileSync(process.argv[4]));
+out.cut = refuse(fs.readFileSync(process.argv[2]).subarray(0, 40));
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="needs node")
+def test_the_loader_reads_a_stored_zip_exactly_and_refuses_anything_else(tmp_path):
+    """pyodide-boot.js writes py.zip's files into the interpreter itself (storedZipFiles): the
+    same names and bytes as Python's zipfile reads; a deflated member, a name leaving the
+    folder or a damaged archive are refused (then Pyodide's own unpacker is used)."""
+    import base64
+    import zipfile
+
+    def make(path, members, method=zipfile.ZIP_STORED):
+        with zipfile.ZipFile(path, "w", compression=method) as archive:
+            for name, data in members.items():
+                archive.writestr(name, data)
+
+    members = {"main.py": b"print('hi')\n", "pkg/__init__.py": b"", "pkg/sub/mod.py": b"x = 1\n" * 50,
+               "pkg/__pycache__/mod.cpython-314.pyc": bytes(range(256))}
+    make(tmp_path / "ok.zip", members)
+    with zipfile.ZipFile(tmp_path / "ok.zip", "a") as archive:
+        archive.writestr(zipfile.ZipInfo("empty/"), b"")  # a directory entry: left out
+    make(tmp_path / "deflated.zip", {"a.py": b"y = 2\n" * 100}, zipfile.ZIP_DEFLATED)
+    make(tmp_path / "escaping.zip", {"../evil.py": b"z = 3\n"})
+    out = subprocess.run(["node", "--input-type=module", "-e", ZIP_CHECK, BOOT.as_uri(),
+                          *(str(tmp_path / n) for n in ("ok.zip", "deflated.zip", "escaping.zip"))],
+                         check=True, capture_output=True, text=True).stdout
+    result = json.loads(out)
+    assert {name: base64.b64decode(data) for name, data in result["files"].items()} == members
+    assert "not stored" in result["deflated"]
+    assert result["escaping"] == "damaged zip archive"
+    assert result["cut"] == "not a zip archive"

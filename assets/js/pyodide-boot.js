@@ -25,8 +25,9 @@
 // browser's fresh randomness on every call anyway.
 //
 // The snapshot holds only the standard library and the engine's pure modules (no `js` object):
-// PyScript's own set-up, py.zip's files and the entry script (py/main.py, py/worker.py) run after
-// `loadPyodide` returns, on either path.
+// py.zip's files are written into the interpreter here, on either path, before `loadPyodide`
+// returns (pyscript.toml has no `[files]`); PyScript's own set-up and the entry script (py/main.py,
+// py/worker.py) run after it returns.
 
 import { loadPyodide as loadFresh, version } from '../vendor/pyodide/pyodide.mjs';
 
@@ -48,6 +49,12 @@ export const PRELOAD = {
   ],
   worker: ['hiddenchess.ai', 'hiddenchess.errors'],
 };
+
+/** Standard-library modules that PyScript's own package imports as it starts (pyscript.display:
+ * `html`, with its 250 KB table of entities), in both roles, and the engine does not: imported
+ * before the snapshot too (else a return visit spends ~80 ms loading them from the standard
+ * library's zip). tests/test_pyodide_boot.py checks that PyScript's package imports each. */
+export const RUNTIME_PRELOAD = ['html'];
 
 /** The role of this global scope: the page, or the computer's worker. */
 const HERE_ROLE = typeof document === 'undefined' ? 'worker' : 'page';
@@ -75,10 +82,74 @@ function snapshotUrl(role) {
   return new URL(`./hcsnap/${role}`, INDEX_URL).href;
 }
 
-async function fetchPyZip() {
-  const response = await fetch(PY_ZIP);
-  if (!response.ok) throw new Error(`py.zip: HTTP ${response.status}`);
-  return response.arrayBuffer();
+let pyZip = null;
+
+/** py.zip's bytes (fetched once per page or worker: its loader, the snapshot's key). */
+function fetchPyZip() {
+  if (!pyZip) {
+    pyZip = (async () => {
+      const response = await fetch(PY_ZIP);
+      if (!response.ok) throw new Error(`py.zip: HTTP ${response.status}`);
+      return response.arrayBuffer();
+    })();
+    pyZip.catch(() => { pyZip = null; }); // a failed fetch is tried again when asked again
+  }
+  return pyZip;
+}
+
+/** The files of a zip whose members are all stored (py.zip: build.py never deflates them), as
+ * [path, bytes] pairs (bytes are views into `zip`); directories left out. Throws on anything
+ * else (then Pyodide's own unpacker does the work). */
+export function storedZipFiles(zip) {
+  const bytes = new Uint8Array(zip);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = bytes.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) throw new Error('not a zip archive');
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const decode = new TextDecoder();
+  const files = [];
+  for (let n = 0; n < count; n++) {
+    if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) throw new Error('damaged zip archive');
+    const method = view.getUint16(at + 10, true);
+    const size = view.getUint32(at + 20, true);
+    const stored = method === 0 && size === view.getUint32(at + 24, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const skip = view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    const local = view.getUint32(at + 42, true);
+    const name = decode.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    at += 46 + nameLength + skip;
+    if (name.endsWith('/')) continue;
+    if (!stored) throw new Error(`${name}: not stored`);
+    if (local + 30 > bytes.length || view.getUint32(local, true) !== 0x04034b50) throw new Error('damaged zip archive');
+    const data = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    if (data + size > bytes.length || name.startsWith('/') || name.split('/').includes('..')) throw new Error('damaged zip archive');
+    files.push([name, bytes.subarray(data, data + size)]);
+  }
+  return files;
+}
+
+/** py.zip's files (the engine's sources and bytecode, main.py, worker.py, and the bytecode of
+ * PyScript's own package) into the interpreter's working directory, which is on sys.path: written
+ * straight into its file system (a few milliseconds; Pyodide's unpacker, which PyScript's
+ * `[files]` used, takes 30-40). */
+function installPyZip(pyodide, zip) {
+  let files;
+  try {
+    files = storedZipFiles(zip);
+  } catch (err) {
+    pyodide.unpackArchive(zip, 'zip');
+    return;
+  }
+  const FS = pyodide.FS;
+  const home = FS.cwd();
+  const made = new Set();
+  for (const [name, data] of files) {
+    const dir = name.includes('/') ? `${home}/${name.slice(0, name.lastIndexOf('/'))}` : home;
+    if (!made.has(dir)) { FS.mkdirTree(dir); made.add(dir); }
+    FS.writeFile(`${home}/${name}`, data);
+  }
 }
 
 /** This build's key for `role`'s snapshot (see the top), or null when it cannot be known. */
@@ -88,7 +159,7 @@ async function snapshotKey(role) {
       && document.querySelector('meta[name="hc-build"]');
     if (meta && meta.content && meta.content !== 'dev') return `build ${meta.content} ${version}`;
     const zip = await fetchPyZip();
-    const names = new TextEncoder().encode(`${version}\n${role}\n${PRELOAD[role].join(',')}\n`);
+    const names = new TextEncoder().encode(`${version}\n${role}\n${[...PRELOAD[role], ...RUNTIME_PRELOAD].join(',')}\n`);
     const both = new Uint8Array(names.length + zip.byteLength);
     both.set(names);
     both.set(new Uint8Array(zip), names.length);
@@ -198,8 +269,8 @@ export async function makeSnapshot(role, key) {
   if (!cache || !key) return 'no cache';
   const zip = await fetchPyZip();
   const pyodide = await loadFresh({ indexURL: INDEX_URL, _makeSnapshot: true });
-  pyodide.unpackArchive(zip, 'zip');
-  pyodide.runPython(PRELOAD[role].map(name => `import ${name}`).join('\n'));
+  installPyZip(pyodide, zip);
+  pyodide.runPython([...PRELOAD[role], ...RUNTIME_PRELOAD].map(name => `import ${name}`).join('\n'));
   const bytes = packSnapshot(pyodide.makeMemorySnapshot());
   try {
     await cache.put(snapshotUrl(role), new Response(bytes, {
@@ -264,11 +335,15 @@ let early = null;
 export function startEarly(ready = null) {
   if (!early) {
     report.asked = performance.now();
+    const zip = fetchPyZip();
+    zip.catch(() => {}); // (awaited below)
     early = (async () => {
-      const restored = await fromSnapshot(HERE_ROLE, ready);
-      if (restored) return restored;
-      const pyodide = await loadFresh({ indexURL: INDEX_URL });
-      if (HERE_ROLE === 'page') ensureSnapshot('page');
+      let pyodide = await fromSnapshot(HERE_ROLE, ready);
+      if (!pyodide) {
+        pyodide = await loadFresh({ indexURL: INDEX_URL });
+        if (HERE_ROLE === 'page') ensureSnapshot('page');
+      }
+      installPyZip(pyodide, await zip);
       return pyodide;
     })();
   }

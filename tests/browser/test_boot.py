@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import build
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,10 +100,14 @@ def test_pyodide_runs_the_packed_sources(page, recorder, site, wait_for_app):
         names = archive.namelist()
     packed = [name for name in names if name.endswith(".py")]
     assert "main.py" in packed and "hiddenchess/__init__.py" in packed, packed
-    # with each module's bytecode, compiled by this Pyodide (build.with_bytecode)
+    # with each module's bytecode, compiled by this Pyodide (build.with_bytecode), and the
+    # bytecode alone of PyScript's own package (PyScript writes its sources as it starts)
+    runtime = sorted(build.pyscript_python_sources(ROOT / "node_modules" / "@pyscript" / "core"))
+    assert "pyscript/__init__.py" in runtime and "pyscript/context.py" in runtime
     assert sorted(set(names) - set(packed)) == sorted(
         importlib.util.cache_from_source(name).replace(sys.implementation.cache_tag, report["cacheTag"])
-        for name in packed)
+        for name in packed + runtime)
+    assert set(runtime) <= set(report["sources"])
     assert report["unusableBytecode"] == []
     assert set(packed) <= set(report["sources"]), sorted(set(packed) - set(report["sources"]))
 
