@@ -587,3 +587,14 @@ def test_server_sends_the_gzip_copy_to_clients_that_accept_it(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_index_runs_main_py_from_py_zip():
+    """The page's Python entry is imported from py.zip, which the loader has already written into
+    the interpreter with its bytecode (assets/js/pyodide-boot.js): PyScript neither fetches
+    py/main.py nor compiles its source once Python is up."""
+    html = (ROOT / "index.html").read_text()
+    scripts = re.findall(r'<script type="py"([^>]*)>(.*?)</script>', html, re.S)
+    assert scripts == [(' config="./pyscript.toml"', "import main")]
+    with zipfile.ZipFile(io.BytesIO(build.pack_py_sources(ROOT / "py"))) as archive:
+        assert "main.py" in archive.namelist()

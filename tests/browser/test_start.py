@@ -6,7 +6,6 @@ Desktop (1280x800) and phone (390x844)."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -178,13 +177,17 @@ document.addEventListener('DOMContentLoaded', () => {
 
 def slow_engine(page, seconds: float = 1.5) -> None:
     """Hold the engine's files back on the next loads: a reload with a warm cache can bring
-    Python up before the page's own modules, and then there is nothing to preview."""
-    def late(route):
-        response = route.fetch()
-        time.sleep(seconds)
-        route.fulfill(response=response)
-
-    page.route("**/assets/vendor/py.zip", late)
+    Python up before the page's own modules, and then there is nothing to preview. Held in the
+    page (its fetch of py.zip answers late), not by a route that sleeps: Playwright's handler
+    would hold every other request of the page meanwhile (py.zip is fetched at once now)."""
+    page.add_init_script("""(() => {
+      const fetch = window.fetch;
+      window.fetch = (input, init) => {
+        const answer = fetch(input, init);
+        if (!/\\/py\\.zip$/.test(String((input && input.url) || input))) return answer;
+        return answer.then(response => new Promise(resolve => setTimeout(() => resolve(response), %d)));
+      };
+    })();""" % int(seconds * 1000))
 
 
 def test_a_reload_draws_the_saved_game_before_the_engine_is_ready(fresh):
