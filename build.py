@@ -14,7 +14,7 @@ into the git-ignored ``assets/vendor/`` so that the page never touches a CDN::
       trystero/     Trystero's Nostr strategy (nostr.mjs + core/*.mjs, ES modules whose
                     bare imports are rewritten to relative ones) for one-click invites
                     and quick play; noble/secp256k1.js (the Nostr event signatures)
-      py.zip        the Python sources of py/ (unpacked by pyscript.toml)
+      py.zip        the Python sources of py/ and their bytecode (written into Python by assets/js/pyodide-boot.js)
 
 Each text, wasm or zip file there of 1 KB or more also gets ``.br`` (Brotli, by Node.js) and
 ``.gz`` copies when they pay (:func:`compressed_copies`; cached in ``.build-cache/``), which
@@ -114,7 +114,7 @@ PYSCRIPT_ENTRIES = ("core.js", "core.css")
 #: that a Hidden Chess page never triggers, by chunk stem (the file name without
 #: ``-<hash>.js``): CodeMirror (behind <py-editor>), the packages graph (for
 #: ``packages = [...]``, which would need a package index anyway) and zip.js
-#: (MicroPython's archive unpacker; Pyodide unpacks py.zip itself).
+#: (MicroPython's archive unpacker; py.zip is written by assets/js/pyodide-boot.js).
 #: Every other chunk that core imports is vendored: note that core imports
 #: *all* its plugins (py-editor, py-game, py-terminal, donkey, error, ...) at
 #: start-up, because a page has no MicroPython config to switch them off.
