@@ -201,7 +201,9 @@ def test_pinned_npm_versions_are_the_installed_ones(node_modules):
         "@nostr-relay/common": "0.0.40", "@nostr-relay/core": "0.0.40", "@nostr-relay/validator": "0.0.40",
         "ws": "8.18.3",
         # the accessibility audit of the browser tests (tests/browser/test_a11y.py)
-        "axe-core": "4.14.1"}
+        "axe-core": "4.14.1",
+        # bundles the page's modules for the deployed site (build.bundle_page)
+        "esbuild": "0.24.0"}
     assert package["private"] is True and package["license"] == "GPL-3.0-or-later"
     for name, version in {**package["dependencies"], **package["devDependencies"]}.items():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
@@ -539,6 +541,19 @@ def test_dist_of_the_repository_is_self_contained(tmp_path, node_modules):
             "assets/img/icon-192.png", "assets/img/icon-512.png"} <= set(listed)
     assert {"assets/vendor/pyodide/pyodide.asm.wasm.gz", "assets/vendor/pyodide/pyodide.asm.wasm.br",
             "assets/vendor/py.zip.br", "index.html.br", "sw.js.br"} <= files
+    # The page's modules are bundled into main.js (build.bundle_page): what it still imports is
+    # what is loaded once by its own address; none of the bundled modules is shipped or preloaded.
+    bundle = (dest / "assets/js/main.js").read_text()
+    imported = set(re.findall(r"""(?:\bfrom\s*|\bimport\s*\(\s*)["']([^"']+)["']""", bundle))
+    assert imported == {"../vendor/chessground/chessground.min.js", "../vendor/pyscript/core.js",
+                        "./pyodide-boot.js"}, imported
+    assert 'new URL("../vendor/", import.meta.url)' in bundle and "../../vendor" not in bundle
+    assert not any(f.startswith("assets/js/") and f.endswith(".js") and f not in (
+        "assets/js/main.js", "assets/js/pyodide-boot.js", "assets/js/pyodide-snapshot.js")
+        for f in listed) and "assets/peer.js" not in listed
+    preloads = re.findall(r'rel="modulepreload" href="([^"]+)"', (dest / "index.html").read_text())
+    assert sorted(preloads) == ["assets/js/pyodide-boot.js", "assets/vendor/chessground/chessground.min.js",
+                                "assets/vendor/pyodide/pyodide.mjs"]
     # Relative URLs only, so that the folder works under any path of any host.
     html = (dest / "index.html").read_text()
     for url in re.findall(r'(?:href|src)="([^"]*)"', html):

@@ -6,9 +6,10 @@
 // de-duplicated across relays. The signatures use @noble/secp256k1 (vendored with Trystero).
 
 import { checkText } from '../peer/safejson.js';
+import { VENDOR } from '../vendor.js';
 
 export const EVENT_KIND = 22913;
-const NOBLE_URL = new URL('../../vendor/noble/secp256k1.js', import.meta.url).href;
+const NOBLE_URL = new URL('noble/secp256k1.js', VENDOR).href;
 const MAX_FRAME_CHARS = 16 * 1024;
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
 const SEEN_MAX = 4000;

@@ -23,10 +23,11 @@
 
 import { parseLimited, checkText, MessageError } from '../peer/safejson.js';
 import { relayUrls } from './relays.js';
+import { VENDOR } from '../vendor.js';
 
 export const APP_ID = 'hidden-chess.v1';
 export const TAKEN_MESSAGE = 'This game is already taken: another player opened this invite first.';
-const TRYSTERO_URL = new URL('../../vendor/trystero/nostr.mjs', import.meta.url).href;
+const TRYSTERO_URL = new URL('trystero/nostr.mjs', VENDOR).href;
 const ROOMS_KEY = 'hiddenchess:rooms';
 const MAX_SAVED_ROOMS = 30;
 const MAX_QUEUE = 200; // messages kept between two channels
