@@ -1096,25 +1096,35 @@ BUNDLE_EXTERNAL = ("../vendor/*", "../../vendor/*", "./pyodide-boot.js", "./pyod
 
 BUNDLE_NODE_SCRIPT = r"""
 const [root, entry, external] = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const path = require('path');
 const esbuild = require(require.resolve('esbuild', { paths: [root] }));
+const outdir = path.join(root, path.dirname(entry));
 const result = esbuild.buildSync({
-  absWorkingDir: root, entryPoints: [entry], bundle: true, format: 'esm', write: false,
-  metafile: true, external, logLevel: 'silent', charset: 'utf8', legalComments: 'inline',
+  absWorkingDir: root, entryPoints: [entry], bundle: true, format: 'esm', splitting: true,
+  outdir, entryNames: '[name]', chunkNames: 'chunk-[hash]', write: false, metafile: true, external,
+  logLevel: 'silent', charset: 'utf8', legalComments: 'inline',
 });
+const files = {};
+for (const file of result.outputFiles) {
+  files[path.relative(root, file.path).split(path.sep).join('/')] = Buffer.from(file.contents).toString('base64');
+}
+const entryOut = Object.values(result.metafile.outputs).find(o => o.entryPoint === entry);
 process.stdout.write(JSON.stringify({
-  code: Buffer.from(result.outputFiles[0].contents).toString('base64'),
-  inputs: Object.keys(result.metafile.inputs),
+  files, inputs: Object.keys(result.metafile.inputs),
+  // the chunks the entry imports statically: needed before it runs, so index.html preloads them
+  eager: entryOut.imports.filter(i => i.kind === 'import-statement' && !i.external)
+    .map(i => path.relative(root, path.resolve(root, i.path)).split(path.sep).join('/')),
 }));
 """
 
 
-def bundle_page(root: Path = ROOT) -> Optional[Tuple[bytes, List[str]]]:
-    """The page's modules as one file, made by esbuild (a pinned devDependency): main.js with every
-    module it imports, statically or lazily, except :data:`BUNDLE_EXTERNAL`; and the bundled
-    modules' paths. A return visit then asks its service worker for ~45 files fewer (the main thread
-    handles each request and its body: ~70 ms less on a return visit, ~0.1 s on a first one;
-    bench/page.py). None when esbuild is not installed (the site then keeps the modules one by
-    one: slower, the same page).
+def bundle_page(root: Path = ROOT) -> Optional[Tuple[Dict[str, bytes], List[str], List[str]]]:
+    """The page's modules bundled by esbuild (a pinned devDependency): main.js with what it imports
+    statically (what draws the board), and one chunk per part it imports lazily, except
+    :data:`BUNDLE_EXTERNAL`. Returns the output files (site path -> bytes), the bundled modules'
+    paths and the chunks main.js imports statically. A return visit then asks its service worker
+    for ~25 files fewer (the main thread handles each request and its body; bench/page.py). None
+    when esbuild is not installed (the site then keeps the modules one by one: the same page).
 
     Raises :class:`BuildError` with esbuild's message when bundling fails.
     """
@@ -1130,24 +1140,30 @@ def bundle_page(root: Path = ROOT) -> Optional[Tuple[bytes, List[str]]]:
         lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"]
         raise BuildError(f"esbuild could not bundle {PAGE_ENTRY}: {lines[-1][:300]}")
     answer = json.loads(proc.stdout)
+    files = {rel: base64.b64decode(data) for rel, data in answer["files"].items()}
     inputs = sorted(Path(name).as_posix() for name in answer["inputs"])
-    return base64.b64decode(answer["code"]), inputs
+    return files, inputs, sorted(answer["eager"])
 
 
 def with_bundle(contents: Dict[str, bytes], root: Path = ROOT) -> Dict[str, bytes]:
-    """The site's files with the page's modules bundled (:func:`bundle_page`): main.js is the
-    bundle, the modules inside it are left out, and so are index.html's ``modulepreload`` links
-    to them. Unchanged when esbuild is not there."""
+    """The site's files with the page's modules bundled (:func:`bundle_page`): main.js and its
+    chunks instead of the modules inside them, and index.html's ``modulepreload`` links to those
+    modules replaced by links to the chunks main.js needs at once. Unchanged when esbuild is not
+    there."""
     bundled = bundle_page(root)
     if bundled is None:
         return contents
-    code, inputs = bundled
-    out = {rel: data for rel, data in contents.items() if rel == PAGE_ENTRY or rel not in inputs}
-    out[PAGE_ENTRY] = code
+    files, inputs, eager = bundled
+    out = {rel: data for rel, data in contents.items() if rel not in inputs}
+    out.update(files)
     html = out["index.html"].decode("utf-8")
+    links = "".join(f'\n  <link rel="modulepreload" href="{rel}">' for rel in eager)
     html = re.sub(r'\n *<link rel="modulepreload" href="([^"]+)">',
-                  lambda m: "" if m.group(1) in inputs and m.group(1) != PAGE_ENTRY else m.group(0), html)
-    out["index.html"] = html.encode("utf-8")
+                  lambda m: "" if m.group(1) in inputs else m.group(0), html)
+    entry_tag = f'<script type="module" src="{PAGE_ENTRY}"></script>'
+    if entry_tag not in html:
+        raise BuildError(f"index.html must load {PAGE_ENTRY} with {entry_tag}")
+    out["index.html"] = html.replace(entry_tag, entry_tag + links).encode("utf-8")
     return out
 
 

@@ -541,19 +541,29 @@ def test_dist_of_the_repository_is_self_contained(tmp_path, node_modules):
             "assets/img/icon-192.png", "assets/img/icon-512.png"} <= set(listed)
     assert {"assets/vendor/pyodide/pyodide.asm.wasm.gz", "assets/vendor/pyodide/pyodide.asm.wasm.br",
             "assets/vendor/py.zip.br", "index.html.br", "sw.js.br"} <= files
-    # The page's modules are bundled into main.js (build.bundle_page): what it still imports is
-    # what is loaded once by its own address; none of the bundled modules is shipped or preloaded.
-    bundle = (dest / "assets/js/main.js").read_text()
-    imported = set(re.findall(r"""(?:\bfrom\s*|\bimport\s*\(\s*)["']([^"']+)["']""", bundle))
-    assert imported == {"../vendor/chessground/chessground.min.js", "../vendor/pyscript/core.js",
-                        "./pyodide-boot.js"}, imported
-    assert 'new URL("../vendor/", import.meta.url)' in bundle and "../../vendor" not in bundle
-    assert not any(f.startswith("assets/js/") and f.endswith(".js") and f not in (
-        "assets/js/main.js", "assets/js/pyodide-boot.js", "assets/js/pyodide-snapshot.js")
-        for f in listed) and "assets/peer.js" not in listed
-    preloads = re.findall(r'rel="modulepreload" href="([^"]+)"', (dest / "index.html").read_text())
-    assert sorted(preloads) == ["assets/js/pyodide-boot.js", "assets/vendor/chessground/chessground.min.js",
-                                "assets/vendor/pyodide/pyodide.mjs"]
+    # The page's modules are bundled (build.bundle_page): main.js and its chunks; what they still
+    # import is loaded once by its own address; none of the bundled modules is shipped or preloaded.
+    scripts = {f for f in listed if f.startswith("assets/js/")}
+    chunks = {f for f in scripts if re.fullmatch(r"assets/js/chunk-\w+\.js", f)}
+    assert scripts - chunks == {"assets/js/main.js", "assets/js/pyodide-boot.js", "assets/js/pyodide-snapshot.js"}
+    assert chunks and "assets/peer.js" not in listed
+    code = "".join((dest / f).read_text() for f in sorted(chunks | {"assets/js/main.js"}))
+    imported = set(re.findall(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.[^"']+)["']""", code))
+    assert {i for i in imported if not i.startswith("./chunk-")} == {
+        "../vendor/chessground/chessground.min.js", "../vendor/pyscript/core.js", "./pyodide-boot.js"}, imported
+    assert {"assets/js/" + i[2:] for i in imported if i.startswith("./chunk-")} <= chunks
+    assert 'new URL("../vendor/", import.meta.url)' in code and "../../vendor" not in code
+    # index.html preloads the chunks main.js imports statically (what draws the board), no other.
+    eager, todo = set(), ["assets/js/main.js"]
+    while todo:  # main.js's static imports of chunks, and theirs
+        source = (dest / todo.pop()).read_text()
+        for chunk in re.findall(r"""(?:\bfrom\s*|^import\s*)["']\./(chunk-\w+\.js)["']""", source, re.M):
+            if "assets/js/" + chunk not in eager:
+                eager.add("assets/js/" + chunk)
+                todo.append("assets/js/" + chunk)
+    preloads = set(re.findall(r'rel="modulepreload" href="([^"]+)"', (dest / "index.html").read_text()))
+    assert preloads == eager | {"assets/js/pyodide-boot.js", "assets/vendor/chessground/chessground.min.js",
+                                "assets/vendor/pyodide/pyodide.mjs"}
     # Relative URLs only, so that the folder works under any path of any host.
     html = (dest / "index.html").read_text()
     for url in re.findall(r'(?:href|src)="([^"]*)"', html):
