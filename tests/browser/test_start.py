@@ -175,17 +175,24 @@ document.addEventListener('DOMContentLoaded', () => {
 """
 
 
-def slow_engine(page, seconds: float = 1.5) -> None:
-    """Hold the engine's files back on the next loads: a reload with a warm cache can bring
-    Python up before the page's own modules, and then there is nothing to preview. Held in the
-    page (its fetch of py.zip answers late), not by a route that sleeps: Playwright's handler
-    would hold every other request of the page meanwhile (py.zip is fetched at once now)."""
+def slow_engine(page, seconds: float = 6) -> None:
+    """Hold the engine back on the next loads until the page has drawn its preview (at most
+    ``seconds``): a reload with a warm cache can bring Python up before the page's own modules,
+    and then there is nothing to preview. Held in the page (its fetch of py.zip, which Python
+    needs to start, answers late), not by a route that sleeps: Playwright's handler would hold
+    every other request of the page meanwhile. A page that never draws a preview still gets its
+    engine, late, and the test fails on what it saw."""
     page.add_init_script("""(() => {
       const fetch = window.fetch;
       window.fetch = (input, init) => {
         const answer = fetch(input, init);
         if (!/\\/py\\.zip$/.test(String((input && input.url) || input))) return answer;
-        return answer.then(response => new Promise(resolve => setTimeout(() => resolve(response), %d)));
+        const since = Date.now();
+        return answer.then(response => new Promise(resolve => {
+          const look = () => (document.body && document.body.dataset.preview === 'true')
+            || Date.now() - since > %d ? resolve(response) : setTimeout(look, 50);
+          look();
+        }));
       };
     })();""" % int(seconds * 1000))
 
