@@ -17,7 +17,7 @@ into the git-ignored ``assets/vendor/`` so that the page never touches a CDN::
       py.zip        the Python sources of py/ and their bytecode (written into Python by assets/js/pyodide-boot.js)
 
 Each text, wasm or zip file there of 1 KB or more also gets ``.br`` (Brotli, by Node.js) and
-``.gz`` copies when they pay (:func:`compressed_copies`; cached in ``.build-cache/``), which
+``.gz`` copies when they pay (:func:`compressed_copies`; cached in ``~/.cache/hiddenchess/``), which
 ``build.py serve`` sends to browsers that accept them.
 
 Usage::
@@ -25,7 +25,9 @@ Usage::
     python3 build.py [build]                  # npm ci (when needed) + vendor
     python3 build.py serve [--port N] [--no-build | --dist]
     python3 build.py dist [--out DIR]         # the deployable static site (default: dist/)
-    python3 build.py test [pytest args...]    # .venv + build + pytest
+    python3 build.py test [--quick] [pytest args...]
+                                              # .venv + build + pytest (in parallel);
+                                              # --quick: the pure-Python tests alone
 
 The build is repeatable: a second run rewrites nothing.  Every failure ends
 with one line ``build.py: error: ...`` on stderr and a non-zero exit status.
@@ -561,7 +563,32 @@ def needs_build(root: Path = ROOT) -> bool:
 #: Compressed copies already made, named after the sha256 of what they compress (git-ignored):
 #: Brotli at its best level takes ~20 s for Pyodide's 9.6 MB wasm, which only the first build
 #: of a given file pays.  Entries unused for :data:`CACHE_MAX_AGE` seconds are deleted.
-COMPRESS_CACHE = ROOT / ".build-cache" / "compressed"
+def build_cache_dir(environ: Optional[dict] = None, home: Optional[Path] = None) -> Path:
+    """Where compressed copies and compiled bytecode are cached, shared by every checkout on
+    this machine (entries are named by content hash, so checkouts never disagree):
+    ``$HIDDENCHESS_BUILD_CACHE``, else ``$XDG_CACHE_HOME/hiddenchess/build``, else
+    ``~/.cache/hiddenchess/build``; ``.build-cache/`` in the checkout when there is no home.
+
+    >>> build_cache_dir({"HIDDENCHESS_BUILD_CACHE": "/tmp/c"}).as_posix()
+    '/tmp/c'
+    >>> build_cache_dir({"XDG_CACHE_HOME": "/x"}).as_posix()
+    '/x/hiddenchess/build'
+    >>> build_cache_dir({}, home=Path("/home/ann")).as_posix()
+    '/home/ann/.cache/hiddenchess/build'
+    """
+    environ = os.environ if environ is None else environ
+    if environ.get("HIDDENCHESS_BUILD_CACHE"):
+        return Path(environ["HIDDENCHESS_BUILD_CACHE"])
+    if environ.get("XDG_CACHE_HOME"):
+        return Path(environ["XDG_CACHE_HOME"]) / "hiddenchess" / "build"
+    try:
+        home = home or Path.home()
+    except (KeyError, RuntimeError):
+        return ROOT / ".build-cache" / "compressed"
+    return home / ".cache" / "hiddenchess" / "build"
+
+
+COMPRESS_CACHE = build_cache_dir()
 CACHE_MAX_AGE = 30 * 24 * 3600
 #: Cache entry suffixes, naming the settings (a change of settings makes new entries).
 GZIP_TAG, BROTLI_TAG = ".gz9", ".br11w24"
@@ -695,7 +722,7 @@ def with_bytecode(py_zip: bytes, pyodide_dir: Path, extra: Optional[Dict[str, st
     hash-based and unchecked, so Python uses them without comparing times; the sources stay for
     tracebacks. ``extra`` (path -> source) adds the bytecode of modules whose sources are written
     by someone else at run time (PyScript's own package: :func:`pyscript_python_sources`), without
-    the sources. Cached in ``.build-cache/`` by the zip's and Pyodide's hashes (a first build pays
+    the sources. Cached (:func:`build_cache_dir`) by the zip's and Pyodide's hashes (a first build pays
     ~5 s of Pyodide start-up in Node).
 
     Raises :class:`BuildError` with node's message when node is missing or fails.
@@ -802,7 +829,7 @@ def compressed_copies(contents: Dict[str, bytes]) -> Dict[str, bytes]:
         size = sum(len(data) for data in missing.values())
         if size >= 1_000_000:
             print(f"build: Brotli copies of {len(missing)} file(s), {size / 1e6:.1f} MB "
-                  "(once: they are cached in .build-cache/) ...", flush=True)
+                  f"(once: they are cached in {COMPRESS_CACHE}) ...", flush=True)
         for key, packed in zip(missing, brotli_compress(list(missing.values()))):
             br[key] = packed
             _cache_put(key + BROTLI_TAG, packed)
@@ -1267,9 +1294,10 @@ def missing_system_packages(which=shutil.which) -> List[str]:
 
 
 def ensure_system_packages(*, which=shutil.which, is_root: Optional[bool] = None,
-                           run=subprocess.run) -> List[str]:
+                           run=subprocess.run, chromium: bool = True) -> List[str]:
     """Install what :func:`missing_system_packages` names with apt when run as root on Debian;
     otherwise stop with the one command to run. Returns the packages installed.
+    ``chromium=False`` (``build.py test --quick``) leaves Chromium out.
 
     A Chromium path chosen with ``$HIDDENCHESS_CHROMIUM`` is never installed over: a missing
     one is an error naming it.
@@ -1277,7 +1305,8 @@ def ensure_system_packages(*, which=shutil.which, is_root: Optional[bool] = None
     >>> ensure_system_packages(which=lambda name: "/bin/" + name)   # nothing missing
     []
     """
-    missing = missing_system_packages(which)
+    missing = [package for package in missing_system_packages(which)
+               if chromium or package != "chromium"]
     if not missing:
         return []
     if "chromium" in missing and os.environ.get("HIDDENCHESS_CHROMIUM"):
@@ -1298,7 +1327,7 @@ def ensure_system_packages(*, which=shutil.which, is_root: Optional[bool] = None
         if proc.returncode != 0:
             last = ((proc.stderr or "") + (proc.stdout or "")).strip().splitlines() or ["no output"]
             raise BuildError(f"`{' '.join(cmd)}` failed: {last[-1][:200]}")
-    still = missing_system_packages(which)
+    still = [package for package in missing_system_packages(which) if package in missing]
     if still:
         raise BuildError(f"apt-get installed {', '.join(missing)} but {', '.join(still)} "
                          "is still not usable")
@@ -1359,19 +1388,75 @@ def _with_default_paths(args: Sequence[str]) -> List[str]:
     return list(args) if named else ["tests", *args]
 
 
+#: pytest-xdist workers for ``build.py test``: one per core, at least 2 (the browser tests spend
+#: part of their time waiting on timers and the network, so 2 workers pay even on one core).
+#: ``HIDDENCHESS_TEST_WORKERS=N`` overrides it; ``0`` runs in one process.
+def test_workers(environ: Optional[dict] = None) -> int:
+    """The number of pytest-xdist workers.
+
+    >>> test_workers({"HIDDENCHESS_TEST_WORKERS": "3"})
+    3
+    >>> test_workers({"HIDDENCHESS_TEST_WORKERS": "0"})
+    0
+    >>> test_workers({}) >= 2
+    True
+    """
+    environ = os.environ if environ is None else environ
+    wanted = environ.get("HIDDENCHESS_TEST_WORKERS", "").strip()
+    if wanted:
+        try:
+            return max(0, int(wanted))
+        except ValueError:
+            raise BuildError(f"HIDDENCHESS_TEST_WORKERS={wanted!r} is not a number") from None
+    return max(2, min(os.cpu_count() or 1, 8))
+
+
+def pytest_command(pytest_args: Sequence[str], *, quick: bool = False,
+                   workers: Optional[int] = None) -> List[str]:
+    """pytest's arguments for ``build.py test``: the default paths, ``-m 'not browser'`` for
+    ``--quick``, and ``-n N`` (pytest-xdist) unless the arguments already say how to run.
+
+    >>> pytest_command(["-k", "boot"], workers=2)
+    ['tests', '-k', 'boot', '-n', '2', '--dist', 'loadgroup']
+    >>> pytest_command([], quick=True, workers=0)
+    ['tests', '-m', 'not browser']
+    >>> pytest_command(["-n", "1"], workers=2)
+    ['tests', '-n', '1']
+    >>> pytest_command(["-p", "no:xdist", "-x"], workers=2)
+    ['tests', '-p', 'no:xdist', '-x']
+    """
+    args = _with_default_paths(pytest_args)
+    if quick:
+        args += ["-m", "not browser"]
+    workers = test_workers() if workers is None else workers
+    explicit = any(a in ("-n", "--pdb", "no:xdist", "-pno:xdist")
+                   or a.startswith(("-n=", "--numprocesses"))
+                   or (a.startswith("-n") and a[2:].isdigit()) for a in pytest_args)
+    if workers and not explicit:
+        args += ["-n", str(workers), "--dist", "loadgroup"]
+    return args
+
+
 def run_tests(pytest_args: Sequence[str]) -> int:
     """Install what the system lacks (:func:`ensure_system_packages`), update .venv, build,
-    then run pytest; pytest's exit status."""
-    ensure_system_packages()
-    chromium = find_chromium()
+    then run pytest (in parallel, :func:`pytest_command`); pytest's exit status.
+
+    ``--quick`` (first argument) runs the pure-Python tests alone: no Chromium is needed."""
+    args = list(pytest_args)
+    quick = bool(args) and args[0] == "--quick"
+    if quick:
+        args = args[1:]
+    ensure_system_packages(chromium=not quick)
+    chromium = None if quick else find_chromium()
     python = ensure_venv()
     build()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(ROOT / "py"), env.get("PYTHONPATH", "")) if p)
-    env["HIDDENCHESS_CHROMIUM"] = chromium
+    if chromium:
+        env["HIDDENCHESS_CHROMIUM"] = chromium
     env.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    cmd = [str(python), "-m", "pytest", *_with_default_paths(pytest_args)]
+    cmd = [str(python), "-m", "pytest", *pytest_command(args, quick=quick)]
     print("test: " + " ".join(cmd[1:]), flush=True)
     return subprocess.run(cmd, cwd=ROOT, env=env).returncode
 
@@ -1392,7 +1477,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             epilog="commands:\n  build                 npm ci (if needed) + vendor into assets/vendor/\n"
                    "  serve [--port N] [--no-build | --dist]\n"
                    "  dist [--out DIR]      write the deployable static site (default: dist/)\n"
-                   "  test [pytest args]    create .venv, build, run pytest over tests/")
+                   "  test [--quick] [pytest args]\n"
+                   "                        create .venv, build, run pytest over tests/ in parallel\n"
+                   "                        (--quick: the pure-Python tests alone)")
         sub = parser.add_subparsers(dest="command")
         sub.add_parser("build", help="install npm packages if needed and vendor them")
         serve_parser = sub.add_parser("serve", help="serve the repository on 127.0.0.1")
