@@ -1039,11 +1039,13 @@ def serve(port: int, no_build: bool, dist: bool = False) -> int:
 DIST = ROOT / "dist"
 
 #: What a deployed page is made of, relative to the repository: these files, the scripts the
-#: page and the computer's worker run (py/main.py, py/worker.py: their package comes in py.zip)
-#: and every file under these folders (the vendored runtime included).  Nothing else is copied:
-#: not the package's sources, the tests or the docs.
+#: page and the computer's worker run (py/main.py, py/worker.py: their package comes in py.zip),
+#: the documents the page links to (docs/*.md, shown as plain text: the rules pages and the friend
+#: card link to them) and every file under these folders (the vendored runtime included).  Nothing
+#: else is copied: not the package's sources, the tests, the README or the docs' images and notes.
 SITE_FILES = ("index.html", "pyscript.toml", "manifest.webmanifest")
 SITE_SCRIPTS = "py/*.py"
+SITE_DOCS = "docs/*.md"
 SITE_DIRS = ("assets",)
 #: The service worker's source, written to dist/sw.js with the build's version and file list.
 SERVICE_WORKER = "sw.js"
@@ -1054,7 +1056,7 @@ BUILD_META = '<meta name="hc-build" content="dev">'
 #: archive whose members are compressed already, like python_stdlib.zip, fails the ratio rule).
 #: PNGs are compressed already.
 COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".wasm", ".toml", ".py", ".svg",
-                ".webmanifest", ".txt", ".zip")
+                ".webmanifest", ".txt", ".md", ".zip")
 #: A copy is kept only when it is at most this fraction of the file and the file is at least
 #: :data:`MIN_COMPRESS` bytes; a ``.br`` copy only when it is also smaller than the ``.gz`` one.
 GZIP_RATIO = 0.9
@@ -1078,8 +1080,9 @@ def site_files(root: Path = ROOT) -> Dict[str, Path]:
         if not path.is_file():
             raise BuildError(f"{rel} is missing: it is part of the page")
         files[rel] = path
-    for path in sorted(root.glob(SITE_SCRIPTS)):
-        files[path.relative_to(root).as_posix()] = path
+    for pattern in (SITE_SCRIPTS, SITE_DOCS):
+        for path in sorted(root.glob(pattern)):
+            files[path.relative_to(root).as_posix()] = path
     for folder in SITE_DIRS:
         for path in sorted((root / folder).rglob("*")):
             rel = path.relative_to(root).as_posix()

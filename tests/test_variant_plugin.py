@@ -2,7 +2,7 @@
 through the Session, panels are found along the parent chain, the menu is built from the
 registry, and the app layer names no variant.
 
-The walkthrough of ``docs/ARCHITECTURE.md`` ("Adding a variant"), proved: ``test-no-castling``
+The walkthrough of ``docs/ADDING_A_VARIANT.md``, proved: ``test-no-castling``
 is registered here, from the test, without touching any framework file.
 """
 

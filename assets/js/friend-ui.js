@@ -215,11 +215,16 @@ function renderFriendCard(card) {
   // A link to a page on this computer only (localhost, 127.0.0.1, a file) cannot be opened elsewhere.
   const local = localPage();
   $('friend-local').hidden = !local || !/^https?:|^file:/.test(friend.code || '');
-  $('friend-local').textContent = local
-    ? `This page's address (${local}) works only on this computer: your friend's device cannot open the link. ` +
-      'Open the page by an address your friend can reach (a published copy, see "Publish it" in the README, ' +
-      'or this computer\'s network address), then invite again.'
-    : '';
+  if (!local) $('friend-local').replaceChildren();
+  else if ($('friend-local').dataset.page !== local) {
+    // Rebuilt only when the address changes, so that a render never swaps the link under the pointer.
+    const publish = Object.assign(document.createElement('a'), { href: 'docs/DEPLOY.md', textContent: 'how to publish it', target: '_blank', rel: 'noopener' });
+    $('friend-local').replaceChildren(
+      `This page's address (${local}) works only on this computer: your friend's device cannot open the link. ` +
+      'Open the page by an address your friend can reach, a published copy (', publish,
+      ') or this computer\'s network address, then invite again.');
+  }
+  $('friend-local').dataset.page = local || '';
   if ($('friend-code').value !== friend.code) $('friend-code').value = friend.code;
   $('friend-code-label').textContent = c.mine;
   $('friend-making').hidden = !friend.making;

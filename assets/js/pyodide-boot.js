@@ -11,7 +11,7 @@
 // per role: its zero pages left out). (The instance that makes a snapshot cannot serve the page
 // itself: Pyodide then reaches `js` through a recording proxy on which DOM getters fail.) A return
 // visit hands that memory back to Pyodide (`_loadSnapshot`): no boot and no compiling, the modules
-// already imported (README "Start-up" has the figures).
+// already imported (docs/STARTUP.md tells the whole start; docs/BENCHMARKS.md has the figures).
 //
 // A snapshot belongs to one build. Each role keeps one, under its key: on a deployed page, the
 // build's version (index.html's hc-build, a hash of every file); otherwise the SHA-256 of py.zip

@@ -212,6 +212,20 @@ export function openRules(variantId) {
       page.examples.forEach((ex, i) => sec.append(exampleBoard(ex, i)));
       body.append(sec);
     }
+    if (page.more && page.more.length) {
+      // The project's documents (docs/*.md, plain text), in a new tab so that the game stays.
+      const sec = Object.assign(document.createElement('section'), { className: 'rules-more' });
+      sec.append(Object.assign(document.createElement('h2'), { textContent: 'More' }));
+      const list = document.createElement('ul');
+      for (const m of page.more) {
+        const a = Object.assign(document.createElement('a'), { href: m.href, textContent: m.text, target: '_blank', rel: 'noopener' });
+        const item = document.createElement('li');
+        item.append(a);
+        list.append(item);
+      }
+      sec.append(list);
+      body.append(sec);
+    }
   }
   $('rules').dataset.variant = variantId;
   $('rules').scrollTop = 0;

@@ -95,6 +95,7 @@ def test_an_invite_from_a_page_on_this_computer_only_says_so(app):
     warning = app.locator("#friend-local")
     expect(warning).to_be_visible()
     expect(warning).to_contain_text("works only on this computer")
+    expect(warning.get_by_role("link", name="how to publish it")).to_have_attribute("href", "docs/DEPLOY.md")
     # Secret Pawn: while this side seals, the card leaves its own pawns free to click.
     app.evaluate("window.hcApp.call('new_game', {mode: 'friend', variant: 'secret-pawn', clock: 'none', color: 'white'})")
     expect(app.locator("#friend-card")).to_have_class(re.compile(r"\bis-compact\b"))

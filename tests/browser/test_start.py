@@ -133,6 +133,26 @@ def test_the_secret_pawn_rules_page_steps_through_its_six_examples(fresh):
     expect(page.locator("#start")).to_be_visible()
 
 
+def test_a_rules_page_ends_with_links_to_the_documents_which_open_in_a_new_tab(fresh):
+    page = fresh
+    card(page, "reveal").get_by_role("link", name="Rules").click()
+    more = page.locator("#rules .rules-more")
+    more.scroll_into_view_if_needed()
+    links = more.get_by_role("link")
+    expect(links).to_have_count(3)
+    assert [links.nth(i).get_attribute("href") for i in range(3)] == [
+        "docs/RULES.md", "docs/PLAYING.md", "docs/PEER.md"]
+    with page.context.expect_page() as opened:
+        more.get_by_role("link", name="The rules as implemented, with our rulings").click()
+    doc = opened.value
+    doc.wait_for_load_state()
+    # The document is shown as text (not downloaded), and the game's tab stays where it was.
+    assert doc.url.endswith("/docs/RULES.md")
+    expect(doc.locator("body")).to_contain_text("## Reveal Chess")
+    doc.close()
+    expect(page.locator("#rules")).to_be_visible()
+
+
 def test_the_royal_pawn_page_warns_and_the_first_game_hint_is_remembered(fresh):
     page = fresh
     card(page, "royal-pawn").get_by_role("link", name="Rules").click()

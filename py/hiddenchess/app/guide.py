@@ -25,7 +25,18 @@ from hiddenchess.engine.variant import VARIANTS, get_variant, load_plugin
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.game import Game
 
-__all__ = ["Example", "Section", "Guide", "guide_of", "guide_card", "guide_page", "guide_ids", "square_names"]
+__all__ = ["Example", "Section", "Guide", "MORE", "guide_of", "guide_card", "guide_page", "guide_ids",
+           "square_names"]
+
+#: The documents every rules page links to at its foot, relative to the page (the repository
+#: serves docs/, and ``build.py dist`` ships docs/*.md with the site; tests/test_docs.py checks
+#: that each exists and ships).
+MORE = (
+    ("The rules as implemented, with our rulings", "docs/RULES.md"),
+    ("Playing: each variant on screen, keyboard and screen reader, settings, the computer",
+     "docs/PLAYING.md"),
+    ("Playing a friend: how the game stays fair without a referee", "docs/PEER.md"),
+)
 
 
 @dataclass(frozen=True)
@@ -117,13 +128,15 @@ def _frames(variant_id: str, example: Example, marks) -> list:
 def guide_page(variant_id: str) -> dict:
     """The rules page of ``variant_id``: ``{"id", "name", "how", "warning", "sections":
     [{"title", "paragraphs"}], "examples": [{"title", "text", "outline", "captions", "frames":
-    [{"board", "turn", "san", "lastMove", "check", "reveals", "message", "marks"}]}]}``; every
-    example is played by the engine (an illegal example move raises its error)."""
+    [{"board", "turn", "san", "lastMove", "check", "reveals", "message", "marks"}]}], "more":
+    [{"text", "href"}]}`` (``more``: :data:`MORE`); every example is played by the engine (an
+    illegal example move raises its error)."""
     v = get_variant(variant_id)
     g = guide_of(variant_id)
     card = guide_card(variant_id)
     page = {"id": v.id, "name": v.name, "summary": v.summary, "how": card["how"],
-            "icon": card["icon"], "warning": "", "sections": [], "examples": []}
+            "icon": card["icon"], "warning": "", "sections": [], "examples": [],
+            "more": [{"text": text, "href": href} for text, href in MORE]}
     if g is None:
         return page
     page["warning"] = g.warning

@@ -1,6 +1,6 @@
-"""The variants: one folder each, holding everything specific to it (see
-``docs/ARCHITECTURE.md``, "Adding a variant"). Importing this package registers them all, in
-menu order. Standard comes first: the others derive from it.
+"""The variants: one folder each, holding everything specific to it (see ``docs/ARCHITECTURE.md``
+and ``docs/ADDING_A_VARIANT.md``). Importing this package registers them all, in menu order.
+Standard comes first: the others derive from it.
 """
 
 from hiddenchess.variants import standard  # noqa: F401  (registers "standard")
