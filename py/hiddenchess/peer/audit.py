@@ -270,11 +270,14 @@ def judge_move(views: Views, a: dict, problems: list) -> None:
     own missing opening, which that check reports)."""
     mover, uci, ply_no = a["by"], a["uci"], a["ply"] + 1
     answerer = other_seat(mover)
-    error = why_illegal(views.game(mover), uci)
+    mine = views.game(mover)
+    error = why_illegal(mine, uci)
     if error is not None:
         problem(problems, ply_no, mover, "illegal-move", f"{uci} is illegal: {error}")
         return
     theirs = views.game(answerer)
+    if theirs is mine:
+        return  # (nothing hidden: one view)
     error = why_illegal(theirs, uci)
     if error is not None and could_try(theirs, mover, uci):
         problem(problems, ply_no, answerer, "wrong-answer",
