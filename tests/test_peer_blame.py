@@ -129,3 +129,18 @@ def test_hidden_identity_false_moves_are_blamed_and_the_honest_moves_around_them
         assert [(q["ply"], q["by"], q["kind"]) for q in side.audit["problems"]] == \
             [(3, "white", "illegal-move"), (5, "white", "illegal-move"), (7, "white", "illegal-move")]
         assert side.status().winner == "black" and side.status().reason == "forfeit"
+
+
+def test_reveal_an_accepted_illegal_move_stays_its_movers_and_nothing_after_it_is_blamed():
+    # Reveal Chess hides nothing once a role is drawn (each side's view is the truth). White's
+    # page audits its log as if it had accepted 2...Ke6 (two squares) for 2...Ke7: the audit
+    # blames Black's move only, and the moves replayed after it (forced) stay unblamed.
+    p = Pair("reveal")
+    play(p, ["e2e4", "e7e5", "e1e2", "e8e7", "h2h3", "h7h6", "g2g3", "g7g6"])
+    p.w.resign()
+    p.pump()
+    assert p.w.audit == {"status": "verified", "problems": []}
+    (a,) = [a for a in p.w.attempts if a["ply"] == 3]
+    a["uci"] = p.w.moves[3]["uci"] = "e8e6"
+    audit = p.w.protocol.audit()
+    assert [(q["ply"], q["by"], q["kind"]) for q in audit["problems"]] == [(4, "black", "illegal-move")]
