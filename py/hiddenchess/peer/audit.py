@@ -150,7 +150,6 @@ def result_mismatch(pg, problems: list, final: dict, ply: int) -> None:
                 f"{status.result} ({status.reason})")
 
 
-
 # ---------------------------------------------------------------------------- what each side knew
 def other_seat(seat: str) -> str:
     return "black" if seat == "white" else "white"
@@ -227,12 +226,16 @@ class Views:
         self.fens[seat] = self.start(seat)
 
     def game(self, seat: str) -> Game:
-        """``seat``'s view at the current ply."""
+        """``seat``'s view at the current ply (the truth when its start is no valid game)."""
         fen = self.fens[seat]
         if fen not in self.games:
-            g = Game.new(self.variant, fen=fen)
-            for uci, role in self.played:
-                replay_move(g, uci, role)
+            try:
+                g = Game.new(self.variant, fen=fen)
+            except HiddenChessError:
+                g = self.truth
+            else:
+                for uci, role in self.played:
+                    replay_move(g, uci, role)
             self.games[fen] = g
         return self.games[fen]
 
@@ -240,15 +243,15 @@ class Views:
         """Replay an accepted move on the truth and on each view in use (forced where it is
         refused); ``False`` when the truth cannot replay it at all."""
         self.played.append((uci, role))
-        keep = {fen for fen in self.fens.values() if fen in self.games}
-        ok = True
+        keep = set(self.fens.values())
+        ok, done = True, set()
         for fen, g in list(self.games.items()):
-            if g is self.truth:
-                ok = replay_move(g, uci, role)
-            elif fen in keep:
-                replay_move(g, uci, role)
-            else:
+            if g is not self.truth and fen not in keep:
                 del self.games[fen]  # (a start nobody holds any more)
+            elif id(g) not in done:
+                done.add(id(g))
+                played = replay_move(g, uci, role)
+                ok = played if g is self.truth else ok
         return ok
 
 
