@@ -13,6 +13,7 @@ from hiddenchess.variants.hidden_identity.rules import parse_placement
 
 from test_peer_support import Pair, random_game
 from test_peer_protocol import SP_MOVES, SP_SEALS, play
+from test_peer_session import Link
 
 STANDARD = "rnbqkbnr/pppppppp"
 
@@ -144,3 +145,22 @@ def test_reveal_an_accepted_illegal_move_stays_its_movers_and_nothing_after_it_i
     a["uci"] = p.w.moves[3]["uci"] = "e8e6"
     audit = p.w.protocol.audit()
     assert [(q["ply"], q["by"], q["kind"]) for q in audit["problems"]] == [(4, "black", "illegal-move")]
+
+
+def test_the_pages_show_blacks_forfeit_for_the_kxe5_line():
+    # What the players see: White's page says Black broke a rule at move 13 (Kxe5), Black's page
+    # says this page did; neither blames White's 14.a3.
+    link = Link("secret-pawn")
+    link.call("a", "seal", {"squares": SP_SEALS[0]})
+    link.call("b", "seal", {"squares": SP_SEALS[1]})
+    forgetful(link.b.mode.pg, "f7")
+    link.play(SP_MOVES + ["d5e5", "a7a6", "a2a3", "g8f6"])
+    link.call("a", "resign")
+    white, black = link.state("a"), link.state("b")
+    for st, who in ((white, "your friend"), (black, "this page")):
+        assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
+        assert st["status"]["message"].startswith(
+            f"Forfeit — White wins (the end-of-game check found that {who} broke a rule at move 13")
+        assert st["peer"]["provisional"] is False and st["peer"]["audit"]["status"] == "failed"
+        assert {q["by"] for q in st["peer"]["audit"]["problems"]} == {"black"}
+        assert "a2a3" not in st["status"]["message"]
