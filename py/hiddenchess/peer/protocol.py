@@ -32,7 +32,7 @@ from hiddenchess.engine import notation
 from hiddenchess.engine.core import SQUARE_INDEX
 from hiddenchess.engine.variant import VARIANTS, get_variant, load_plugin
 from hiddenchess.game.game import Game
-from hiddenchess.peer.audit import replay
+from hiddenchess.peer.audit import force, replay
 from hiddenchess.peer.codec import Reject
 from hiddenchess.peer.endings import claim_reason
 
@@ -139,7 +139,13 @@ class Protocol:
         """The local game: this side's knowledge, ``moves`` played."""
         g = Game.new(self.pg.variant, fen=self.start_fen(peer_open))
         for i, mv in enumerate(moves):
-            self.play(g, i, mv)
+            try:
+                self.play(g, i, mv)
+            except HiddenChessError:
+                # A final move that what was opened since refuses (it was wrongly accepted; the
+                # audit says by whom): it stays played, as both pages saw it.
+                if not force(g, mv["uci"], mv.get("role")):
+                    raise
         return g
 
     def play(self, g: Game, i: int, mv: dict):
