@@ -36,7 +36,7 @@ function replayLink(value) {
 export function openExchange() {
   let data;
   try {
-    data = JSON.parse(window.hc.exportGame());
+    data = JSON.parse(window.hc.exportGame(window.location.origin + window.location.pathname));
   } catch (err) {
     data = { error: `The game could not be exported: ${err && err.message ? err.message : err}` };
   }

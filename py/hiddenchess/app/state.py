@@ -237,6 +237,7 @@ class State(TypedDict):
     claim: Claim
     options: Options
     gameId: str                  # a random id, new with every game (not a time)
+    players: Optional[dict]      # {"white": name|None, "black": ...}: an imported PGN's players
     notice: Optional[str]        # about the saved game
     noticeDetail: Optional[str]
     corrupt: Optional[dict]      # {"key"} of unreadable data kept aside

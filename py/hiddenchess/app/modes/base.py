@@ -71,6 +71,16 @@ class Mode:
         g = session.game
         st["takeback"] = {"by": other(g.turn), "agree": g.turn, "san": last.san}
 
+    def names(self, session) -> "dict | None":
+        """Who plays each side, as the PGN names them (``{"white": "You", "black": "Computer
+        level 5"}``), or ``None``: on one device the page knows no names."""
+        return None
+
+    def speakers(self, session) -> "dict | None":
+        """The short names the end-of-game line uses (``"You resign — Computer wins"``), or
+        ``None``: the colours."""
+        return None
+
     def meta(self) -> dict:
         """What this mode saves with the game."""
         return {}
