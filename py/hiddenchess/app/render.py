@@ -66,6 +66,7 @@ def state(session, now_ms: int) -> dict:
         "options": options,
         "gameId": session.game_id,
         "players": shown_names(session),
+        "inProgress": session.mode.in_progress(session),
         "notice": session.notice,
         "noticeDetail": session.notice_detail if session.notice else None,
         "corrupt": ({"key": session.corrupt_key}

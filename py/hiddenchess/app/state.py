@@ -238,6 +238,7 @@ class State(TypedDict):
     options: Options
     gameId: str                  # a random id, new with every game (not a time)
     players: Optional[dict]      # {"white": name|None, "black": ...}: an imported PGN's players
+    inProgress: bool             # replacing the game loses a move or setup choice: ask first
     notice: Optional[str]        # about the saved game
     noticeDetail: Optional[str]
     corrupt: Optional[dict]      # {"key"} of unreadable data kept aside

@@ -165,6 +165,9 @@ class Friend(Mode):
     def meta(self) -> dict:
         return {"friend": self.to_json()}
 
+    def in_progress(self, session) -> bool:
+        return self.pg.phase != "over"      # (the friend is there, even before a move)
+
     def names(self, session) -> dict:
         seat = self.pg.seat
         return {seat: "You", other(seat): "Your friend"}
