@@ -23,6 +23,14 @@ def test_every_menu_entry_has_a_card_with_a_picture_that_exists():
         assert len(hints[vid]) > 40, vid
 
 
+def test_the_setup_words_of_a_hint_go_once_the_setup_is_made():
+    """Issue 25: "Choose your two secret pawns" stayed up after sealing."""
+    menu = {e["id"]: e for e in variant_menu()}
+    assert menu["secret-pawn"]["setupHint"].startswith("Choose your two secret pawns")
+    assert "Choose" not in menu["secret-pawn"]["hint"] and "necktie" in menu["secret-pawn"]["hint"]
+    assert menu["royal-pawn"]["setupHint"] == menu["royal-pawn"]["hint"]   # (no setup)
+
+
 def test_every_variant_has_a_rules_page():
     assert set(guide_ids()) == set(VARIANTS)
     for vid in VARIANTS:

@@ -249,7 +249,8 @@ export function renderHint(st) {
   $('hint').hidden = !show;
   if (show) {
     $('hint').dataset.variant = entry.id;
-    $('hint-text').textContent = entry.hint;
+    // (the setup's words only while it is being made: "Choose your two secret pawns" goes once sealed)
+    $('hint-text').textContent = st.phase === 'setup' && entry.setupHint ? entry.setupHint : entry.hint;
   }
 }
 

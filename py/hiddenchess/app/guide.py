@@ -59,6 +59,8 @@ class Guide:
     icon: str = "favicon.svg"
     #: A short hint shown once at the start of a first game of the variant.
     hint: str = ""
+    #: The hint while the setup is being made (``""``: the hint); once it is done, the hint.
+    setup_hint: str = ""
     sections: tuple = ()
     examples: tuple = ()
     #: A warning shown at the top of the rules page (e.g. Royal Pawn's exposed pawn).
@@ -80,12 +82,13 @@ def guide_of(variant_id: str) -> "Guide | None":
 
 
 def guide_card(variant_id: str) -> dict:
-    """The start screen's card: ``{"how": [two lines], "icon", "hint"}``."""
+    """The start screen's card: ``{"how": [two lines], "icon", "hint", "setupHint"}``."""
     v = get_variant(variant_id)
     g = guide_of(variant_id)
     if g is None:
-        return {"how": [v.summary], "icon": "favicon.svg", "hint": ""}
-    return {"how": list(g.how), "icon": g.icon, "hint": g.hint}
+        return {"how": [v.summary], "icon": "favicon.svg", "hint": "", "setupHint": ""}
+    return {"how": list(g.how), "icon": g.icon, "hint": g.hint,
+            "setupHint": g.setup_hint or g.hint}
 
 
 def _frames(variant_id: str, example: Example, marks) -> list:
