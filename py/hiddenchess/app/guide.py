@@ -43,6 +43,9 @@ class Example:
     #: ``() -> dict`` of keyword arguments for :meth:`Game.new` (e.g. Reveal's scripted draws,
     #: so that the example shows the same reveal every time).
     game_options: object = field(default=None, compare=False)
+    #: The side whose action the example shows (``"white"``/``"black"``): its board is turned
+    #: towards that side. Default: the side to move at the start.
+    side: str = ""
 
 
 @dataclass(frozen=True)
@@ -119,9 +122,10 @@ def _frames(variant_id: str, example: Example, marks) -> list:
 
 def guide_page(variant_id: str) -> dict:
     """The rules page of ``variant_id``: ``{"id", "name", "how", "warning", "sections":
-    [{"title", "paragraphs"}], "examples": [{"title", "text", "outline", "captions", "frames":
-    [{"board", "turn", "san", "lastMove", "check", "reveals", "message", "marks"}]}]}``; every
-    example is played by the engine (an illegal example move raises its error)."""
+    [{"title", "paragraphs"}], "examples": [{"title", "text", "outline", "captions",
+    "orientation", "frames": [{"board", "turn", "san", "lastMove", "check", "reveals", "message",
+    "marks"}]}]}``; every example is played by the engine (an illegal example move raises its
+    error), its board turned towards the side that acts (``orientation``)."""
     v = get_variant(variant_id)
     g = guide_of(variant_id)
     card = guide_card(variant_id)
@@ -132,9 +136,13 @@ def guide_page(variant_id: str) -> dict:
     page["warning"] = g.warning
     page["sections"] = [{"title": s.title, "paragraphs": list(s.paragraphs)} for s in g.sections]
     for ex in g.examples:
+        frames = _frames(v.id, ex, g.marks)
+        if ex.side not in ("", "white", "black"):
+            raise HiddenChessError(f"the example {ex.title!r} names side {ex.side!r}")
         page["examples"].append({
             "title": ex.title, "text": ex.text, "outline": list(ex.outline),
-            "captions": list(ex.captions), "frames": _frames(v.id, ex, g.marks),
+            "captions": list(ex.captions), "orientation": ex.side or frames[0]["turn"],
+            "frames": frames,
         })
     return page
 
