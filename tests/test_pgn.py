@@ -225,3 +225,17 @@ def test_a_damaged_kept_section_in_a_save_loses_only_the_names():
     backend.set_item(key, json.dumps(data))
     st = fresh(backend).state(now_ms=T0)
     assert st["status"]["result"] == "1-0" and st["players"] is None
+
+
+def test_a_record_keeps_the_names_of_a_game_against_the_computer_and_of_a_many_tagged_pgn():
+    s = fresh()
+    st = s.new_game({"mode": "computer", "level": 4, "color": "white"}, now_ms=T0)
+    s.resign(now_ms=T0)
+    other = fresh()
+    st = other.import_game(text=export_game(s, site="x" * 500)["record"], now_ms=T0)
+    assert st["players"] == {"white": "You", "black": "Computer level 4"}
+    tags = "".join(f'[Tag{i} "{"v" * 300}"]\n' for i in range(60))
+    s.import_game(text=tags + '[White "Ann"]\n\n1. e4 e5 1-0', now_ms=T0)
+    again = fresh()
+    st = again.import_game(text=export_game(s)["record"], now_ms=T0)
+    assert st["players"] == {"white": "Ann", "black": None} and st["status"]["result"] == "1-0"

@@ -28,7 +28,7 @@ import json
 import zlib
 
 from hiddenchess.app.errors import SessionError
-from hiddenchess.app.pgn import GENERATED, check_kept, clock_comments, export_tags, read_pgn
+from hiddenchess.app.pgn import GENERATED, MAX_TAGS, MAX_VALUE, check_kept, clock_comments, export_tags, read_pgn
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.game import Game
 from hiddenchess.game.record import from_record, to_pgn, to_record
@@ -56,11 +56,12 @@ def export_game(session, site: "str | None" = None) -> dict:
     if not _truth_shown(session):
         raise SessionError("this game can be exported once it is over: until then its record "
                            "would show both sides' secrets")
-    if site is not None and (not isinstance(site, str) or len(site) > 300):
+    if site is not None and (not isinstance(site, str) or len(site) > MAX_VALUE):
         site = None
     tags = export_tags(session, site)
     comments = clock_comments(session)
-    kept = {"tags": {k: v for k, v in tags.items() if k not in GENERATED},
+    kept = {"tags": dict(list((k, str(v)[:MAX_VALUE]) for k, v in tags.items()
+                              if k not in GENERATED)[:MAX_TAGS]),
             "clk": list((session.pgn or {}).get("clk", []))}
     record = to_record(g, clock=session.clock, meta={"pgn": kept})
     text = json.dumps(record, separators=(",", ":"))

@@ -41,6 +41,9 @@ MAX_TAGS = 40
 MAX_VALUE = 200
 #: Tags that come from the game itself, never from what was imported.
 GENERATED = frozenset({"Result", "Variant", "SetUp", "FEN", "PlyCount"})
+#: Tags an import keeps before any other.
+_FIRST = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "UTCDate", "UTCTime",
+                    "TimeControl", "Termination"})
 #: Names that say no more than the colour.
 NO_NAME = frozenset({"", "?", "-", "anonymous"})
 #: Where the export says the game was played when the page does not say its address.
@@ -161,12 +164,11 @@ def _finish(game: Game, result: str, ending: str) -> None:
 
 
 def _kept_tags(tags: dict) -> dict:
-    kept = {}
-    for name, value in tags.items():
-        if name in GENERATED or not _TAG_NAME.match(name) or len(kept) >= MAX_TAGS:
-            continue
-        kept[name] = " ".join(value.split())[:MAX_VALUE]
-    return kept
+    """The tags kept (at most :data:`MAX_TAGS`, the roster and the time first), in their order."""
+    first = {n for n in tags if n in _FIRST}
+    chosen = set(list(first) + [n for n in tags if n not in first and n not in GENERATED
+                                and _TAG_NAME.match(n)][:MAX_TAGS - len(first)])
+    return {n: " ".join(v.split())[:MAX_VALUE] for n, v in tags.items() if n in chosen}
 
 
 def read_pgn(text: str) -> tuple:
