@@ -17,8 +17,11 @@ export function renderPlayers(st) {
     el.dataset.color = color;
     el.setAttribute('aria-label', `${COLOR_NAMES[color]} player`);
     const comp = st.computer;
-    el.querySelector('.player-name').textContent = !comp ? COLOR_NAMES[color]
-      : comp.seat === color ? `Computer · level ${comp.level}` : 'You';
+    // (an imported game: the players its PGN names, beside their colour)
+    const named = st.players && st.players[color];
+    el.querySelector('.player-name').textContent = comp
+      ? (comp.seat === color ? `Computer · level ${comp.level}` : 'You')
+      : named ? `${named} · ${COLOR_NAMES[color]}` : COLOR_NAMES[color];
     el.classList.toggle('is-computer', !!comp && comp.seat === color);
     el.querySelector('.player-actions').hidden = !!comp && comp.seat === color;
     const turn = setup ? setupSeat === color : !over && st.turnColor === color;

@@ -132,10 +132,13 @@ function exampleBoard(ex, index) {
   const stepLine = document.createElement('p');
   stepLine.className = 'rules-step';
   stepLine.setAttribute('aria-live', 'polite');
+  const caption = document.createElement('p');       // (the step's own words, if it has some)
+  caption.className = 'rules-caption';
   const nav = document.createElement('div');
   nav.className = 'rules-nav';
   const at = { ply: 0 };
-  const cg = Chessground(holder, { viewOnly: true, coordinates: true, animation: { enabled: false } });
+  // (turned towards the side whose action the example shows)
+  const cg = Chessground(holder, { viewOnly: true, coordinates: true, animation: { enabled: false }, orientation: ex.orientation || 'white' });
   rulesPage.boards.push(cg);
   const last = ex.frames.length - 1;
   const prev = button('◀ Back', 'btn-small', () => show(at.ply - 1));
@@ -161,11 +164,13 @@ function exampleBoard(ex, index) {
     stepLine.textContent = at.ply === 0
       ? `Start position, ${f.turn} to move. Step through the ${last === 1 ? 'move' : `${last} moves`}.`
       : `After ${moves.join(' ')}${f.reveals && f.reveals.length ? ` — revealed: ${f.reveals.join(', ')}` : ''}${f.message ? ` — ${f.message}` : ''}.`;
+    caption.textContent = (ex.captions || [])[at.ply] || '';
+    caption.hidden = !caption.textContent;
     prev.disabled = at.ply === 0;
     next.disabled = at.ply === last;
     fig.dataset.ply = String(at.ply);
   }
-  cap.append(text, stepLine, nav);
+  cap.append(text, stepLine, caption, nav);
   fig.append(title, holder, cap);
   // Drawn once the page is on screen (chessground measures the board for its marks).
   requestAnimationFrame(() => {
@@ -263,7 +268,8 @@ export function renderHint(st) {
   $('hint').hidden = !show;
   if (show) {
     $('hint').dataset.variant = entry.id;
-    $('hint-text').textContent = entry.hint;
+    // (the setup's words only while it is being made: "Choose your two secret pawns" goes once sealed)
+    $('hint-text').textContent = st.phase === 'setup' && entry.setupHint ? entry.setupHint : entry.hint;
   }
 }
 

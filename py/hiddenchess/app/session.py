@@ -92,6 +92,9 @@ class Session:
         #: The seat that confirmed it holds the device (variants with secrets), else ``None``.
         self.holder: str | None = None
         self.replaying = Replay()
+        #: What an imported PGN brought besides its moves (``{"tags", "clk"}``,
+        #: :mod:`hiddenchess.app.pgn`), written again on export; ``None`` for the page's own games.
+        self.pgn: dict | None = None
         #: The play mode (:mod:`hiddenchess.app.modes`).
         self.mode: Mode = Mode()
         #: The variant's page plug-in (:mod:`hiddenchess.app.panels`).
@@ -506,6 +509,7 @@ class Session:
         self.created_ms = now_ms
         self.game_id = saving.new_game_id()
         self.holder = None
+        self.pgn = None
         self.replaying.stop()
         self.mode.make_setup(self)
         self.save(now_ms)

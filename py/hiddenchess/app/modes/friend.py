@@ -58,7 +58,7 @@ import string
 from hiddenchess.app.modes.base import Mode
 from hiddenchess.app.modes import FRIEND_ACTIONS, FRIEND_OPTIONS, ROUTED_ACTIONS
 from hiddenchess.app.panels import absent_text, base_variant, variant_actions
-from hiddenchess.app.text import COLORS, message
+from hiddenchess.app.text import COLORS, message, other
 from hiddenchess.engine.core import SQUARE_INDEX
 from hiddenchess.engine.variant import VARIANTS
 from hiddenchess.errors import HiddenChessError
@@ -164,6 +164,13 @@ class Friend(Mode):
 
     def meta(self) -> dict:
         return {"friend": self.to_json()}
+
+    def in_progress(self, session) -> bool:
+        return self.pg.phase != "over"      # (the friend is there, even before a move)
+
+    def names(self, session) -> dict:
+        seat = self.pg.seat
+        return {seat: "You", other(seat): "Your friend"}
 
     def may_claim(self, session) -> bool:
         return self.pg.turn == self.viewer()
