@@ -289,3 +289,14 @@ def test_a_hello_claiming_lost_messages_that_never_come_back_can_be_claimed_agai
     p.w.claim_stalled(now_ms=p.now)
     st = p.w.status()
     assert st.over and st.winner == "white" and st.reason == "forfeit"
+
+
+def test_a_page_restored_from_before_its_own_secret_choices_says_so_and_owes_nothing():
+    p = Pair("secret-pawn", now=1_000)
+    old = p.w.to_json()                       # (before White sealed its pawns)
+    p.w.seal(SP_SEALS[0]); p.b.seal(SP_SEALS[1]); p.pump()
+    p.w.disconnect(); p.b.disconnect()
+    p.w = reload(p.w, old)
+    p.connect()
+    assert "could not take back" in p.w.notice and p.w.owed() is None
+    assert not p.w.problems and not p.b.problems and p.b.status().over is False

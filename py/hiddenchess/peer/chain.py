@@ -178,12 +178,16 @@ class Chain:
                "have_n": len(self.recv), "have": self.recv_hashes[-1] if self.recv else ""}
         self.outbox.append(encode(msg))
 
+    def may_resend(self, now_ms: int) -> bool:
+        """Whether an answer may go out now: connected, none less than
+        :data:`RESEND_INTERVAL_MS` ago on this connection, and budget left."""
+        return self.connected and self.resent_bytes < RESEND_BUDGET and (
+            self.last_resend is None or now_ms - self.last_resend >= RESEND_INTERVAL_MS)
+
     def resend(self, texts: list, now_ms: int) -> bool:
-        """Queue ``texts`` (what the peer lacks) unless an answer went out less than
-        :data:`RESEND_INTERVAL_MS` ago on this connection or the budget is spent."""
-        if not self.connected or not texts:
-            return False
-        if self.last_resend is not None and now_ms - self.last_resend < RESEND_INTERVAL_MS:
+        """Queue ``texts`` (what the peer lacks) when :meth:`may_resend` and they fit in the
+        budget."""
+        if not texts or not self.may_resend(now_ms):
             return False
         size = sum(len(t) for t in texts)
         if self.resent_bytes + size > RESEND_BUDGET:
@@ -221,6 +225,7 @@ class Chain:
         have_n, head_n = msg["have_n"], msg["head_n"]
         self.suspect = None
         self.behind = 0
+        answer = self.may_resend(now_ms)
         out = []
         if have_n > len(self.sent):
             # This page lost messages the friend holds (an older copy was restored): they come
@@ -233,9 +238,9 @@ class Chain:
             raise Reject(self.suspect)
         else:
             self.synced = not self.returned
-            out = self.sent[have_n:]
+            out = self.sent[have_n:] if answer else []
         if head_n < len(self.recv) and (head_n == 0 or self.recv_hashes[head_n - 1] == msg["head"]):
-            out = self.recv[head_n:] + out  # (the friend lost these: its own messages back)
+            out = (self.recv[head_n:] if answer else []) + out  # (its own lost messages back)
         elif 0 < head_n <= len(self.recv) and self.recv_hashes[head_n - 1] != msg["head"]:
             self.suspect = ("your friend's page went on from an older copy of this game; its "
                             "messages that differ from the ones it sent first will be refused")

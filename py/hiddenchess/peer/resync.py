@@ -55,8 +55,9 @@ class Resync:
         they agree): never a dead end."""
         ch = self.chain
         if ch.behind and len(ch.sent) < ch.behind:
-            return (f"this page restored an older copy of this game: it takes back the "
-                    f"{ch.behind - len(ch.sent)} message(s) it had sent from your friend's page")
+            k = ch.behind - len(ch.sent)
+            return (f"this page was restored from an older copy and takes back the {k} "
+                    f"message{'s' if k > 1 else ''} it had already sent, from your friend's copy")
         return ch.suspect
 
     def require_synced(self) -> None:
@@ -109,8 +110,10 @@ class Resync:
                     self.replaying = False
             if len(ch.returned) == left:
                 self.notice = (f"this page could not take back its message {msg['n']} from "
-                               "your friend's copy")
+                               "your friend's copy (it was restored from a copy older than its "
+                               "own choices)")
                 ch.returned = []
+                self.resync_since = None  # (the friend did send it: nothing is owed)
                 return
         if ch.behind and len(ch.sent) >= ch.behind:
             self.notice = ("this page had restored an older copy of this game: it took back "
