@@ -148,6 +148,8 @@ class Chain:
         if self.returned:
             text, orig, h = self.returned[0]
             if orig["t"] == kind and orig["n"] == msg["n"] and orig["prev"] == msg["prev"]:
+                # (the original is authentic -- its tag is this page's -- and re-doing makes the
+                # same message again: the same action, salts and nonces, and the time it told)
                 self.returned.pop(0)
                 self.sent.append(text)
                 self.sent_hashes.append(h)

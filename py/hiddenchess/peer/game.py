@@ -395,6 +395,8 @@ class PeerGame(Resync, Match):
         """What this side is waiting for, in words (``None`` when nothing)."""
         if self.chain.behind and len(self.chain.sent) < self.chain.behind:
             return "the messages this page had sent, from your friend's page"
+        if not self.chain.synced and self.connected:
+            return "your friend's page to confirm this game's messages"
         if self.phase == "setup":
             if self.my_secrets is None:
                 return None

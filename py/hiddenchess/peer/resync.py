@@ -172,7 +172,8 @@ class Resync:
             return self.equivocated(e, msg, text, now_ms)
         # (maybe an older copy of the friend's page: its acknowledged history goes back to it)
         ch = self.chain
-        ch.resend(ch.recv[e.n - 1:] + ch.sent[ch.ack_number(msg):], now_ms)
+        if ch.may_resend(now_ms):
+            ch.resend(ch.recv[e.n - 1:] + ch.sent[ch.ack_number(msg):], now_ms)
         self.notice = (f"{e.reason}: it was refused, and this page sent your friend's page the "
                        "messages both pages had acknowledged; the game goes on from there")
         self.rejected = e.reason
