@@ -300,3 +300,24 @@ def test_a_page_restored_from_before_its_own_secret_choices_says_so_and_owes_not
     p.connect()
     assert "could not take back" in p.w.notice and p.w.owed() is None
     assert not p.w.problems and not p.b.problems and p.b.status().over is False
+
+
+def test_a_resent_move_before_the_reply_is_refused_and_the_game_goes_on_to_mate():
+    # Untimed: White re-sends its 2.g4 as 2.g3 before Black replied (no proof). Black's page
+    # refuses it, sends g4 back, and plays on: mate, and White owes its final (or forfeits).
+    p = Pair("standard", now=1_000)
+    play(p, ["f2f3", "e7e5", "g2g4"])
+    p.now += 10_000
+    text = resend(p.w, 3, "move", ply=2, uci="g2g3", open=[], draw="", left=None, castle="",
+                  ep=False, c={})
+    verdict = p.b.receive(text, now_ms=p.now)
+    assert "different message 3" in verdict and "cannot be resumed" not in verdict
+    back = p.b.take_outbox()
+    assert back and decode(back[0])["uci"] == "g2g4"          # White's own g4, sent back
+    p.b.move("d8h4", now_ms=p.now)
+    st = p.b.status()
+    assert st.over and st.reason == "checkmate" and st.winner == "black"
+    p.now += STALL_MS + 1_000                                  # (White's page went its own way)
+    p.b.claim_stalled(now_ms=p.now)
+    st = p.b.status()
+    assert st.over and st.reason == "forfeit" and st.winner == "black"
