@@ -321,3 +321,43 @@ def test_a_resent_move_before_the_reply_is_refused_and_the_game_goes_on_to_mate(
     p.b.claim_stalled(now_ms=p.now)
     st = p.b.status()
     assert st.over and st.reason == "forfeit" and st.winner == "black"
+
+
+@pytest.mark.parametrize("variant", ["standard", "reveal", "secret-pawn"])
+def test_a_page_that_went_its_own_way_adopts_the_history_sent_back(variant):
+    # White's page sends a different message in a place Black's page had filled (no proof: it
+    # acknowledges no more than the first did). Black refuses it and sends White's own messages
+    # back; White's page takes its friend's copy, and the game goes on, verified at the end.
+    moves, seals = GAMES[variant]
+    p = Pair(variant, seals=seals, now=1_000)
+    play(p, moves[:2])
+    p.w.move(moves[2], now_ms=p.now)
+    out = p.w.take_outbox()
+    n = decode(out[0])["n"]
+    p.b.receive(out[0], now_ms=p.now)                 # (Black has White's third move)
+    p.b.take_outbox()
+    p.now += 10_000
+    # White's page "forgets" that move and plays another one in its place.
+    ch = p.w.chain
+    del ch.sent[n - 1:], ch.sent_hashes[n - 1:]
+    other = "b1c3" if moves[2] != "b1c3" else "b1a3"
+    p.w = reload(p.w)
+    p.w.chain.synced = True
+    p.w.pending = None
+    del p.w.moves[2:]
+    p.w.adopt_local(None)
+    p.w.connect(now_ms=p.now); p.w.take_outbox()
+    p.w.move(other, now_ms=p.now)
+    text = p.w.take_outbox()[-1]
+    verdict = p.b.receive(text, now_ms=p.now)
+    assert f"different message {n}" in verdict
+    for t in p.b.take_outbox():
+        assert p.w.receive(t, now_ms=p.now) is None
+    assert "took your friend's copy" in p.w.notice
+    assert decode(p.w.chain.sent[n - 1]) == decode(p.b.chain.recv[n - 1])
+    p.pump()
+    play(p, moves[3:])
+    finish(p)
+    for pg in (p.w, p.b):
+        assert [m["uci"] for m in pg.moves][:len(moves)] == moves
+        assert pg.audit == {"status": "verified", "problems": []}, pg.audit

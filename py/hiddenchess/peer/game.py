@@ -277,6 +277,7 @@ class PeerGame(Resync, Match):
         self.rng.fresh()
         self.require_synced()
         self.protocol.seal(squares)
+        self.setup_choice = json.loads(json.dumps(squares))  # (to do it again, resync.py)
         self.after_change(None)
 
     def place(self, placement) -> None:
@@ -285,6 +286,7 @@ class PeerGame(Resync, Match):
         self.rng.fresh()
         self.require_synced()
         self.protocol.place(placement)
+        self.setup_choice = json.loads(json.dumps(placement))
         self.after_change(None)
 
     def opening(self, item: str) -> dict:
@@ -538,7 +540,7 @@ class PeerGame(Resync, Match):
     _FIELDS = ("seat", "sent", "recv", "my_secrets", "peer_commits", "peer_open", "my_open", "moves",
                "attempts", "pending", "probe", "draw_offer", "ending", "final_sent", "peer_final",
                "problems", "audit", "notice", "rematch", "equivocation", "refused", "my_last_left", "idle",
-               "last_ms", "away", "final_due", "claim_wait")
+               "last_ms", "away", "final_due", "claim_wait", "setup_choice")
 
     def to_json(self) -> dict:
         """Everything needed to continue after a reload (own secrets and salts included: it stays

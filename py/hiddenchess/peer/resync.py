@@ -48,6 +48,7 @@ class Resync:
     """The resync part of :class:`~hiddenchess.peer.game.PeerGame` (a mixin)."""
 
     equivocation: dict | None = None   # {"n", "first", "second"}: the proof, when one came
+    setup_choice = None                # this side's sealed squares / placement, as chosen
 
     @property
     def resync_note(self) -> str | None:
@@ -81,7 +82,9 @@ class Resync:
         ch = self.chain
         n = msg["n"]
         if n <= len(ch.sent):
-            return None   # (this page has it)
+            if text != ch.sent[n - 1] and msg["prev"] == (ch.sent_hashes[n - 2] if n > 1 else ""):
+                self.rebuild(n, text, msg, now_ms)  # (this page went its own way from n)
+            return None
         chain = ch.sent_hashes + [h for _, _, h in ch.returned]
         if n != len(chain) + 1 or msg["prev"] != (chain[-1] if chain else ""):
             raise Reject(f"out of order: this page's own message {n} came back before the "
@@ -141,14 +144,12 @@ class Resync:
             self.accept_rematch()
         elif kind == "claim":
             self.redo_claim(msg, now)
-        elif kind == "commit" and self.my_secrets is not None:
-            secrets, self.my_secrets = self.my_secrets, None
-            setup = self.protocol.setup
-            if setup == "seal":
-                self.seal([i for i, s in secrets.items() if s["value"] == "1"])
-            elif setup == "place":
-                self.place({i: s["value"] for i, s in secrets.items()
-                            if i in self.protocol.commit_items(self.seat)})
+        elif kind == "commit" and self.setup_choice is not None:
+            choice, self.my_secrets = self.setup_choice, None
+            if self.protocol.setup == "seal":
+                self.seal(choice)
+            elif self.protocol.setup == "place":
+                self.place(choice)
 
     def redo_claim(self, msg, now) -> None:
         reason = msg["reason"]
@@ -164,6 +165,36 @@ class Resync:
         else:
             self.flag_end(self.seat, now)
         self.after_change(now)
+
+    def rebuild(self, n: int, text: str, msg, now_ms) -> None:
+        """This page sent a message ``n`` other than the one its friend holds (it went its own
+        way from an older copy): rebuild the game from the start, re-doing this page's messages
+        as its friend holds them (``text`` in place ``n``; the rest follow) with the friend's
+        messages between them. Nothing changes when that cannot be done."""
+        ch = self.chain
+        own = [(t, decode(t), h) for t, h in zip(ch.sent[:n - 1], ch.sent_hashes[:n - 1])]
+        own.append((text, msg, message_hash(msg)))
+        fresh = type(self)(self.settings, self.seat, key=self.rng.key)
+        if fresh.chain.sent:  # (the opening commit, made again by the constructor)
+            if fresh.chain.sent[0] != own[0][0]:
+                return
+            own = own[1:]
+        fresh.setup_choice = self.setup_choice
+        fresh.chain.returned = own
+        for t in ch.recv:
+            if fresh.receive(t, now_ms=now_ms) is not None:
+                return
+        fresh.catch_up(now_ms)
+        if fresh.chain.returned or len(fresh.chain.sent) != n:
+            return
+        old = ch
+        self.__dict__ = fresh.__dict__  # (the rebuilt game, with this page's channel)
+        ch = self.chain
+        ch.connected, ch.connected_since, ch.outbox = old.connected, old.connected_since, old.outbox
+        ch.last_resend, ch.resent_bytes, ch.synced = old.last_resend, old.resent_bytes, True
+        self.notice = (f"this page had sent a message {n} other than the one your friend's page "
+                       "holds: it took your friend's copy of its messages back, and the game goes "
+                       "on from what both pages acknowledged")
 
     # ------------------------------------------------------------------ conflicts
     def conflict(self, e, msg, text, now_ms) -> str:
