@@ -285,7 +285,9 @@ def test_a_hello_claiming_lost_messages_that_never_come_back_can_be_claimed_agai
                         "head": p.b.chain.sent_hashes[-1], "have_n": 40, "have": "a" * 64})
     assert p.w.receive(hello, now_ms=p.now) is None
     assert p.w.owed() is not None and not p.w.can_claim_stall(p.now)
-    p.now += STALL_MS + 1_000
+    p.now += STALL_MS // 2
+    assert p.w.receive(hello, now_ms=p.now) is None         # (saying it again restarts nothing)
+    p.now += STALL_MS // 2 + 1_000
     p.w.claim_stalled(now_ms=p.now)
     st = p.w.status()
     assert st.over and st.winner == "white" and st.reason == "forfeit"

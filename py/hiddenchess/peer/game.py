@@ -426,7 +426,8 @@ class PeerGame(Resync, Match):
                 raise Reject("the message belongs to another game")
             if msg["t"] == "hello":
                 self.chain.on_hello(msg, self.peer, self.saw_time(now_ms))
-                self.resync_since = self.owe_mark(now_ms) if self.chain.behind else None
+                behind = self.chain.behind
+                self.resync_since = (self.resync_since or self.owe_mark(now_ms)) if behind else None
                 self.rejected = None
                 return None
             if self.chain.is_mine(msg):
