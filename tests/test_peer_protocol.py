@@ -544,7 +544,8 @@ def test_disconnect_and_reload_at_every_ply_then_resync(variant, moves, seals):
             verified(p)
 
 
-def test_resync_detects_a_fork():
+def test_resync_takes_back_what_an_older_save_lost():
+    # (issue #23: this was a fork, "cannot be resumed"; now the older copy takes its moves back)
     p = Pair("standard")
     play(p, ["e2e4", "e7e5"])
     old_black = PeerGame.from_json(p.b.to_json())
@@ -553,15 +554,13 @@ def test_resync_detects_a_fork():
     p.b = old_black            # Black's page restored an older save: its moves were lost
     p.w.connect(); p.b.connect()
     w_hello, b_hello = p.w.take_outbox()[0], p.b.take_outbox()[0]
-    assert p.w.receive(b_hello) is None   # (an older head: the next message will tell)
-    reason = p.b.receive(w_hello)         # White has a message Black "never sent"
-    assert "cannot be resumed" in reason and p.b.fork
-    # White learns it from Black's next message, a different one in the same place
-    p.b.fork = None
-    branch = p.b.send("resign", ply=3)
-    reason = p.w.receive(branch)
-    assert "went back to an older copy" in reason and p.w.fork
-    assert p.w.status().over is False
+    assert p.b.receive(w_hello) is None   # White has a message Black lost: Black waits for it
+    assert p.b.resync_note and p.b.waiting_for()
+    assert p.w.receive(b_hello) is None   # White sends Black's own messages back
+    p.pump()
+    assert p.b.ply == p.w.ply == 4 and p.b.resync_note is None
+    play(p, ["f1c4"])
+    assert p.b.ply == 5 and not p.w.problems and not p.b.problems
 
 
 # --- fuzzing --------------------------------------------------------------------------------------
@@ -639,7 +638,7 @@ def test_fuzz_mutated_messages_never_break_the_state(variant, key, value, kind, 
 
 
 # --- privacy --------------------------------------------------------------------------------------
-_DERIVED = {"c", "prev", "ack", "salt", "nonce", "draw"}
+_DERIVED = {"c", "prev", "ack", "salt", "nonce", "draw", "tag"}
 
 
 def _strip(value):

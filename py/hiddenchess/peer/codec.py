@@ -4,7 +4,7 @@ Every message is one JSON object (UTF-8 text, at most :data:`MAX_BYTES` bytes)::
 
     {"v": 1, "g": <game id>, "n": <sender's sequence number>, "prev": <hash of the sender's
      previous message or "">, "ack": <hash of the last message received from the peer or "">,
-     "t": <type>, ...payload}
+     "t": <type>, ...payload, "tag": <optional: the sender's own HMAC, see chain.py>}
 
 ``hash(message)`` is the SHA-256 of its canonical JSON (keys sorted, no spaces, see
 :func:`canonical`). Messages from the peer are untrusted: :func:`decode` checks the size, the JSON
@@ -216,10 +216,12 @@ def validate(msg) -> dict:
         label = kind if isinstance(kind, str) and len(kind) < 30 else "?"
         raise ProtocolError(f"unknown message type {label!r}")
     schema = SCHEMAS[kind]
-    extra = sorted(set(msg) - set(schema) - set(ENVELOPE))
+    extra = sorted(set(msg) - set(schema) - set(ENVELOPE) - {"tag"})
     if extra:
         label = extra[0] if len(extra[0]) < 30 else extra[0][:27] + "..."
         raise ProtocolError(f"a {kind!r} message does not take {label!r}")
+    if "tag" in msg:
+        _pattern(_HEX32, "32 lowercase hex digits")(msg["tag"], "'tag'")
     for key, check in schema.items():
         if key not in msg:
             raise ProtocolError(f"a {kind!r} message needs {key!r}")

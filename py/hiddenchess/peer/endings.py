@@ -150,9 +150,13 @@ class Endings:
         return lambda: self.take_final(msg, opened)
 
     def take_final(self, msg, opened) -> None:
-        self.peer_final = {"ply": msg["ply"], "open": opened, "result": msg["result"],
-                           "reason": msg["reason"]}
-        self.audit = None  # (again, if this final repeats an earlier one after crossed endings)
+        final = {"ply": msg["ply"], "open": opened, "result": msg["result"],
+                 "reason": msg["reason"]}
+        if final == self.peer_final and self.audit is not None:
+            return  # (a repeat of the final already audited: nothing to do again)
+        if final != self.peer_final:
+            self.audit = None  # (again: a different final, after endings that crossed)
+        self.peer_final = final
         self.protocol.final_received()
         if not self.final_sent:
             self.send_final()

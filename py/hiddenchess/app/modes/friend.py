@@ -40,7 +40,8 @@ referee for their penalties).
 None, "rejected": the last rejected message's reason or None, "audit": None | {"status":
 "pending"|"verified"|"failed", "problems": [...]}, "connected": bool, "notice": e.g. a refusal,
 "canClaim": None|"flag"|"stalled", "rematch": None | {"by": "me"|"friend", "game"}, "fork": text
-or None (the two saved games disagree: this game cannot be resumed), "provisional": bool, "owed":
+or None (the two logs are being brought together: a page restored from an older copy takes its
+messages back, see peer/resync.py), "provisional": bool, "owed":
 None | {"what", "counted_s", "limit_s", "text"}}``. A forfeit's ``state["status"]["message"]``
 ends with its evidence in words; while ``audit.status`` is ``"pending"`` the result is
 provisional (``provisional``: the end-of-game audit may still turn it into a forfeit of the
@@ -237,7 +238,7 @@ class Friend(Mode):
             "notice": pg.notice,
             "canClaim": can_claim,
             "rematch": rematch,
-            "fork": pg.fork,
+            "fork": pg.resync_note,
             "provisional": provisional(pg),
             "owed": owed_state(pg, now_ms),
         }
