@@ -35,6 +35,7 @@ from hiddenchess.engine.position import encode_move
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.game import Game
 from hiddenchess.peer.crypto import check_opening
+from hiddenchess.peer.tries import audit_question
 
 __all__ = ["audit", "replay", "problem", "begin", "final_values", "result_mismatch", "force",
            "blame_illegal"]
@@ -170,11 +171,19 @@ def audit_probe(truth: Game, a: dict, ctx: dict, problems: list) -> None:
     """A probe (which of these king moves do your hidden pieces refuse?) must be answered as
     the truth answers it (``wrong-probe-answer``, the answerer's); an empty probe says that no
     move is left (besides those refused at this ply): a legal move left is the prober's
-    ``bad-probe`` (a move the answerer wrongly refused is the answerer's)."""
+    ``bad-probe`` (a move the answerer wrongly refused is the answerer's). A question tried by
+    oblivious transfer (``key``) is checked by :func:`~hiddenchess.peer.tries.audit_question`:
+    its tables against the truth, its tries against the mover's moves."""
     ply_no = a["ply"] + 1
     legal = truth_moves(truth)
     answerer = "black" if a["by"] == "white" else "white"
     refused = ctx.setdefault("refused", {}).setdefault(a["ply"], set())
+    if a.get("key"):
+        found, told = audit_question(a, legal)
+        for by, kind, message in found:
+            problem(problems, ply_no, by, kind, message)
+        refused |= told
+        return
     if not a["moves"]:
         left = sorted(legal - refused)
         if left:

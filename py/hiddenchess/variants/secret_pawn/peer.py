@@ -238,7 +238,8 @@ class SecretPawnProtocol(Protocol):
         uci = p["uci"]
         self.check_refusals(pg.local, [uci], p["ply"])
         if any(a["kind"] == "probe" and a["by"] == pg.seat and a["ply"] == p["ply"]
-               and uci in a["moves"] and uci not in a["refused"] for a in pg.attempts):
+               and not a.get("key") and uci in a["moves"] and uci not in a["refused"]
+               for a in pg.attempts):
             raise Reject(f"your friend refused {uci}, which its own answer to the probe of this "
                          "move allowed", "wrong-refusal", p["ply"], forfeit=True)
 
@@ -324,24 +325,22 @@ class SecretPawnProtocol(Protocol):
             raise Reject("the probe names a move twice")
         if not msg["moves"]:
             return self.on_no_move(local, ply)
-        refused = []
+        if len(msg["moves"]) > 16:
+            raise Reject("the probe asks about more moves than a king has", "bad-probe", ply)
+        entries = []
         for uci in msg["moves"]:
             if not is_king_move(local, uci):
                 raise Reject(f"the probe asks about {uci}, which is not a king move", "bad-probe", ply)
             try:
                 local.play(uci)
                 local.undo()
+                entries.append("allowed")
             except HiddenChessError:
                 if not self.tryable(local, uci):
                     raise Reject(f"the probe asks about {uci}, which is not a legal try", "bad-probe",
                                  ply)
-                refused.append(uci)
-
-        def commit():
-            pg.attempts.append({"kind": "probe", "ply": ply, "by": pg.peer,
-                                "moves": list(msg["moves"]), "refused": list(refused)})
-            pg.send("probe-answer", ply=ply, refused=refused)
-        return commit
+                entries.append("refused")
+        return pg.answer_question(msg["moves"], entries)
 
     def on_no_move(self, local: Game, ply: int):
         """The peer says it has no move left (an empty probe): every move legal on this side's
@@ -374,7 +373,8 @@ class SecretPawnProtocol(Protocol):
         if there is one; then, once answered, say so when no move is left (checkmate or
         stalemate: the game ends, which the rules tell anyway)."""
         pg = self.pg
-        if not (pg.phase == "play" and pg.turn == pg.seat and pg.pending is None):
+        if pg.question_step(now_ms) or not (pg.phase == "play" and pg.turn == pg.seat
+                                            and pg.pending is None):
             return
         pr = pg.probe
         if pr is not None and pr["ply"] == pg.ply and (pr["refused"] is None or not pr["moves"]):
