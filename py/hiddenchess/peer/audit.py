@@ -12,8 +12,10 @@ recorded during play (:attr:`PeerGame.attempts <hiddenchess.peer.game.PeerGame.a
   reveal at that move: the mover's revealed pawns, the answerer's revealed pawns and a captured
   pawn's flag (``missing-opening`` / ``wrong-answer`` when one is missing, ``bad-opening`` when
   one is extra);
-* every probe's answer must refuse exactly the moves the truth refuses (``wrong-probe-answer``),
-  and "no move left" (an empty probe) must be true (``bad-probe``);
+* every table a question's tries were answered with must tell the truth about every move
+  (``wrong-probe-answer``), and each mover must have played the first move its tries allowed,
+  tried nothing after it and played no move its tries refused (``bad-try``; see
+  :mod:`hiddenchess.peer.tries`); "no move left" (an empty probe) must be true (``bad-probe``);
 * a move the truth refuses is blamed on the side that broke the rule: the answerer that accepted
   a king move into its own hidden attack (``wrong-answer``), else the mover (``illegal-move``);
   the replay then goes on (:func:`force`), so that every problem is reported;

@@ -89,9 +89,20 @@ def choose(b: int, key: str, c: int) -> str:
     return group.encode(group.add(group.mul_base(b), _multiple(c, _point(key)))).hex()
 
 
-def _pad(shared: tuple, key: str, point: str, index: int, context: str) -> bytes:
-    text = f"{PREFIX}|{context}|{index}|{key}|{point}|".encode() + group.encode(shared)
+def _pad(shared: bytes, key: str, point: str, index: int, context: str) -> bytes:
+    """The pad of entry ``index`` from the shared point's fingerprint ``shared``."""
+    text = f"{PREFIX}|{context}|{index}|{key}|{point}|".encode() + shared
     return hashlib.sha256(text).digest()[:16]
+
+
+def _shared(a: int, key: str, point: str, size: int) -> list:
+    """The holder's shared points ``a*(B - i*A)`` for ``i`` in ``range(size)``, fingerprinted."""
+    shared = group.mul(a, _point(point))                 # a*B
+    step = group.neg(group.mul_base(a * a % group.L))    # -a*A
+    points = [shared]
+    for _ in range(size - 1):
+        points.append(group.add(points[-1], step))
+    return group.fingerprints(points)
 
 
 def _seal(value: str, pad: bytes) -> str:
@@ -109,20 +120,15 @@ def _unseal(entry: str, pad: bytes):
 def table(a: int, key: str, point: str, values: list, context: str) -> list:
     """The holder's answer to the mover's ``point``: ``values[i]`` encrypted for choice ``i``
     (hex, 16 bytes each)."""
-    shared = group.mul(a, _point(point))                 # a*B
-    step = group.mul_base(a * a % group.L)               # a*A
-    out = []
-    for i, value in enumerate(values):
-        if i:
-            shared = group.sub(shared, step)             # a*(B - i*A)
-        out.append(_seal(value, _pad(shared, key, point, i, context)))
-    return out
+    shared = _shared(a, key, point, len(values))
+    return [_seal(value, _pad(shared[i], key, point, i, context)) for i, value in enumerate(values)]
 
 
 def read(b: int, key: str, point: str, c: int, entry: str, context: str):
     """The mover reads entry ``c`` (``entry``, hex) with its scalar ``b``: the value, or ``None``
     when the entry is not a value sealed for this choice."""
-    return _unseal(entry, _pad(group.mul(b, _point(key)), key, point, c, context))
+    shared = group.fingerprints([group.mul(b, _point(key))])[0]
+    return _unseal(entry, _pad(shared, key, point, c, context))
 
 
 def choice(b: int, key: str, point: str, size: int):
@@ -141,11 +147,5 @@ def choice(b: int, key: str, point: str, size: int):
 def open_table(a: int, key: str, point: str, entries: list, context: str) -> list:
     """The audit: every entry of a table as the holder's scalar ``a`` opens it (``None`` for one
     that holds no value)."""
-    shared = group.mul(a, _point(point))
-    step = group.mul_base(a * a % group.L)
-    out = []
-    for i, entry in enumerate(entries):
-        if i:
-            shared = group.sub(shared, step)
-        out.append(_unseal(entry, _pad(shared, key, point, i, context)))
-    return out
+    shared = _shared(a, key, point, len(entries))
+    return [_unseal(entry, _pad(shared[i], key, point, i, context)) for i, entry in enumerate(entries)]

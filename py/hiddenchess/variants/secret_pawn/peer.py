@@ -7,8 +7,10 @@ revealed, a captured pawn's flag always). A king move's own openings follow in a
 message after the opponent accepted it. At the start of every turn on which an unopened pawn of
 the opponent could refuse one of its king moves, the side to move asks about *all* those king
 moves in one ``probe`` (the same question whatever its own secrets and whatever move it means
-to play: privacy by uniform messages, :meth:`SecretPawnProtocol.uniform_tries`) and the
-opponent says which its hidden pawns refuse; a side left with no move says so with an empty
+to play: privacy by uniform messages, :meth:`SecretPawnProtocol.uniform_tries`); the opponent
+answers with its key, and the mover then tries the moves it wants to, one per round of an
+oblivious transfer, learning about a move only by trying it, while the opponent learns nothing
+of the tries (:mod:`hiddenchess.peer.tries`). A side left with no move says so with an empty
 probe (checkmate or stalemate), checked at once as far as the opponent's board allows.
 """
 
@@ -312,7 +314,8 @@ class SecretPawnProtocol(Protocol):
         never depend on its own side's secrets) and that an unopened pawn of the opponent could
         refuse (:meth:`could_refuse`, public too). Whether the probe is sent and what it asks
         thus never depend on this side's secret pawns nor on the move it means to play; the
-        answer tells what trying each of these moves in turn would tell."""
+        answer is only the holder's key, and each move is then told to the mover only when it
+        tries it (:mod:`hiddenchess.peer.tries`)."""
         return sorted(u for u in game.legal_moves()
                       if is_king_move(game, u) and self.could_refuse(game, u))
 
@@ -370,8 +373,9 @@ class SecretPawnProtocol(Protocol):
 
     def auto_probe(self, now_ms: int) -> None:
         """At the start of each of my turns: ask the uniform question (:meth:`uniform_tries`)
-        if there is one; then, once answered, say so when no move is left (checkmate or
-        stalemate: the game ends, which the rules tell anyway)."""
+        if there is one; once my player chose its move, the question's remaining rounds and
+        the move (:meth:`~hiddenchess.peer.tries.Questions.question_step`); and say so when no
+        move is left (checkmate or stalemate: the game ends, which the rules tell anyway)."""
         pg = self.pg
         if pg.question_step(now_ms) or not (pg.phase == "play" and pg.turn == pg.seat
                                             and pg.pending is None):
