@@ -140,27 +140,30 @@ def test_black_learns_nothing_of_white_tries(seals):
     for name, plan in plans.items():
         p = Pair("secret-pawn", seals=seals, seed=0)
         play(p, SP_MOVES)
-        start = len(p.sent["white"])
         for m in plan:
             if p.w.ply == QUESTION_PLY:
                 p.move(m)
         assert p.w.ply == QUESTION_PLY + 1, name
-        sent = masked(p.sent["white"][start:])
-        assert [m["t"] for m in sent] == ["try", "try", "move"] + ["open"] * (sent[-1]["t"] == "open")
-        runs[name] = (transcript(p), p.w.moves[-1]["uci"], [_strip(a) for a in p.b.attempts])
+        t = transcript(p)
+        # Black's view until White's move arrived: all it received before the move, all it sent
+        # before its answer to the move
+        cut = {s: len(t[s]) - [m["t"] for m in t[s]][::-1].index(kind) - 1
+               for s, kind in (("white", "move"), ("black", "answer"))}
+        until_move = {s: t[s][:cut[s]] for s in t}
+        assert [m["t"] for m in until_move["white"][-3:]] == ["probe", "try", "try"], name
+        assert [m["t"] for m in until_move["black"][-3:]] == ["probe-key", "try-answer",
+                                                             "try-answer"], name
+        runs[name] = (until_move, t, p.w.moves[-1]["uci"], [_strip(a) for a in p.b.attempts])
     first = runs["none"]
-    for name, (t, played, attempts) in runs.items():
-        # (everything before White's move: its question, both rounds and Black's answers)
-        until_move = {s: t[s][:len(first[0][s]) - 1 - (s == "black")] for s in t}
-        assert until_move == {s: first[0][s][:len(first[0][s]) - 1 - (s == "black")]
-                              for s in first[0]}, name
-        if played == first[1]:
-            assert t == first[0] and attempts == first[2], name
+    for name, (until_move, t, played, attempts) in runs.items():
+        assert until_move == first[0], name
+        if played == first[2]:
+            assert t == first[1] and attempts == first[3], name
+        assert len(attempts) == len(first[3]) and attempts[:-1] == first[3][:-1], name
     # the refused try is no refused move on Black's side: White's page tried e5 when f7 is
     # secret, yet Black's page saw two rounds, as without any try
-    e5_then_a3 = runs["e5 then a3"]
     assert not any(a["kind"] == "move" and a["answer"] and not a["answer"]["ok"]
-                   for a in e5_then_a3[2])
+                   for a in runs["e5 then a3"][3])
 
 
 # --- the audit ----------------------------------------------------------------------------------

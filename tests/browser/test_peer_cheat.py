@@ -195,6 +195,7 @@ def test_a_false_answer_found_by_the_audit_turns_the_result_into_a_forfeit(page,
     st = state(page)
     assert st["peer"]["notice"] == "d5c4: a secret pawn attacks that square"
     assert "c4" not in st["movable"]["dests"]["d5"]
+    f.shot("try-refused")
     st = f.call("resign")
     assert st["status"]["reason"] == "resignation" and st["peer"]["provisional"] is True
     expect(page.locator("#banner-audit")).to_contain_text("Provisional")
