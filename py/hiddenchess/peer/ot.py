@@ -30,6 +30,7 @@ mover chose (:func:`choice`) and what each table held (:func:`open_table`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from hiddenchess.peer import ristretto as group
@@ -59,7 +60,9 @@ def mover_scalar(seed: str, game_id: str, ply: int, round_no: int) -> int:
     return _scalar("mover", seed, game_id, ply, round_no)
 
 
+@functools.lru_cache(maxsize=64)
 def _point(text: str) -> tuple:
+    """The point ``text`` (hex) encodes (a key is decoded once per question, not per use)."""
     return group.decode(bytes.fromhex(text))
 
 
