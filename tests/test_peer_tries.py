@@ -12,10 +12,11 @@ Pawn's king moves are tried by oblivious transfer (hiddenchess.peer.tries, .ot, 
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
-from hiddenchess.peer import decode
+from hiddenchess.peer import PeerGame, decode
 from hiddenchess.peer import ot, ristretto
 
 from test_peer_adversarial import lie
@@ -259,3 +260,33 @@ def test_a_seed_that_does_not_open_the_transfers_loses():
     assert st.reason == "forfeit" and st.winner == "black"
     assert any(q["by"] == "white" and q["kind"] == "bad-try" and "not made from the seed" in
                q["message"] for q in p.b.audit["problems"])
+
+
+@pytest.mark.parametrize("drop", ["white", "black"])
+def test_a_question_survives_lost_messages_and_reloads(drop):
+    # White's try (or Black's answer to it) is lost, both pages reload from their saves and
+    # reconnect: the resync delivers it, and the question goes on where it was.
+    p = Pair("secret-pawn", seals=F7_SECRET)
+    play(p, SP_MOVES)
+    p.drop = {drop}
+    p.w.move("d5e5")
+    p.pump()
+    p.drop = set()
+    p.w.disconnect()
+    p.b.disconnect()
+    p.w = PeerGame.from_json(json.loads(json.dumps(p.w.to_json())), rng=p.w.rng)
+    p.b = PeerGame.from_json(json.loads(json.dumps(p.b.to_json())), rng=p.b.rng)
+    p.connect()
+    assert "d5e5" in p.w.refused_moves() and p.w.ply == QUESTION_PLY
+    p.drop = {drop}
+    p.w.move("d5c4")                       # (allowed: then the move; lost again, resynced)
+    p.pump()
+    p.drop = set()
+    p.w.disconnect()
+    p.b.disconnect()
+    p.connect()
+    p.pump()
+    assert p.w.ply == p.b.ply == QUESTION_PLY + 1 and p.w.moves[-1]["uci"] == "d5c4"
+    p.b.resign()
+    p.pump()
+    verified(p)
