@@ -290,3 +290,11 @@ def test_a_question_survives_lost_messages_and_reloads(drop):
     p.b.resign()
     p.pump()
     verified(p)
+
+
+def test_doctests():
+    import doctest
+
+    for module in (ot, ristretto):
+        failed, tried = doctest.testmod(module)
+        assert failed == 0 and tried > 0, module.__name__
