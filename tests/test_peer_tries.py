@@ -17,6 +17,7 @@ import json
 import pytest
 
 from hiddenchess.peer import PeerGame, decode
+from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS
 from hiddenchess.peer import ot, ristretto
 
 from test_peer_adversarial import lie
@@ -298,3 +299,27 @@ def test_doctests():
     for module in (ot, ristretto):
         failed, tried = doctest.testmod(module)
         assert failed == 0 and tried > 0, module.__name__
+
+
+def test_tries_and_the_clock():
+    # White's clock runs while it thinks and stops while a try's answer is owed (Black's runs,
+    # less the network's allowance); its move reports the time it had when it chose the move,
+    # which Black's page accepts (its own measurement, which cannot tell the rounds apart, is
+    # within the allowance of it).
+    p = Pair("secret-pawn", seals=F7_SECRET, clock=[300, 0], now=0)
+    play(p, SP_MOVES)                                   # (all at time 0: White's question asked)
+    start_w, start_b = p.w.time_left("white", 0), p.w.time_left("black", 0)
+    p.now = 5_000                                       # White thinks 5 s, tries e5
+    p.w.move("d5e5", now_ms=p.now)
+    assert p.w.clock.running == "black" and p.w.time_left("white", p.now) == start_w - 5_000
+    p.now = 5_500                                       # the answer arrives 0.5 s later
+    p.pump()
+    assert "d5e5" in p.w.refused_moves() and p.w.clock.running == "white"
+    assert p.w.time_left("black", p.now) == start_b     # (the network's share)
+    assert p.w.time_left("white", p.now) == start_w - 5_000
+    p.now = 8_500                                       # 3 s more, plays c4 (answered at once)
+    p.move("d5c4")
+    assert p.w.ply == p.b.ply == QUESTION_PLY + 1
+    moved = [m for m in masked(p.sent["white"]) if m["t"] == "move"][-1]
+    assert moved["uci"] == "d5c4" and moved["left"] == start_w - 8_000
+    assert p.b.time_left("white", p.now) == p.w.time_left("white", p.now) == start_w - 8_000
