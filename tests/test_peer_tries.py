@@ -17,6 +17,7 @@ import json
 import pytest
 
 from hiddenchess.peer import PeerGame, decode
+from hiddenchess.peer.deadlines import STALL_MS
 from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS
 from hiddenchess.peer import ot, ristretto
 
@@ -323,3 +324,19 @@ def test_tries_and_the_clock():
     moved = [m for m in masked(p.sent["white"]) if m["t"] == "move"][-1]
     assert moved["uci"] == "d5c4" and moved["left"] == start_w - 8_000
     assert p.b.time_left("white", p.now) == p.w.time_left("white", p.now) == start_w - 8_000
+
+
+def test_a_withheld_try_answer_is_owed_and_forfeits():
+    # Black's page never answers White's try: the answer is owed (White's clock stopped, no move
+    # meanwhile), and after the deadline White claims the game.
+    p = Pair("secret-pawn", seals=F7_SECRET, now=0)
+    play(p, SP_MOVES)
+    p.w.move("d5e5", now_ms=0)
+    for text in p.w.take_outbox():
+        assert p.b.receive(text, now_ms=0) is None
+    assert [decode(t)["t"] for t in p.b.take_outbox()] == ["try-answer"]   # (never delivered)
+    assert p.w.owed()["what"].startswith("its answer to your question")
+    assert p.w.dests() == {} and p.w.waiting_for() == "your friend's answer"
+    assert not p.w.can_claim_stall(STALL_MS - 1) and p.w.can_claim_stall(STALL_MS)
+    p.w.claim_stalled(now_ms=STALL_MS)
+    assert p.w.status().reason == "forfeit" and p.w.status().winner == "white"
