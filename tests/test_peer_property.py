@@ -12,7 +12,7 @@ import random
 from hypothesis import given, settings as hsettings, strategies as st
 
 from hiddenchess.errors import HiddenChessError
-from hiddenchess.peer import decode, message_hash
+from hiddenchess.peer import decode, message_hash, ot
 from hiddenchess.peer.codec import ProtocolError
 from hiddenchess.peer.chain import RESEND_BUDGET
 from hiddenchess.peer.deadlines import STALL_MS
@@ -22,8 +22,8 @@ from test_peer_support import Pair
 
 VARIANTS = ("standard", "secret-pawn", "reveal", "hidden-identity")
 SQUARES = [f + r for f in "abcdefgh" for r in "12345678"]
-KINDS = ("move", "answer", "open", "probe", "probe-answer", "resign", "draw-offer", "draw-accept",
-         "draw-decline", "claim", "final")
+KINDS = ("move", "answer", "open", "probe", "probe-answer", "probe-key", "try", "try-answer",
+         "resign", "draw-offer", "draw-accept", "draw-decline", "claim", "final")
 
 
 def make_pair(variant: str, rnd: random.Random) -> Pair:
@@ -83,6 +83,9 @@ def forged(pg, victim, rnd: random.Random, ply: int) -> tuple:
             return rnd.choice(known)
         return rnd.choice(SQUARES) + rnd.choice(SQUARES)
     probe_moves = (victim.probe or {}).get("moves") or [uci() for _ in range(rnd.randrange(3))]
+    point = ot.holder_key(rnd.randrange(1, 10 ** 30))    # (a valid group element)
+    entries = ["".join(rnd.choice("0123456789abcdef") for _ in range(32))
+               for _ in range(len(probe_moves) + rnd.choice((0, 1, 1, 2)))]
     payload = {
         "move": lambda: {"ply": ply, "uci": uci(), "open": some, "draw": rnd.choice(("", hexes)),
                          "left": rnd.choice((None, 5_000, 10 ** 9)), "castle": "", "ep": False,
@@ -95,6 +98,10 @@ def forged(pg, victim, rnd: random.Random, ply: int) -> tuple:
                                                                          rnd.randrange(3)))))},
         "probe-answer": lambda: {"ply": ply, "refused": sorted(set(
             rnd.sample(probe_moves, min(len(probe_moves), rnd.randrange(4)))))},
+        "probe-key": lambda: {"ply": ply, "key": rnd.choice((point, point, hexes))},
+        "try": lambda: {"ply": ply, "round": rnd.choice((1, 1, 2, 9)),
+                        "point": rnd.choice((point, point, hexes))},
+        "try-answer": lambda: {"ply": ply, "round": rnd.choice((1, 1, 2, 9)), "table": entries},
         "claim": lambda: {"ply": ply, "reason": rnd.choice(("threefold", "fifty-moves", "stalled",
                                                             "flag", "flag-self")),
                           "move": "", "left": rnd.choice((None, -5_000))},

@@ -23,8 +23,10 @@ other side, as it was on its page. Variants without secrets get the truth as bot
   reveal at that move: the mover's revealed pawns, the answerer's revealed pawns and a captured
   pawn's flag (``missing-opening`` / ``wrong-answer`` when one is missing, ``bad-opening`` when
   one is extra);
-* every probe's answer must refuse exactly the moves the answerer's view refuses
-  (``wrong-probe-answer``), and "no move left" (an empty probe) must be true on the prober's
+* every table a question's tries were answered with must tell the truth about every move as the
+  answerer's view has it (``wrong-probe-answer``), and each mover must have played the first move
+  its tries allowed, tried nothing after it and played no move its tries refused (``bad-try``; see
+  :mod:`hiddenchess.peer.tries`); "no move left" (an empty probe) must be true on the prober's
   view, moves refused at that ply aside (``bad-probe``);
 * after a break the truth and the views replay the move forced (:func:`force`), so that every
   problem is reported, not only the first (the verdict, :mod:`hiddenchess.peer.verdict`, takes
@@ -47,6 +49,7 @@ from hiddenchess.engine.position import encode_move
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.game import Game
 from hiddenchess.peer.crypto import check_opening
+from hiddenchess.peer.tries import audit_question
 
 __all__ = ["audit", "replay", "problem", "begin", "final_values", "result_mismatch", "force",
            "Views", "judge_move", "audit_probe"]
@@ -292,10 +295,18 @@ def audit_probe(views: Views, a: dict, ctx: dict, problems: list) -> None:
     """A probe (which of these king moves do your hidden pieces refuse?) must be answered as
     the answerer's own view answers it (``wrong-probe-answer``); an empty probe says that no
     move is left (besides those refused at this ply): a move left on the prober's own view is
-    its ``bad-probe`` (a move the answerer wrongly refused is the answerer's)."""
+    its ``bad-probe`` (a move the answerer wrongly refused is the answerer's). A question tried by
+    oblivious transfer (``key``) is checked by :func:`~hiddenchess.peer.tries.audit_question`:
+    its tables against the answerer's view, its tries against the mover's moves."""
     ply_no = a["ply"] + 1
     answerer = other_seat(a["by"])
     refused = ctx.setdefault("refused", {}).setdefault(a["ply"], set())
+    if a.get("key"):
+        found, told = audit_question(a, legal_set(views.game(answerer)))
+        for by, kind, message in found:
+            problem(problems, ply_no, by, kind, message)
+        refused |= told
+        return
     if not a["moves"]:
         left = sorted(legal_set(views.game(a["by"])) - refused)
         if left:

@@ -381,7 +381,8 @@ class PeerGame(Resync, Match):
         st = self.status()
         openings = [{"item": i, "value": s["value"], "salt": s["salt"]}
                     for i, s in sorted((self.my_secrets or {}).items())]
-        self.send("final", ply=self.ply, open=openings, result=st.result, reason=st.reason or "")
+        self.send("final", ply=self.ply, open=openings, result=st.result, reason=st.reason or "",
+                  **({"tries": self.tries_seed} if self.tries_seed else {}))
         self.final_sent = True
         self.final_due = self.owe_mark(None)  # (the peer's final is due from now)
         self.maybe_audit()
@@ -541,7 +542,7 @@ class PeerGame(Resync, Match):
     _FIELDS = ("seat", "sent", "recv", "my_secrets", "peer_commits", "peer_open", "my_open", "moves",
                "attempts", "pending", "probe", "draw_offer", "ending", "final_sent", "peer_final",
                "problems", "audit", "notice", "rematch", "equivocation", "refused", "my_last_left", "idle",
-               "last_ms", "away", "final_due", "claim_wait", "setup_choice")
+               "last_ms", "away", "final_due", "claim_wait", "setup_choice", "tries_seed")
 
     def to_json(self) -> dict:
         """Everything needed to continue after a reload (own secrets and salts included: it stays

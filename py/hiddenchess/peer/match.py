@@ -15,19 +15,20 @@ from hiddenchess.game.game import Status
 from hiddenchess.peer.codec import Reject
 from hiddenchess.peer.deadlines import GRACE_MS, STALL_MS, Deadlines
 from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS, SEATS, Endings, claim_reason, other
+from hiddenchess.peer.tries import Questions
 
 __all__ = ["Match", "SEATS", "STALL_MS", "GRACE_MS", "LATENCY_ALLOWANCE_MS", "other",
            "claim_reason"]
 
 
-class Match(Deadlines, Endings):
+class Match(Deadlines, Endings, Questions):
     """Turns, endings, clocks, draws and rematches of :class:`~hiddenchess.peer.game.PeerGame`
     (which provides ``seat``, ``peer``, ``moves``, ``pending``, ``local``, ``phase``,
     :meth:`send` and :meth:`require`)."""
 
     #: Messages that may cross the end of the game in flight (logged, without effect).
-    CROSSING = ("move", "answer", "open", "probe", "probe-answer", "resign", "draw-offer",
-                "draw-accept", "draw-decline", "claim")
+    CROSSING = ("move", "answer", "open", "probe", "probe-answer", "probe-key", "try",
+                "try-answer", "resign", "draw-offer", "draw-accept", "draw-decline", "claim")
     cur_n = 0  # the chain number of the message being applied
 
     @property
