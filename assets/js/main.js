@@ -74,6 +74,7 @@ const [
   { startSettings },
   { renderSound, startSound },
   { openReplayLink, startExchange },
+  { fitBoard, startFit },
 ] = await Promise.all([
   import('./panels/index.js'),
   import('./players.js'),
@@ -89,6 +90,7 @@ const [
   import('./settings.js'),
   import('./sound.js'),
   import('./exchange.js'),
+  import('./fit.js'),
 ]).catch(error => {
   // A reload or a link followed while the parts load cuts their fetches short: nothing failed.
   if (leaving.now) return new Promise(() => {});
@@ -137,6 +139,7 @@ onRender(renderHint);
 onRender(renderStart);
 onRender(rememberPreview);
 onRender(renderSound);
+onRender(fitBoard);
 onAfterCall(friendAfterCall); // friend play: send the protocol messages this call queued
 
 // ------------------------------------------------------------------ buttons and keys
@@ -216,6 +219,7 @@ startStart();
 startSettings();
 startSound();
 startExchange();
+startFit();
 
 if (window.hcReady) onReady();
 else {
