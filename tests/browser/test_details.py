@@ -1,0 +1,76 @@
+"""Details a player meets in the first games (issue 25): coordinates readable on every square of
+the brown and green boards, the material count beside a clock and in Secret Pawn, the keyboard
+focus on the board after a game starts, and the mouse wheel over the board stepping through the
+moves as on lichess.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import state
+
+pytestmark = pytest.mark.browser
+
+BOARDS = {"brown": ("#f0d9b5", "#b58863"), "green": ("#ffffdd", "#86a666")}
+
+#: Each coordinate label: its colour (rgba), and whether its square is light, from where it is drawn.
+LABELS = """() => {
+    const board = document.querySelector('#board cg-board').getBoundingClientRect();
+    const white = document.getElementById('board').classList.contains('orientation-white');
+    const size = board.width / 8;
+    return [...document.querySelectorAll('#board coords coord')].map(c => {
+        const b = c.getBoundingClientRect();
+        const col = Math.floor((b.left + b.width / 2 - board.left) / size);
+        const row = Math.floor((b.top + b.height / 2 - board.top) / size);
+        const file = white ? col : 7 - col, rank = white ? 7 - row : row;
+        return {text: c.textContent, color: getComputedStyle(c).color,
+                opacity: getComputedStyle(c.parentElement).opacity, light: (file + rank) % 2 === 1};
+    });
+}"""
+
+
+def luminance(rgb):
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def hex_rgb(h):
+    return tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def blended(css, opacity, under):
+    """The colour a label shows: its rgba over its square, times its coordinates' opacity."""
+    parts = css[css.index("(") + 1:-1].split(",")
+    rgb = [float(p) for p in parts[:3]]
+    alpha = (float(parts[3]) if len(parts) > 3 else 1.0) * float(opacity)
+    return tuple(alpha * c + (1 - alpha) * u for c, u in zip(rgb, under))
+
+
+def contrast(a, b):
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@pytest.mark.parametrize("orientation", ["white", "black"])
+@pytest.mark.parametrize("board", list(BOARDS))
+def test_coordinates_stand_out_on_their_squares(app, board, orientation):
+    app.evaluate(f"document.documentElement.dataset.board = '{board}'")
+    app.evaluate(f"window.hcApp.call('new_game', {{mode: 'computer', level: 1, color: '{orientation}'}})")
+    expect(app.locator("#board")).to_have_class(re.compile(f"orientation-{orientation}"))
+    light, dark = (hex_rgb(c) for c in BOARDS[board])
+    labels = app.evaluate(LABELS)
+    assert len(labels) == 16
+    for label in labels:
+        square = light if label["light"] else dark
+        ratio = contrast(blended(label["color"], label["opacity"], square), square)
+        # Dark text on a light square as readable as body text; light text on a dark square
+        # (lichess's look) clearly apart, with a shadow besides.
+        assert ratio >= (4.5 if label["light"] else 2.5), (board, orientation, label, round(ratio, 2))
+    app.evaluate("document.documentElement.dataset.board = 'brown'")
