@@ -8,6 +8,7 @@ import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { hideToasts } from './toast.js';
+import { gameChoice, rememberGameChoice } from './settings.js';
 
 const FRIEND_NOTE = 'Play on another device with a link. No server; every secret is checked at the end.';
 export const OFFLINE_NOTE = 'Needs a network: this device is offline. Play on this device or against the computer meanwhile.';
@@ -110,12 +111,19 @@ export function openNewGame() {
     for (const box of f.querySelectorAll('input[data-option]')) box.checked = (chosen.options || []).includes(box.dataset.option);
     const m = f.querySelector(`input[name=mode][value="${o.mode}"]`);
     if (m && !m.disabled) m.checked = true;
-    const lv = f.querySelector(`input[name=level][value="${o.level}"]`);
-    if (lv) lv.checked = true;
-    const col = f.querySelector(`input[name=color][value="${o.color}"]`);
-    if (col) col.checked = true;
     $('new-autoflip').checked = !!st.autoFlip;
   }
+  // Level, colour and clock: the game last chosen (the start screen's row, this dialog), as the
+  // one-click start uses them; against the computer, the current game's own level and colour.
+  const choice = gameChoice();
+  const computerGame = !!(st && st.options && st.options.mode === 'computer');
+  const level = computerGame ? st.options.level : choice.level;
+  const color = computerGame ? st.options.color : choice.color;
+  const lv = f.querySelector(`input[name=level][value="${level}"]`);
+  if (lv) lv.checked = true;
+  const col = f.querySelector(`input[name=color][value="${color}"]`);
+  if (col) col.checked = true;
+  setClock(choice.clock);
   let warn = f.querySelector('.form-warning');
   const inProgress = st && !isOver(st) && (st.moves || []).length > 0;
   if (inProgress && !warn) {
@@ -130,6 +138,19 @@ export function openNewGame() {
   f.dispatchEvent(new Event('hc:opened')); // (quick-ui.js syncs its own choice)
   dlg.showModal();
   (f.querySelector('input[name=variant]:checked') || f.querySelector('input')).focus();
+}
+
+function setClock(clock) {
+  const f = form();
+  const preset = f.querySelector(`input[name=clock][value="${CSS.escape(clock)}"]`);
+  if (preset) {
+    preset.checked = true;
+    return;
+  }
+  const [minutes, increment] = clock.split('+').map(Number);
+  f.querySelector('input[name=clock][value=custom]').checked = true;
+  $('clock-minutes').value = String(minutes);
+  $('clock-increment').value = String(increment);
 }
 
 function syncDialog() {
@@ -193,7 +214,7 @@ function startNewGame(e) {
     autoflip: $('new-autoflip').checked,
   };
   if (options.mode === 'computer') {
-    options.level = Number(f.get('level') || 3);
+    options.level = Number(f.get('level') || 2);
     options.color = f.get('color') || 'white';
   }
   if (options.mode === 'friend') options.color = f.get('fcolor') || 'white';
@@ -204,6 +225,8 @@ function startNewGame(e) {
     return;
   }
   if (st) {
+    const label = typeof clock === 'string' ? clock : `${clock.minutes}+${clock.increment}`;
+    rememberGameChoice({ level: options.level, color: options.color, clock: label });
     app.bannerDismissedFor = null;
     app.noticeDismissed = null;
     hideToasts(); // a notice about the previous game does not belong to the new one
