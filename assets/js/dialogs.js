@@ -62,10 +62,12 @@ function completeMenu() {
       const label = document.createElement('label');
       label.className = 'toggle toggle-sub';
       label.id = `${opt.key}-toggle`;
+      label.dataset.variant = entry.id;
       const input = Object.assign(document.createElement('input'), { type: 'checkbox', id: `new-${opt.key}` });
       input.dataset.option = opt.key;
-      label.append(input, Object.assign(document.createElement('span'), { textContent: `${entry.name}: ${opt.label}` }));
-      group.appendChild(label);
+      const text = opt.label.charAt(0).toUpperCase() + opt.label.slice(1);
+      label.append(input, Object.assign(document.createElement('span'), { textContent: text }));
+      $('variant-options').appendChild(label);
     }
   }
 }
@@ -82,15 +84,19 @@ function chosenVariant() {
   return ids[keys.join(',')] || ids[[...keys].sort().join(',')] || v.value;
 }
 
-// Options apply to the variant that has them: the others are greyed out.
+// Options apply to the variant that has them: shown under the variants for the chosen one only
+// (the others' are hidden and disabled).
 function syncOptions() {
   const v = checkedVariant();
   const entry = v ? menu().find(e => e.id === v.value) : null;
   const mine = new Set(((entry && entry.options) || []).map(o => o.key));
   for (const box of form().querySelectorAll('input[data-option]')) {
     box.disabled = !mine.has(box.dataset.option);
-    box.closest('label').classList.toggle('is-disabled', box.disabled);
+    box.closest('label').hidden = box.disabled;
   }
+  const box = $('variant-options');
+  box.hidden = !mine.size;
+  if (entry && mine.size) box.setAttribute('aria-label', `Options of ${entry.name}`);
 }
 
 // ------------------------------------------------------------------ the new-game dialog

@@ -74,3 +74,36 @@ def test_coordinates_stand_out_on_their_squares(app, board, orientation):
         # (lichess's look) clearly apart, with a shadow besides.
         assert ratio >= (4.5 if label["light"] else 2.5), (board, orientation, label, round(ratio, 2))
     app.evaluate("document.documentElement.dataset.board = 'brown'")
+
+
+def test_the_new_game_dialog_keeps_a_variants_options_with_it_and_is_short_on_a_phone(app):
+    app.set_viewport_size({"width": 390, "height": 844})
+    try:
+        app.evaluate("window.hcApp.call('new_game', {})")
+        app.locator("#btn-new").click()
+        dialog = app.locator("#dlg-new")
+        expect(dialog).to_be_visible()
+        # Standard chosen: no option of another variant shows.
+        expect(app.locator("#new-rk")).to_be_hidden()
+        expect(app.locator("#new-tt")).to_be_hidden()
+        expect(app.locator("#new-tt")).to_be_disabled()
+        dialog.locator("label.choice:has(input[name=mode][value=computer])").click()
+        height = app.evaluate("document.getElementById('form-new').scrollHeight")
+        assert height <= 1.25 * 844, height   # was 1959 px: two and a half screens
+        # Hidden Identity chosen: its two options show, right under the variants, as one box
+        # spanning the grid (not loose cells among the variants).
+        dialog.locator("label.choice:has(input[name=variant][value=hidden-identity])").click()
+        expect(app.locator("#new-rk")).to_be_visible()
+        expect(app.locator("#new-tt")).to_be_enabled()
+        box = app.locator("#variant-options").bounding_box()
+        grid = dialog.locator("fieldset.choice-group").first.bounding_box()
+        last = dialog.locator("label.choice:has(input[name=variant][value=hidden-identity])").bounding_box()
+        assert box["y"] >= last["y"] + last["height"] - 0.5
+        assert abs(box["width"] - grid["width"]) < 2
+        for toggle in ("#rk-toggle", "#tt-toggle"):
+            t = app.locator(toggle).bounding_box()
+            assert box["y"] <= t["y"] and t["y"] + t["height"] <= box["y"] + box["height"] + 0.5
+        app.locator("#new-cancel").click()
+        expect(dialog).to_be_hidden()
+    finally:
+        app.set_viewport_size({"width": 1280, "height": 800})
