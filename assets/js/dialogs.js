@@ -4,7 +4,7 @@
 // state.options.menu: {id, options: [keys]}); which of them the computer and a friend can play
 // is state.computerVariants and state.friendVariants.
 
-import { $, isOver } from './dom.js';
+import { $, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { hideToasts } from './toast.js';
@@ -236,6 +236,7 @@ function startNewGame(e) {
     app.bannerDismissedFor = null;
     app.noticeDismissed = null;
     hideToasts(); // a notice about the previous game does not belong to the new one
+    dialogFocus.next = gameFocus(); // the new game is played on the board: the focus goes there
     $('dlg-new').close();
   }
 }
@@ -257,7 +258,7 @@ $('new-cancel').addEventListener('click', () => $('dlg-new').close());
 // A modal <dialog> keeps the focus inside (the rest of the page is inert) and closes on Escape
 // (the browser's "cancel"); when it closes, the focus goes back to where it was before it opened
 // (else to the board), so a keyboard user goes on from there.
-const dialogFocus = { outside: null };
+const dialogFocus = { outside: null, next: null }; // (next: where a closing dialog sends it instead)
 document.addEventListener('focusin', e => {
   if (!(e.target instanceof Element) || e.target.closest('dialog')) return;
   dialogFocus.outside = e.target;
@@ -266,7 +267,8 @@ document.addEventListener(
   'close',
   e => {
     if (!(e.target instanceof HTMLDialogElement) || document.querySelector('dialog[open]')) return;
-    const back = dialogFocus.outside;
+    const back = dialogFocus.next || dialogFocus.outside;
+    dialogFocus.next = null;
     const usable = back && back.isConnected && !back.disabled && !back.closest('[hidden]');
     (usable ? back : $('board')).focus();
   },

@@ -79,3 +79,9 @@ export function download(name, text) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/** Where the keyboard goes when a game starts: the hand-over screen's button while it is up,
+ * else the board (not the page's body). */
+export function gameFocus() {
+  return $('handover').hidden ? $('board') : $('handover-show');
+}

@@ -180,6 +180,25 @@ document.addEventListener('keydown', e => {
   }
 });
 
+// The mouse wheel over the board steps through the moves, as on lichess (down: the next move,
+// up: the one before), where the arrow keys would; a trackpad's small steps add up to one move.
+const wheel = { sum: 0 };
+$('board').addEventListener(
+  'wheel',
+  e => {
+    const st = app.state;
+    const browsable = st && (isOver(st) || (!st.handover && st.phase === 'play')) && (st.moves || []).length > 0;
+    if (!browsable || e.ctrlKey || document.querySelector('dialog[open]') || !$('promo').hidden) return;
+    e.preventDefault();
+    wheel.sum += e.deltaMode === 1 ? e.deltaY * 40 : e.deltaMode === 2 ? e.deltaY * 400 : e.deltaY;
+    if (Math.abs(wheel.sum) < 40) return;
+    const step = wheel.sum > 0 ? 1 : -1;
+    wheel.sum = 0;
+    replayTo(Math.max(0, replayPly() + step));
+  },
+  { passive: false },
+);
+
 // ------------------------------------------------------------------ start-up
 
 function onReady() {

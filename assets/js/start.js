@@ -5,7 +5,7 @@
 // module names no variant.
 
 import { Chessground } from '../vendor/chessground/chessground.min.js';
-import { $, isOver } from './dom.js';
+import { $, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { each } from './panels/index.js';
@@ -38,6 +38,7 @@ function quickStart(options) {
   app.bannerDismissedFor = null;
   app.noticeDismissed = null;
   hideToasts();
+  startScreen.returnTo = gameFocus(); // the new game is played on the board: the focus goes there
   closeStart();
 }
 

@@ -107,3 +107,63 @@ def test_the_new_game_dialog_keeps_a_variants_options_with_it_and_is_short_on_a_
         expect(dialog).to_be_hidden()
     finally:
         app.set_viewport_size({"width": 1280, "height": 800})
+
+
+def focused(page):
+    return page.evaluate("document.activeElement && (document.activeElement.id || document.activeElement.tagName)")
+
+
+def test_starting_a_game_puts_the_keyboard_on_the_board(app):
+    app.locator("#btn-new").click()
+    dialog = app.locator("#dlg-new")
+    dialog.locator("label.choice:has(input[name=variant][value=standard])").click()
+    dialog.locator("label.choice:has(input[name=mode][value=local])").click()
+    app.locator("#new-start").click()
+    expect(dialog).to_be_hidden()
+    app.wait_for_function("document.activeElement && document.activeElement.id === 'board'")
+    # Its first key moves the board's cursor, not the page.
+    app.keyboard.press("ArrowUp")
+    assert focused(app) == "board"
+    # From the start screen's one-click start as well.
+    app.locator(".brand").click()
+    expect(app.locator("#start")).to_be_visible()
+    app.locator('.variant-card[data-variant="royal-pawn"] button.play-computer').click()
+    expect(app.locator("#start")).to_be_hidden()
+    app.wait_for_function("document.activeElement && document.activeElement.id === 'board'")
+    # A game that opens on the hand-over screen: its button has the focus, then the board.
+    app.locator("#btn-new").click()
+    dialog.locator("label.choice:has(input[name=variant][value=secret-pawn])").click()
+    dialog.locator("label.choice:has(input[name=mode][value=local])").click()
+    app.locator("#new-start").click()
+    app.wait_for_function("document.activeElement && document.activeElement.id === 'handover-show'")
+    app.keyboard.press("Enter")
+    expect(app.locator("#handover")).to_be_hidden()
+    app.wait_for_function("document.activeElement && document.activeElement.id === 'board'")
+
+
+def test_the_mouse_wheel_over_the_board_steps_through_the_moves(app):
+    app.evaluate("window.hcApp.call('new_game', {})")
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6"):
+        app.evaluate(f"window.hcApp.call('move', {{orig: '{uci[:2]}', dest: '{uci[2:]}'}})")
+    box = app.locator("#board").bounding_box()
+    app.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    current = "document.querySelector('#moves .san.is-current') && document.querySelector('#moves .san.is-current').textContent"
+    expect(app.locator("#moves .san.is-current")).to_have_text("Nc6")
+    app.mouse.wheel(0, -100)                 # up: one move back
+    expect(app.locator("#moves .san.is-current")).to_have_text("Nf3")
+    assert state(app)["replay"]["ply"] == 3
+    app.mouse.wheel(0, -100)
+    expect(app.locator("#moves .san.is-current")).to_have_text("e5")
+    app.mouse.wheel(0, 100)                  # down: one move forward
+    expect(app.locator("#moves .san.is-current")).to_have_text("Nf3")
+    app.mouse.wheel(0, 100)                  # the last move: the live game again
+    app.wait_for_function("window.hcApp.state().replay === null")
+    assert app.evaluate(current) == "Nc6"
+    assert app.evaluate("window.scrollY") == 0   # the page itself did not scroll
+    # A trackpad's small steps add up to one move, not one move each.
+    for _ in range(3):
+        app.mouse.wheel(0, -10)
+    app.wait_for_timeout(100)
+    assert state(app)["replay"] is None
+    app.mouse.wheel(0, -15)
+    app.wait_for_function("window.hcApp.state().replay && window.hcApp.state().replay.ply === 3")
