@@ -167,3 +167,29 @@ def test_the_mouse_wheel_over_the_board_steps_through_the_moves(app):
     assert state(app)["replay"] is None
     app.mouse.wheel(0, -15)
     app.wait_for_function("window.hcApp.state().replay && window.hcApp.state().replay.ply === 3")
+
+
+SCORE_SEEN = """() => {
+    const score = document.querySelector('#player-bottom .tray-score');
+    const bar = document.getElementById('player-bottom').getBoundingClientRect();
+    const clock = document.querySelector('#player-bottom .clock').getBoundingClientRect();
+    const s = score.getBoundingClientRect();
+    const hit = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
+    return {text: score.textContent, inBar: s.left >= bar.left && s.right <= bar.right && s.top >= bar.top && s.bottom <= bar.bottom,
+            beforeClock: s.right <= clock.left + 0.5, reached: hit === score || score.contains(hit),
+            middle: Math.abs((s.top + s.bottom) / 2 - (bar.top + bar.bottom) / 2)};
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844), (360, 640)])
+def test_the_points_ahead_show_whole_beside_a_clock(app, size):
+    app.set_viewport_size({"width": size[0], "height": size[1]})
+    try:
+        # White is the queen, a rook, both bishops and both knights up (+26), with clocks.
+        app.evaluate("window.hcApp.call('new_game', {clock: '5+3', fen: 'r3k3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1'})")
+        expect(app.locator("#player-bottom .tray-score")).to_have_text("+26")
+        seen = app.evaluate(SCORE_SEEN)
+        assert seen["inBar"] and seen["beforeClock"] and seen["reached"], seen
+        assert seen["middle"] < 8, seen  # on the bar's line, not pushed under the pieces
+    finally:
+        app.set_viewport_size({"width": 1280, "height": 800})
