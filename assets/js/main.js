@@ -42,6 +42,7 @@ window.hcApp = {
   state: () => app.state,
   boardFen: () => app.cg.getFen(),
   premove: () => app.cg.state.premovable.current || null,
+  animating: () => !!app.cg.state.animation.current,
 };
 
 // Let the board paint, then fetch the rest of the page (a hidden tab gets no frames: 50 ms at most).
