@@ -21,14 +21,22 @@
 // modulepreload list of index.html, kept equal to it by tests/test_build.py); the rest of the
 // page is imported after the board's first frame, long before Python is up.
 
-import { $, isOver } from './dom.js';
+import { $, gameTitle, isOver, saveRevision, savedPreview } from './dom.js';
 import { app } from './state.js';
 import { call, onAfterCall, onRender } from './bridge.js';
 import { renderBoard, startBoard } from './board.js';
 import { hidePromotion } from './promotion.js';
 import { showToast } from './toast.js';
 
-startBoard();
+// A reload draws the saved game's position and title at once (its marks, players and moves follow
+// with the rest of the page, preview.js), never the start position titled "Standard" first.
+const early = window.hcReady ? null : savedPreview();
+startBoard(early);
+$('game-title').textContent = early ? gameTitle(early) : saveRevision() ? '' : 'Standard';
+if (early) {
+  document.body.dataset.preview = 'early'; // ("true" once the whole preview is drawn, preview.js)
+  $('loading-text').textContent = 'Loading the rules engine… (your game is shown as saved)';
+}
 
 // The page is being left (reload, navigation): parts still loading are cut short, not broken.
 const leaving = { now: false };
@@ -105,9 +113,7 @@ const [
 function renderPage(st) {
   $('chk-autoflip').checked = !!st.autoFlip;
   $('layout').dataset.orientation = st.orientation;
-  $('game-title').textContent = [st.variant && st.variant.name, st.clock ? st.clock.label : 'no clock']
-    .filter(Boolean)
-    .join(' · ');
+  $('game-title').textContent = gameTitle(st);
   document.body.dataset.variant = st.variant ? st.variant.id : '';
   document.body.dataset.over = st.status && st.status.over ? 'true' : 'false';
   document.body.dataset.viewer = st.viewer || '';

@@ -310,3 +310,57 @@ def test_the_new_game_dialog_defaults_to_the_one_click_choice(fresh):
     expect(dialog.locator("input[name=level][value='2']")).to_be_checked()
     expect(dialog.locator("input[name=color][value=white]")).to_be_checked()
     expect(dialog.locator("input[name=clock][value=none]")).to_be_checked()
+
+
+#: Every frame until the engine is up: the title, the board, and (once the preview is drawn) its
+#: neckties and whether the "loading" pill covers the board's first rank.
+FRAME_PROBE = """(() => {
+  window.__frames = [];
+  const look = () => {
+    const title = document.getElementById('game-title');
+    const board = document.querySelector('#board cg-board');
+    const pill = document.getElementById('loading-text');
+    let coversRank1 = null;
+    if (board && pill && document.body && document.body.dataset.preview === 'true') {
+      const b = board.getBoundingClientRect(), p = pill.getBoundingClientRect();
+      const rank1 = {top: b.bottom - b.height / 8, bottom: b.bottom, left: b.left, right: b.right};
+      coversRank1 = p.width > 0 && p.bottom > rank1.top && p.top < rank1.bottom && p.right > rank1.left && p.left < rank1.right;
+    }
+    window.__frames.push({
+      title: title ? title.textContent : null,
+      fen: window.hcApp ? window.hcApp.boardFen() : null,
+      preview: document.body ? document.body.dataset.preview || null : null,
+      ties: document.querySelectorAll('#board .cg-custom-svgs g[cgHash]').length,
+      coversRank1,
+    });
+    if (!window.hcReady) requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})();"""
+
+
+def test_a_reload_shows_the_saved_game_at_once_with_its_marks(fresh, request):
+    """Never the start position titled "Standard" first; the preview has the saved game's marks
+    (the player's own neckties), and on a phone its "loading" pill leaves rank 1 free."""
+    page = fresh
+    page.locator("#start-close").click()
+    page.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', level: 1, color: 'white'})")
+    page.evaluate("window.hcApp.call('seal', {squares: ['d2', 'e2']})")
+    page.evaluate("window.hcApp.call('move', {orig: 'e2', dest: 'e4'})")
+    page.wait_for_function("window.hcApp.state().moves.length === 2", timeout=90_000)  # the computer's reply
+    page.wait_for_timeout(600)                          # (the preview is written after a pause)
+    saved = page.evaluate("JSON.parse(localStorage.getItem('hiddenchess:preview')).state")
+    assert saved["secrets"]["own"] == ["d2", "e4"]
+    page.add_init_script(FRAME_PROBE)
+    slow_engine(page)
+    page.reload()
+    page.wait_for_function("window.hcReady === true && window.hcApp.state() !== null")
+    frames = page.evaluate("window.__frames")
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    assert not [f for f in frames if f["title"] == "Standard" or f["fen"] == start], frames[:5]
+    shown = [f for f in frames if f["preview"] == "true"]
+    assert shown, "no preview was drawn"
+    assert all(f["title"] == "Secret Pawn · no clock" for f in shown)
+    assert max(f["ties"] for f in shown) >= 2, [f["ties"] for f in shown]   # (its neckties on d2, e4)
+    if "phone" in request.node.name:
+        assert not any(f["coversRank1"] for f in shown), shown
