@@ -135,3 +135,23 @@ def test_draw_offer_and_resign_confirmation(sized):
     page.locator("#confirm-no").click()
     expect(page.locator("#dlg-confirm")).to_be_hidden()
     assert not state(page)["status"]["over"]
+
+
+def test_choosing_a_tabletop_penalty(sized):
+    page, size = sized
+    page.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity-tt'})")
+    for seat in ("white", "black"):
+        page.evaluate(f"window.hcApp.call('show_board', {{seat: '{seat}'}})")
+        page.evaluate("window.hcApp.call('layout', {kind: 'standard'})")
+        page.evaluate("window.hcApp.call('confirm_setup', {})")
+    page.evaluate("window.hcApp.call('show_board', {seat: 'white'})")
+    page.mouse.click(*square_center(page, "a1"))   # the rook jumps over its own pawn: illegal
+    page.mouse.click(*square_center(page, "a4"))
+    on_screen(page, f"illegal-confirm-{size}", "#confirm-yes")
+    page.locator("#confirm-yes").click()
+    expect(page.locator("#handover")).to_be_visible()
+    on_screen(page, f"penalty-handover-{size}", "#handover-show")
+    page.locator("#handover-show").click()
+    expect(page.locator("#penalty-panel")).to_be_visible()
+    on_screen(page, f"penalty-{size}", "#penalty-submit", "#penalty-clear", "#penalty-chosen")
+    own_squares(page, 1)   # White's pieces, on the far side for Black: all on screen
