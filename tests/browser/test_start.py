@@ -352,7 +352,7 @@ def test_a_reload_shows_the_saved_game_at_once_with_its_marks(fresh, request):
     saved = page.evaluate("JSON.parse(localStorage.getItem('hiddenchess:preview')).state")
     assert saved["secrets"]["own"] == ["d2", "e4"]
     page.add_init_script(FRAME_PROBE)
-    slow_engine(page)
+    slow_engine(page, 20)   # (released as soon as the preview is drawn; a loaded machine needs long)
     page.reload()
     page.wait_for_function("window.hcReady === true && window.hcApp.state() !== null")
     frames = page.evaluate("window.__frames")
