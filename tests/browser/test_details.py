@@ -58,9 +58,11 @@ def contrast(a, b):
     return (la + 0.05) / (lb + 0.05)
 
 
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 @pytest.mark.parametrize("orientation", ["white", "black"])
 @pytest.mark.parametrize("board", list(BOARDS))
-def test_coordinates_stand_out_on_their_squares(app, board, orientation):
+def test_coordinates_stand_out_on_their_squares(app, board, orientation, size):
+    app.set_viewport_size({"width": size[0], "height": size[1]})
     app.evaluate(f"document.documentElement.dataset.board = '{board}'")
     app.evaluate(f"window.hcApp.call('new_game', {{mode: 'computer', level: 1, color: '{orientation}'}})")
     expect(app.locator("#board")).to_have_class(re.compile(f"orientation-{orientation}"))
@@ -72,8 +74,9 @@ def test_coordinates_stand_out_on_their_squares(app, board, orientation):
         ratio = contrast(blended(label["color"], label["opacity"], square), square)
         # Dark text on a light square as readable as body text; light text on a dark square
         # (lichess's look) clearly apart, with a shadow besides.
-        assert ratio >= (4.5 if label["light"] else 2.5), (board, orientation, label, round(ratio, 2))
+        assert ratio >= (4.5 if label["light"] else 2.5), (board, orientation, size, label, round(ratio, 2))
     app.evaluate("document.documentElement.dataset.board = 'brown'")
+    app.set_viewport_size({"width": 1280, "height": 800})
 
 
 def test_the_new_game_dialog_keeps_a_variants_options_with_it_and_is_short_on_a_phone(app):
