@@ -79,3 +79,42 @@ export function download(name, text) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/** Where the keyboard goes when a game starts: the hand-over screen's button while it is up,
+ * else the board (not the page's body). */
+export function gameFocus() {
+  return $('handover').hidden ? $('board') : $('handover-show');
+}
+
+/** The title of a game: its variant and clock ("Secret Pawn · 5+3"). */
+export function gameTitle(st) {
+  return [st.variant && st.variant.name, st.clock ? st.clock.label : 'no clock'].filter(Boolean).join(' · ');
+}
+
+// The saved game as last shown (preview.js writes it): used before the engine is up, and only
+// while the save it was drawn from is still the current one (same write revision).
+export const PREVIEW_KEY = 'hiddenchess:preview';
+export const SAVE_KEY = 'hiddenchess.current';
+const SAVE_REV = /^\{"schema":(\d{1,9}),"rev":(\d{1,15}),/;
+
+/** The current save's revision ("schema:rev"), or null (no save, or storage blocked). */
+export function saveRevision() {
+  try {
+    const head = window.localStorage.getItem(SAVE_KEY);
+    const m = head && SAVE_REV.exec(head.slice(0, 60));
+    return m ? `${m[1]}:${m[2]}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The preview's state if it is still current, else null. */
+export function savedPreview() {
+  try {
+    const saved = JSON.parse(window.localStorage.getItem(PREVIEW_KEY) || 'null');
+    if (!saved || !saved.state || typeof saved.state.fen !== 'string' || !saved.rev || saved.rev !== saveRevision()) return null;
+    return saved.state;
+  } catch {
+    return null;
+  }
+}

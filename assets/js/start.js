@@ -5,12 +5,13 @@
 // module names no variant.
 
 import { Chessground } from '../vendor/chessground/chessground.min.js';
-import { $, isOver } from './dom.js';
+import { $, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { each } from './panels/index.js';
 import { openNewGame } from './dialogs.js';
 import { hideToasts } from './toast.js';
+import { gameChoice, rememberGameChoice } from './settings.js';
 
 const HINTS_KEY = 'hiddenchess:hints-seen';
 const menu = () => (app.state && app.state.variantMenu) || [];
@@ -37,6 +38,7 @@ function quickStart(options) {
   app.bannerDismissedFor = null;
   app.noticeDismissed = null;
   hideToasts();
+  startScreen.returnTo = gameFocus(); // the new game is played on the board: the focus goes there
   closeStart();
 }
 
@@ -57,10 +59,12 @@ function card(entry) {
   const actions = document.createElement('div');
   actions.className = 'variant-card-actions';
   if ((st.computerVariants || []).includes(entry.id)) {
-    actions.append(button('Play the computer', 'btn-primary play-computer', () =>
-      quickStart({ variant: entry.id, mode: 'computer', level: 2, color: 'white' })));
+    actions.append(button('Play the computer', 'btn-primary play-computer', () => {
+      const { level, color, clock } = chosen();
+      quickStart({ variant: entry.id, mode: 'computer', level, color, clock });
+    }));
   }
-  actions.append(button('Play on this device', '', () => quickStart({ variant: entry.id, mode: 'local' })));
+  actions.append(button('Play on this device', '', () => quickStart({ variant: entry.id, mode: 'local', clock: chosen().clock })));
   const friendly = st.friendVariants === null || st.friendVariants === undefined || st.friendVariants.includes(entry.id);
   if (friendly) {
     actions.append(button('Invite a friend', '', () =>
@@ -89,6 +93,24 @@ async function startQuickPlay(variant) {
   }
 }
 
+// ------------------------------------------------------------------ the choices above the cards
+
+/** The row above the cards: level, colour and clock, remembered (settings.js) when changed. */
+function chosen() {
+  return { level: Number($('start-level').value), color: $('start-color').value, clock: $('start-clock').value };
+}
+
+function fillChoices() {
+  const c = gameChoice();
+  const clock = $('start-clock');
+  if (![...clock.options].some(o => o.value === c.clock)) {
+    clock.append(Object.assign(document.createElement('option'), { value: c.clock, textContent: c.clock }));
+  }
+  $('start-level').value = String(c.level);
+  $('start-color').value = c.color;
+  clock.value = c.clock;
+}
+
 function renderCards() {
   const box = $('start-cards');
   box.replaceChildren(...menu().map(card));
@@ -101,6 +123,7 @@ function renderCards() {
 export function openStart() {
   if (app.state && !app.state.friendVariants) call('catalog', {}, { quiet: true });
   renderCards();
+  fillChoices();
   $('start-error').hidden = true;
   startScreen.returnTo = document.activeElement;
   $('start').hidden = false;
@@ -282,6 +305,7 @@ export function startStart() {
     openNewGame();
   });
   $('start-continue-btn').addEventListener('click', closeStart);
+  $('start-choices').addEventListener('change', () => rememberGameChoice(chosen()));
   $('rules-back').addEventListener('click', closeRules);
   $('rules').addEventListener('close', () => {
     for (const cg of rulesPage.boards) cg.destroy();
