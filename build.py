@@ -866,6 +866,7 @@ MIME_TYPES = {
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".ico": "image/x-icon",
+    ".mp3": "audio/mpeg",
     ".webmanifest": "application/manifest+json",
 }
 
