@@ -138,6 +138,17 @@ def test_the_page_plays_the_computer_and_invites_under_the_policy(csp_page, site
     st = state(page)
     assert [m["color"] for m in st["moves"]] == ["white", "black"]
     assert page.evaluate("document.body.dataset.aiReady") == "true"
+    # The recorded sounds load under the policy, and this browser decodes them (real Web Audio).
+    durations = page.evaluate("""async () => {
+      const ctx = new OfflineAudioContext(1, 44100, 44100);
+      const out = [];
+      for (const name of ['move', 'capture', 'check', 'end']) {
+        const bytes = await (await fetch(`assets/sounds/recorded/${name}.mp3`)).arrayBuffer();
+        out.push((await ctx.decodeAudioData(bytes)).duration);
+      }
+      return out;
+    }""")
+    assert all(0.1 < d < 2 for d in durations), durations
 
     # A friend invite: the link is made, and the page opens its WebSockets to the public relays
     # (the policy lets them go; this machine has no way out, so they fail to resolve).
