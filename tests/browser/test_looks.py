@@ -157,3 +157,23 @@ def test_recorded_sounds_by_default_and_the_synthesised_ones_as_a_choice(app_pag
     page.locator("#dlg-settings").get_by_label("Recorded pieces").check()
     page.wait_for_function("window.__played.length > 0")
     assert recorded_played(page) == ["move"]
+
+
+def test_every_piece_set_is_listed_everywhere_with_its_files_and_licence():
+    """settings.js (the choices), theme-early.js (before the first paint), index.html (the dialog),
+    pieces.css (the images) and LICENSES.md name the same sets, and each set has its 12 files."""
+    js = (ROOT / "assets/js/settings.js").read_text()
+    listed = re.search(r"export const PIECES = \[([^\]]+)\]", js).group(1)
+    assert re.findall(r"'(\w+)'", listed) == SETS
+    early = (ROOT / "assets/js/theme-early.js").read_text()
+    assert re.findall(r"'(\w+)'", re.search(r"\[('cburnett'[^\]]+)\]", early).group(1)) == SETS
+    html = (ROOT / "index.html").read_text()
+    assert re.findall(r'name="pieces" value="(\w+)"', html) == SETS
+    css = (ROOT / "assets/pieces/pieces.css").read_text()
+    licences = (ROOT / "assets/pieces/LICENSES.md").read_text()
+    for name in SETS[1:]:
+        urls = re.findall(rf":root\[data-pieces=\"{name}\"\] \.cg-wrap piece\.\w+\.\w+ "
+                          rf"\{{ background-image: url\('({name}/[wb][PNBRQK]\.\w+)'\); \}}", css)
+        assert len(set(urls)) == 12, (name, urls)
+        assert all((ROOT / "assets/pieces" / u).stat().st_size > 500 for u in urls)
+        assert f"| {name} |" in licences
