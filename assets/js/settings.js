@@ -7,11 +7,15 @@
 import { $ } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
+import { previewSound } from './sound.js';
 
 const KEY = 'hiddenchess:settings';
 export const BOARDS = ['brown', 'blue', 'green', 'grey'];
-export const PIECES = ['cburnett'];
+// (assets/pieces/: each set's source and licence in LICENSES.md; theme-early.js lists them too)
+export const PIECES = ['cburnett', 'merida', 'celtic', 'fantasy', 'spatial'];
 const THEMES = ['auto', 'light', 'dark'];
+// The sounds: recordings (assets/sounds/) or the synthesised ones (sound.js).
+const SOUND_SETS = ['recorded', 'synth'];
 const SPEEDS = { normal: 180, fast: 80, off: 0 };
 const SPEAKER = '<path fill="currentColor" d="M4 9h4l5-4v14l-5-4H4z"/>';
 const SPEAKER_ON = `<svg viewBox="0 0 24 24" aria-hidden="true">${SPEAKER}<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
@@ -20,7 +24,7 @@ const SPEAKER_OFF = `<svg viewBox="0 0 24 24" aria-hidden="true">${SPEAKER}<path
 // computer, and the clock; the one-click default is level 2, White, no clock.
 const DEFAULTS = {
   board: 'brown', pieces: 'cburnett', theme: 'auto', coords: true, anim: 'normal', sound: true,
-  level: 2, color: 'white', clock: 'none',
+  soundSet: 'recorded', level: 2, color: 'white', clock: 'none',
 };
 const LEVELS = [1, 2, 3, 4, 5];
 const COLORS = ['white', 'black', 'random'];
@@ -43,6 +47,7 @@ export function loadSettings() {
     coords: typeof saved.coords === 'boolean' ? saved.coords : DEFAULTS.coords,
     anim: pick('anim', Object.keys(SPEEDS)),
     sound: typeof saved.sound === 'boolean' ? saved.sound : DEFAULTS.sound,
+    soundSet: pick('soundSet', SOUND_SETS),
     level: pick('level', LEVELS),
     color: pick('color', COLORS),
     clock: saved.clock === 'none' || (typeof saved.clock === 'string' && CLOCK_RE.test(saved.clock)) ? saved.clock : DEFAULTS.clock,
@@ -126,6 +131,7 @@ function readForm() {
     coords: f.get('coords') === 'on',
     anim: f.get('anim'),
     sound: f.get('sound') === 'on',
+    soundSet: f.get('soundSet'),
   };
 }
 
@@ -150,6 +156,7 @@ export function startSettings() {
     }
     const s = { ...loadSettings(), ...readForm() };
     applySettings(s, { save: true });
+    if (e.target.name === 'soundSet') previewSound();
   });
   $('settings-close').addEventListener('click', () => $('dlg-settings').close());
   const m = darkMedia();
