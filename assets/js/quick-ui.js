@@ -118,9 +118,12 @@ function paired(qp, pair, variant, clock, relays) {
   if (qp !== quick.qp) return;
   quick.note = 'Opponent found: connecting…';
   renderQuick();
-  const link = new RoomLink({ secret: pair.secret, role: pair.role, token: qp.id, expect: pair.opponent, relays, iceServers: HCPeer.iceServers() });
+  // The room's device tokens: the first half of each lobby key (the room secret is the pair's own).
+  const token = qp.id.slice(0, 32);
+  const expect = pair.opponent.slice(0, 32);
+  const link = new RoomLink({ secret: pair.secret, role: pair.role, token, expect, relays, iceServers: HCPeer.iceServers() });
   quick.link = link;
-  const info = { s: pair.secret, r: pair.role, t: qp.id, a: pair.opponent };
+  const info = { s: pair.secret, r: pair.role, t: token, a: expect };
   const fail = why => {
     if (quick.link !== link) return;
     clearTimeout(quick.pairTimer);
