@@ -19,7 +19,7 @@ import { VENDOR } from '../vendor.js';
 export const EVENT_KIND = 22913;
 const NOBLE_URL = new URL('noble/secp256k1.js', VENDOR).href;
 const MAX_FRAME_CHARS = 16 * 1024;
-export const RETRY_MS = [500, 1000, 2000, 4000, 8000, 15000]; // then 15 s for ever (with jitter)
+export const RETRY_MS = [500, 1000, 2000, 4000, 8000, 10000]; // then 10 s for ever (with jitter)
 const SEEN_MAX = 4000;
 const MAX_PENDING = 20; // events kept for a relay that is not connected (yet)
 const ID = /^[0-9a-f]{64}$/;

@@ -22,12 +22,16 @@
 //   relay count; link.leave().
 
 import { parseLimited, checkText, MessageError } from '../peer/safejson.js';
+import { MESSAGES } from '../peer/errors.js';
 import { relayUrls } from './relays.js';
 import { VENDOR } from '../vendor.js';
 
 export const APP_ID = 'hidden-chess.v1';
 export const TAKEN_MESSAGE = 'This game is already taken: another player opened this invite first.';
+export const ICE_MESSAGE = MESSAGES.iceFailed;
 const TRYSTERO_URL = new URL('trystero/nostr.mjs', VENDOR).href;
+// (patched by build.py: retries a relay for ever, exports retryRelaysNow)
+const TRYSTERO_UTILS_URL = new URL('trystero/core/utils.mjs', VENDOR).href;
 const ROOMS_KEY = 'hiddenchess:rooms';
 const MAX_SAVED_ROOMS = 30;
 const MAX_QUEUE = 200; // messages kept between two channels
@@ -43,7 +47,10 @@ const lib = { promise: null };
 /** The vendored Trystero (Nostr strategy), loaded once. */
 export function loadTrystero() {
   if (!lib.promise) {
-    lib.promise = import(TRYSTERO_URL).catch(e => {
+    lib.promise = Promise.all([import(TRYSTERO_URL), import(TRYSTERO_UTILS_URL)]).then(([t, utils]) => {
+      lib.retryNow = utils.retryRelaysNow;
+      return t;
+    }).catch(e => {
       lib.promise = null;
       throw new Error(`could not load the relay library (assets/vendor/trystero): ${e.message || e}. Run \`python3 build.py build\`.`);
     });
@@ -144,6 +151,13 @@ export class RoomLink {
     this.started = Date.now();
     this._lastCount = -1;
     this._poll = setInterval(() => this._checkRelays(), 500);
+    // Back online, or the page shown again: every relay that is down is tried at once.
+    this._wake = () => {
+      if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+      if (lib.retryNow) lib.retryNow();
+    };
+    addEventListener('online', this._wake);
+    document.addEventListener('visibilitychange', this._wake);
     this._start();
   }
 
@@ -187,7 +201,7 @@ export class RoomLink {
       password,
       relayConfig: { urls: this.relays, warnOnRelayFailure: false },
       rtcConfig: { iceServers: this.iceServers },
-    }, roomId);
+    }, roomId, { onJoinError: e => this._joinError(e) });
     this.room = room;
     this.ctl = room.makeAction('hcctl');
     this.msg = room.makeAction('hcmsg');
@@ -197,6 +211,15 @@ export class RoomLink {
     room.onPeerLeave = id => {
       if (id === this.bound) this._unbind();
     };
+  }
+
+  /** Trystero's errors: "could not connect to peer ... after exchanging SDP" means the two pages
+   * found each other through the relays but no direct path worked (ICE failed). */
+  _joinError(e) {
+    const text = String((e && e.error) || '');
+    if (this.left || this.bound || !/could not connect to peer/.test(text)) return;
+    this.iceFailed = true;
+    this._changed();
   }
 
   /** Leave the Trystero room and join it again (new announcements on every relay). */
@@ -311,6 +334,7 @@ export class RoomLink {
     if (this.bound === peerId) return;
     if (this.bound) this._unbind();
     this.bound = peerId;
+    this.iceFailed = false;
     this._set('open');
     const ch = this.channelRef;
     if (ch && !ch.open) {
@@ -381,6 +405,8 @@ export class RoomLink {
     if (this.left) return;
     this.left = true;
     clearInterval(this._poll);
+    removeEventListener('online', this._wake);
+    document.removeEventListener('visibilitychange', this._wake);
     this.channelRef = null;
     this.bound = null;
     if (this.room) this.room.leave().catch(() => {});
