@@ -374,7 +374,7 @@ export function startFriend() {
       gameId: friend.gameId,
       alt: friend.alt ? friend.alt.status : null,
       signalNote: friend.signalNote,
-      link: friend.link ? { state: friend.link.state, role: friend.link.role, relays: friend.link.relayState() } : null,
+      link: friend.link ? { state: friend.link.state, role: friend.link.role, relays: friend.link.relayState(), iceFailed: !!friend.link.iceFailed } : null,
       taken: friend.taken,
     }),
   };

@@ -41,6 +41,43 @@ const TOKEN = /^[0-9a-f]{32}$/;
 // room is joined afresh every REFRESH_MS and as soon as a relay comes back after an outage, so
 // that two pages that (re)started at different times find each other within seconds.
 const REFRESH_MS = 15000;
+// A connection whose set-up was exchanged through the relays but that is not up this long after
+// (or that failed): no direct path between the two networks (ICE) -- the page says so.
+const ICE_FAIL_MS = 10000;
+
+// The links of this page that are waiting for their friend (Trystero makes its connections with
+// the configuration of the first room it joined, so a failure is told to every waiting link).
+const LIVE = new Set();
+const iceFailed = () => LIVE.forEach(link => link._iceFailed());
+
+/** An RTCPeerConnection (given to Trystero) that tells the waiting links when ICE fails. */
+function watchedConnection() {
+  const Base = globalThis.RTCPeerConnection;
+  if (!Base) return undefined;
+  return class extends Base {
+    constructor(config) {
+      super(config);
+      this.addEventListener('connectionstatechange', () => {
+        if (this.connectionState === 'connected') clearTimeout(this.hcTimer);
+        if (this.connectionState === 'failed') iceFailed();
+      });
+    }
+
+    setRemoteDescription(description) {
+      if (!this.hcTimer) {
+        this.hcTimer = setTimeout(() => {
+          if (this.connectionState !== 'connected' && this.connectionState !== 'closed') iceFailed();
+        }, ICE_FAIL_MS);
+      }
+      return super.setRemoteDescription(description);
+    }
+
+    close() {
+      clearTimeout(this.hcTimer);
+      super.close();
+    }
+  };
+}
 
 const lib = { promise: null };
 
@@ -158,6 +195,7 @@ export class RoomLink {
     };
     addEventListener('online', this._wake);
     document.addEventListener('visibilitychange', this._wake);
+    LIVE.add(this);
     this._start();
   }
 
@@ -201,6 +239,7 @@ export class RoomLink {
       password,
       relayConfig: { urls: this.relays, warnOnRelayFailure: false },
       rtcConfig: { iceServers: this.iceServers },
+      rtcPolyfill: watchedConnection(),
     }, roomId, { onJoinError: e => this._joinError(e) });
     this.room = room;
     this.ctl = room.makeAction('hcctl');
@@ -217,7 +256,11 @@ export class RoomLink {
    * found each other through the relays but no direct path worked (ICE failed). */
   _joinError(e) {
     const text = String((e && e.error) || '');
-    if (this.left || this.bound || !/could not connect to peer/.test(text)) return;
+    if (/could not connect to peer/.test(text)) this._iceFailed();
+  }
+
+  _iceFailed() {
+    if (this.left || this.bound || this.iceFailed) return;
     this.iceFailed = true;
     this._changed();
   }
@@ -405,6 +448,7 @@ export class RoomLink {
     if (this.left) return;
     this.left = true;
     clearInterval(this._poll);
+    LIVE.delete(this);
     removeEventListener('online', this._wake);
     document.removeEventListener('visibilitychange', this._wake);
     this.channelRef = null;
