@@ -111,6 +111,45 @@ TRYSTERO_FILES = {
 #: Bare specifier -> what ``trystero/nostr.mjs`` imports instead (relative to it).
 TRYSTERO_IMPORTS = {"@trystero-p2p/core": "./core/index.mjs", "@noble/secp256k1": "../noble/secp256k1.js"}
 
+#: Small patches to the vendored Trystero (issue #24), each applied to text that must occur exactly
+#: once (the build fails otherwise, e.g. after an upgrade that changed it).  Trystero 0.25.4 (the
+#: newest on npm) gives up on a relay for good after about five failed reconnections (its retry
+#: period doubles from 3.3 s and the socket is closed once it reaches 60 s), so a relay outage of
+#: a minute or two left a game unable to reconnect until a reload.  Patched: a closed relay socket
+#: is retried for ever, 1 s doubling to at most 10 s with jitter (so a relay that comes back is
+#: reached again within 10 s), and ``retryRelaysNow()`` (exported) retries every waiting socket at
+#: once (signal/room.js calls it on ``online`` and when the page becomes visible).
+TRYSTERO_PATCHES = {
+    "trystero/core/utils.mjs": (
+        ("const defaultRetryMs = 3333;\nconst maxRetryMs = 6e4;",
+         "const defaultRetryMs = 1e3;\nconst maxRetryMs = 1e4;\n"
+         "// Hidden Chess patch (build.py TRYSTERO_PATCHES): the sockets waiting to retry.\n"
+         "const waitingSockets = /* @__PURE__ */ new Set();\n"
+         "const retryRelaysNow = () => [...waitingSockets].forEach((retry) => retry());"),
+        ("\t\t\tconst period = socketRetryPeriods[url] ??= defaultRetryMs;\n"
+         "\t\t\tif (period >= maxRetryMs) {\n"
+         "\t\t\t\tclient.isClosed = true;\n"
+         "\t\t\t\treturn;\n"
+         "\t\t\t}\n"
+         "\t\t\tretryTimer = setTimeout(init, Math.random() * period);\n",
+         "\t\t\tconst period = socketRetryPeriods[url] ??= defaultRetryMs;\n"
+         "\t\t\tretryTimer = setTimeout(init, period * (0.5 + Math.random() / 2));\n"
+         "\t\t\twaitingSockets.add(retryNow);\n"),
+        ("\tconst init = () => {\n\t\tif (client.isClosed) return;\n\t\tretryTimer = void 0;\n",
+         "\tconst retryNow = () => {\n"
+         "\t\tif (retryTimer === void 0 || client.isClosed) return;\n"
+         "\t\tclearTimeout(retryTimer);\n"
+         "\t\tsocketRetryPeriods[url] = defaultRetryMs;\n"
+         "\t\tinit();\n"
+         "\t};\n"
+         "\tconst init = () => {\n\t\twaitingSockets.delete(retryNow);\n\t\tif (client.isClosed) return;\n"
+         "\t\tretryTimer = void 0;\n"),
+        ("\tclient.close = () => {\n\t\tclient.isClosed = true;\n",
+         "\tclient.close = () => {\n\t\tclient.isClosed = true;\n\t\twaitingSockets.delete(retryNow);\n"),
+        ("export { all, alloc,", "export { retryRelaysNow, all, alloc,"),
+    ),
+}
+
 #: Entry points of @pyscript/core's dist/ (the page loads core.js and core.css).
 PYSCRIPT_ENTRIES = ("core.js", "core.css")
 
@@ -425,6 +464,17 @@ def rewrite_imports(source: str, mapping: Dict[str, str], name: str) -> str:
     return _BARE_IMPORT.sub(swap, source)
 
 
+def patch_source(text: str, patches, name: str) -> str:
+    """``text`` with each ``(old, new)`` of ``patches`` applied; ``old`` must occur exactly once."""
+    for old, new in patches:
+        count = text.count(old)
+        if count != 1:
+            raise BuildError(f"{name}: a Hidden Chess patch (build.TRYSTERO_PATCHES) expects its text once, "
+                             f"found it {count} times: {old[:60]!r}... (was the package upgraded?)")
+        text = text.replace(old, new)
+    return text
+
+
 def trystero_files(modules: Path) -> Dict[str, bytes]:
     """The vendored Trystero (Nostr strategy) files: path under assets/vendor -> bytes."""
     out: Dict[str, bytes] = {}
@@ -446,6 +496,7 @@ def trystero_files(modules: Path) -> Dict[str, bytes]:
             text = strip_source_map(data).decode("utf-8")
             # Only trystero/nostr.mjs imports other packages; a bare import anywhere else fails.
             mapping = TRYSTERO_IMPORTS if rel == "trystero/nostr.mjs" else {}
+            text = patch_source(text, TRYSTERO_PATCHES.get(rel, ()), f"node_modules/{path.relative_to(modules)}")
             data = rewrite_imports(text, mapping, f"node_modules/{path.relative_to(modules)}").encode("utf-8")
         out[rel] = data
     return out

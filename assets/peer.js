@@ -108,19 +108,38 @@ function setIceServers(list) {
 
 // ------------------------------------------------------------------------------ the peer
 
+// How long a code waits for ICE candidates: until gathering completes, but never more than
+// GATHER_AFTER_FIRST_MS after the first candidate (an unreachable STUN server would otherwise hold
+// the invite for seconds), SETTLE_MS after a server-reflexive or relay candidate (what a STUN or
+// TURN server gives), and `timeoutMs` in all.
+const GATHER_AFTER_FIRST_MS = 1000;
+const SETTLE_MS = 150;
+
 function waitForGathering(pc, timeoutMs) {
   return new Promise(resolve => {
     if (pc.iceGatheringState === 'complete') return resolve();
-    const timer = setTimeout(done, timeoutMs);
+    const timers = [setTimeout(done, timeoutMs)];
+    let first = true;
     function done() {
-      clearTimeout(timer);
+      timers.forEach(clearTimeout);
       pc.removeEventListener('icegatheringstatechange', check);
+      pc.removeEventListener('icecandidate', candidate);
       resolve();
     }
     function check() {
       if (pc.iceGatheringState === 'complete') done();
     }
+    function candidate(e) {
+      const c = e.candidate && e.candidate.candidate;
+      if (!c) return;
+      if (first) {
+        first = false;
+        timers.push(setTimeout(done, GATHER_AFTER_FIRST_MS));
+      }
+      if (/ typ (srflx|relay)/.test(c)) timers.push(setTimeout(done, SETTLE_MS));
+    }
     pc.addEventListener('icegatheringstatechange', check);
+    pc.addEventListener('icecandidate', candidate);
   });
 }
 
@@ -165,6 +184,8 @@ class Peer {
     this.pc = pc;
     pc.addEventListener('connectionstatechange', () => {
       const s = pc.connectionState;
+      // Failed before the channel ever opened: no direct path between the two networks.
+      if (s === 'failed' && !this.opened) this.failure = 'ice';
       if (s === 'failed' || s === 'closed') return this._lose('lost');
       // "disconnected" often heals by itself within a second or two (ICE consent checks); it is
       // lost if it has not within DISCONNECTED_GRACE_MS (the heartbeat may decide sooner).
@@ -248,6 +269,7 @@ class Peer {
   _opened() {
     if (this.ended || this.status === 'open' || this.status === 'weak') return;
     this.lastHeard = Date.now();
+    this.opened = true;
     this._setStatus('open');
     this._lastPing = 0;
     this._lastBeat = 0;
@@ -348,6 +370,7 @@ class Peer {
 
 const HCPeer = {
   Peer,
+  ICE_FAILED: MESSAGES.iceFailed,
   CodeError,
   STATUSES,
   DEFAULT_ICE,

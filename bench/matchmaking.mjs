@@ -3,9 +3,15 @@
 // the page's own lobby code (assets/js/signal/quick.js + peer/lobby.js, over its own WebSocket),
 // with mixed variants and clocks. A pairing counts as formed when both sides report each other;
 // a side whose opponent did not pair back within REQUEUE_MS goes back to the queue (as the page
-// does when the game's connection fails). Prints one JSON line of results.
-//   node --experimental-websocket bench/matchmaking.mjs --relay ws://127.0.0.1:PORT [--players 300] [--arrive 30] [--limit 60]
+// does when the game's connection fails). With --hostile N, N hostile clients of each kind
+// (tests/browser/lobby_hostile.mjs: silent, flood, accepter, forger, junk) attack the busiest
+// lobby (Secret Pawn 5+3) from the start. Prints one JSON line of results.
+//   node --experimental-websocket bench/matchmaking.mjs --relay ws://127.0.0.1:PORT [--players 300]
+//        [--arrive 30] [--limit 60] [--hostile 30] [--pow-bits 10]
+// Every player here shares this one Node process (and the machine's cores), so the proof of work
+// of a seek is cheaper here (--pow-bits) than in a page (SEEK_POW_BITS): a page mines its own.
 
+import { spawn } from 'node:child_process';
 import { QuickPlay } from '../assets/js/signal/quick.js';
 
 const arg = (name, dflt) => {
@@ -16,6 +22,8 @@ const relay = arg('--relay', null);
 const N = Number(arg('--players', 300));
 const ARRIVE_S = Number(arg('--arrive', 30));
 const LIMIT_S = Number(arg('--limit', 60));
+const HOSTILE = Number(arg('--hostile', 0));
+const BITS = Number(arg('--pow-bits', 8));
 const REQUEUE_MS = 5000;
 if (!relay) throw new Error('--relay ws://... is required');
 
@@ -29,7 +37,7 @@ const rand = () => {
 const t0 = Date.now();
 const players = [];
 const byId = new Map();
-const results = { formed: 0, self: 0, duplicate: 0, requeued: 0, waits: [] };
+const results = { formed: 0, self: 0, duplicate: 0, requeued: 0, hijacks: 0, waits: [] };
 
 function check(p) {
   if (!p.pair || p.done) return;
@@ -37,6 +45,7 @@ function check(p) {
   if (p.pair.opponent === p.qp.id) results.self += 1;
   if (o && o.pair && o.pair.opponent === p.qp.id && !o.done) {
     if (p.gameWith || o.gameWith) results.duplicate += 1;
+    if (p.pair.secret !== o.pair.secret) results.hijacks += 1; // someone else's key in the room secret
     p.done = o.done = true;
     p.gameWith = o.qp.id;
     o.gameWith = p.qp.id;
@@ -52,16 +61,37 @@ async function arrive(i) {
   const [variant, clock] = GAMES[Math.floor(rand() * GAMES.length)];
   const p = { variant, clock, arrived: Date.now(), pair: null, done: false, gameWith: null };
   p.qp = new QuickPlay({
-    variant, clock, relays: [relay],
+    variant, clock, relays: [relay], powBits: BITS, failed: new Set(),
     onpaired: (qp, pair) => {
       p.pair = pair;
       p.pairedAt = Date.now();
+      // Paired with a key that is no honest player: a hijack (a stranger got in the middle).
+      if (!byId.has(pair.opponent)) results.hijacks += 1;
       check(p);
     },
   });
   players.push(p);
-  byId.set(p.qp.id, p);
   await p.qp.start();
+  byId.set(p.qp.id, p);
+}
+
+// The hostile clients run in processes of their own (as an attacker's computers would), each
+// kind with HOSTILE keys (silent, accepter) or HOSTILE events a second (flood, junk).
+const hostiles = [];
+if (HOSTILE > 0) {
+  const script = new URL('../tests/browser/lobby_hostile.mjs', import.meta.url).pathname;
+  const kinds = { silent: 6000, flood: 1000, accepter: 6000, forger: 6000, junk: 1000 };
+  for (const [kind, every] of Object.entries(kinds)) {
+    const child = spawn(process.execPath, ['--experimental-websocket', '--no-warnings', script, '--relay', relay, '--kind', kind,
+      '--count', String(HOSTILE), '--bits', String(BITS), '--every', String(every), '--variant', 'secret-pawn', '--clock', '300+3'],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+    const h = { kind, child, stats: { kind } };
+    child.stdout.on('data', d => {
+      for (const line of String(d).split('\n')) if (line.startsWith('stats ')) h.stats = JSON.parse(line.slice(6));
+    });
+    hostiles.push(h);
+  }
+  await new Promise(r => setTimeout(r, 3000)); // the attack is on before the first player arrives
 }
 
 const timers = [];
@@ -72,7 +102,6 @@ const poll = setInterval(() => {
   for (const p of players) {
     if (p.pair && !p.done) check(p);
     if (p.pair && !p.done && now - p.pairedAt > REQUEUE_MS) {
-      if (process.env.HC_DEBUG) { const o = byId.get(p.pair.opponent); console.error("requeue", p.pair.role, o && o.qp.lobby.state, o && o.qp.lobby.with === p.qp.id, o && o.done, o && o.pair && o.pair.opponent === p.qp.id); }
       p.pair = null;
       results.requeued += 1;
       p.qp.requeue();
@@ -95,12 +124,24 @@ function finish() {
   const published = players.reduce((a, p) => a + p.qp.published, 0);
   const framesOut = players.reduce((a, p) => a + p.qp.pool.sent, 0);
   const framesIn = players.reduce((a, p) => a + p.qp.pool.received, 0);
+  const verified = players.reduce((a, p) => a + p.qp.pool.verified, 0);
+  const rejected = players.reduce((a, p) => a + p.qp.rejected, 0);
+  const pow = players.flatMap(p => p.qp.powMs).sort((a, b) => a - b);
   console.log(JSON.stringify({
     players: players.length, lobbies: counts.size, possible, formed: results.formed, self: results.self,
-    duplicate: results.duplicate, requeued: results.requeued, median_ms: q(0.5), p95_ms: q(0.95),
-    lobby_messages: published, frames_to_relay: framesOut, frames_from_relay: framesIn,
+    duplicate: results.duplicate, hijacks: results.hijacks, requeued: results.requeued, median_ms: q(0.5), p95_ms: q(0.95),
+    lobby_messages: published, frames_to_relay: framesOut, frames_from_relay: framesIn, signatures_checked: verified,
+    events_refused: rejected, pow_bits: BITS, pow_median_ms: pow.length ? pow[Math.floor(pow.length / 2)] : null,
+    hostile: HOSTILE ? Object.fromEntries(hostiles.map(h => [h.stats.kind, h.stats])) : null,
     seconds: (Date.now() - t0) / 1000,
   }));
+  if (process.env.HC_DEBUG) {
+    for (const p of players.filter(x => !x.done).slice(0, 8)) {
+      const l = p.qp.lobby;
+      console.error(p.variant, p.clock, l && l.state, l && l.others(Date.now()), l && l.offers.size, l && l.failed.size, p.qp.rejected, p.qp.pool.verified, p.qp.powMs.length, p.qp.pool.openCount());
+    }
+  }
   for (const p of players) if (!p.done) p.qp.cancel();
+  for (const h of hostiles) h.child.kill();
   setTimeout(() => process.exit(0), 500);
 }

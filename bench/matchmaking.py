@@ -7,11 +7,17 @@ and clocks, arrivals spread over --arrive seconds) and prints:
 
 * the time to pair, median and p95 (from arrival to a pairing both sides agree on);
 * pairs formed against the pairs possible (per lobby: floor(players / 2));
-* duplicate and self pairings (must be 0);
+* duplicate, self and hijacked pairings (must be 0; a hijack: paired with a key that is no honest
+  player, or two players whose room secrets differ);
 * relay messages per pairing (frames the relay received + sent, from its own counters), and the
   lobby messages the players published per pairing.
 
-Usage: python3 bench/matchmaking.py [--players 300] [--arrive 30] [--limit 60]
+With --hostile N (issue #24), N hostile clients of each kind (tests/browser/lobby_hostile.mjs:
+silent seekers, seek floods, accepters that vanish, forged accepts, junk; each kind in its own
+process) attack the busiest lobby. All the simulated players share one Node process, so their
+seeks' proof of work is cheaper (--pow-bits, default 8) than a page's (15 bits).
+
+Usage: python3 bench/matchmaking.py [--players 300] [--arrive 30] [--limit 60] [--hostile 30]
 (about a minute; needs Node.js 20+ and `python3 build.py build` done). Exit status 1 when a
 duplicate or self pairing happened.
 """
@@ -49,6 +55,8 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=300)
     parser.add_argument("--arrive", type=float, default=30, help="arrivals spread over this many seconds")
     parser.add_argument("--limit", type=float, default=60, help="stop after this many seconds")
+    parser.add_argument("--hostile", type=int, default=0, help="hostile clients of each kind")
+    parser.add_argument("--pow-bits", type=int, default=8, help="proof of work of a seek, in bits")
     args = parser.parse_args(argv)
     node = shutil.which("node")
     if not node:
@@ -63,7 +71,8 @@ def main(argv=None) -> int:
         port = int(_line(relay, "listening ", 20).split()[2])
         sim = subprocess.run([node, "--experimental-websocket", "--no-warnings", str(SIM), "--relay",
                               f"ws://127.0.0.1:{port}", "--players", str(args.players), "--arrive",
-                              str(args.arrive), "--limit", str(args.limit)],
+                              str(args.arrive), "--limit", str(args.limit), "--hostile", str(args.hostile),
+                              "--pow-bits", str(args.pow_bits)],
                              cwd=ROOT, capture_output=True, text=True, timeout=args.limit + 60)
         if sim.returncode != 0 or not sim.stdout.strip():
             print(f"matchmaking: the simulation failed: {sim.stderr[-2000:]}", file=sys.stderr)
@@ -85,11 +94,16 @@ def main(argv=None) -> int:
           if result["median_ms"] is not None else "time to pair: no pairing")
     print(f"pairs formed {result['formed']} of {result['possible']} possible "
           f"(requeued after a one-sided pairing: {result['requeued']})")
-    print(f"duplicate pairings {result['duplicate']}, self pairings {result['self']} (must be 0)")
+    print(f"duplicate pairings {result['duplicate']}, self pairings {result['self']}, "
+          f"hijacks {result['hijacks']} (must be 0)")
+    if args.hostile:
+        print(f"under attack: {args.hostile} hostile clients of each kind; events refused "
+              f"{result['events_refused']}, signatures checked {result['signatures_checked']}; "
+              + ", ".join(f"{k}: sent {v.get('sent', 0)}" for k, v in (result['hostile'] or {}).items()))
     print(f"relay messages per pairing: {relay_messages / formed:.0f} "
           f"(relay received {stats['received']}, sent {stats['sent']}; "
           f"lobby messages published {result['lobby_messages']}, {result['lobby_messages'] / formed:.0f} per pairing)")
-    return 1 if result["duplicate"] or result["self"] else 0
+    return 1 if result["duplicate"] or result["self"] or result["hijacks"] else 0
 
 
 if __name__ == "__main__":

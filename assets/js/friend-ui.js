@@ -53,7 +53,7 @@ const FRIEND_CARDS = {
   },
   taken: {
     title: 'This game is already taken',
-    steps: ['Another friend joined this invite first. Ask your friend for a new invite, or start a game of your own.'],
+    steps: ['Another player joined this invite first: this game will not start. Ask your friend for a new invite, or press New game to start something else.'],
     mine: '',
     paste: null,
     wait: null,
@@ -106,6 +106,7 @@ export function renderFriend(st) {
   const p = friendGame(st);
   const bar = $('friend-bar');
   if (!p) {
+    document.body.classList.remove('is-taken');
     if (friend.gameId !== null) friendReset(null);
     bar.hidden = true;
     $('friend-card').hidden = true;
@@ -125,6 +126,9 @@ export function renderFriend(st) {
     }
   }
 
+  // A taken invite (said by the host, or remembered from before a reload): only "taken".
+  if (!friend.taken && p.role !== 'host' && (p.status === 'connecting' || p.status === 'inviting')) friendSignal();
+  document.body.classList.toggle('is-taken', friend.taken);
   // The card: make this side's code when the card needs one and none is being made.
   const card = friendCardFor(p);
   friend.card = card;
@@ -376,7 +380,7 @@ export function startFriend() {
       gameId: friend.gameId,
       alt: friend.alt ? friend.alt.status : null,
       signalNote: friend.signalNote,
-      link: friend.link ? { state: friend.link.state, role: friend.link.role, relays: friend.link.relayState() } : null,
+      link: friend.link ? { state: friend.link.state, role: friend.link.role, relays: friend.link.relayState(), iceFailed: !!friend.link.iceFailed } : null,
       taken: friend.taken,
     }),
   };

@@ -14,7 +14,7 @@
 // What the player sees of it (the card over the board, the bar, the audit) is friend-ui.js.
 
 import HCPeer from '../peer.js';
-import { RoomLink, TAKEN_MESSAGE, isSecret, loadRoom, newSecret, newToken, saveRoom } from './signal/room.js';
+import { ICE_MESSAGE, RoomLink, TAKEN_MESSAGE, isSecret, loadRoom, newSecret, newToken, saveRoom } from './signal/room.js';
 import { relayWords } from './signal/relays.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
@@ -131,6 +131,7 @@ function friendWire(peer) {
   peer.onclose = () => {
     if (peer === friend.alt) friend.alt = null;
     if (peer !== friend.peer) return;
+    if (peer.failure === 'ice') friend.error = ICE_MESSAGE;
     friend.peer = null;
     friend.hidden = false;
     call('peer_closed');
@@ -154,6 +155,7 @@ export function relayNote(link) {
   if (!link) return '';
   if (link.state === 'failed') return `The relays cannot be used (${link.error}); use the codes below.`;
   if (link.state === 'open') return 'Connected directly.';
+  if (link.iceFailed) return ICE_MESSAGE;
   const { open, total } = link.relayState();
   if (open > 0) return `Connecting through ${relayWords(open, total)}…`;
   if (link.noRelay()) return `No relay could be reached (${total} tried): the link cannot connect by itself. Exchange the codes instead.`;
@@ -163,7 +165,10 @@ export function relayNote(link) {
 function onLinkChange(link) {
   if (link !== friend.link) return;
   if (link.state === 'taken') {
-    // Final: the host already has its friend. No answer code is any use either.
+    // Final: the host already has its friend. No answer code is any use either; remembered, so
+    // that a reload shows "taken" at once instead of a game that will never start.
+    const info = loadRoom(link.gameId);
+    if (info) saveRoom(link.gameId, Object.assign({}, info, { x: 1 }));
     friendDrop();
     friendDropAlt();
     Object.assign(friend, { taken: true, code: '', making: false, signalNote: '', error: TAKEN_MESSAGE, fallback: null });
@@ -187,6 +192,11 @@ function friendLink() {
   if (friend.link && friend.link.state === 'taken') return null;
   const info = friend.gameId && loadRoom(friend.gameId);
   if (!info) return null;
+  if (info.x) {
+    // This invite was taken by someone else (found before a reload).
+    Object.assign(friend, { taken: true, error: TAKEN_MESSAGE, fallback: null });
+    return null;
+  }
   const gameId = friend.gameId;
   let link;
   try {

@@ -9,11 +9,11 @@
 import HCPeer from '../peer.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
-import { call } from './bridge.js';
+import { call, render } from './bridge.js';
 import { OFFLINE_NOTE, confirmDialog } from './dialogs.js';
 import { adoptLink } from './friend.js';
 import { QuickPlay } from './signal/quick.js';
-import { RoomLink } from './signal/room.js';
+import { ICE_MESSAGE, RoomLink } from './signal/room.js';
 import { relayUrls, relayWords } from './signal/relays.js';
 
 const CONNECT_MS = 20000; // a pairing whose game has not started by then goes back to the queue
@@ -60,22 +60,36 @@ function card() {
   return el;
 }
 
+export const NO_RELAY_NOTE = 'No relay can be reached: quick play cannot look for an opponent.';
+
 function renderQuick() {
   const el = card();
+  const was = !el.hidden;
   el.hidden = !quick.qp;
-  if (!quick.qp) return;
+  document.body.classList.toggle('is-seeking', !!quick.qp);
+  if (!quick.qp) {
+    // The seek is over: the header and the panel show the game again.
+    if (was && app.state) render(app.state, { quiet: true });
+    return;
+  }
   const qp = quick.qp;
   const secs = Math.floor((Date.now() - quick.since) / 1000);
+  const { open, total } = qp.relayState();
+  const noRelay = open === 0 && Date.now() - quick.since > NO_RELAY_MS;
+  // While seeking, the header and the panel say so (not the previous game's name and turn).
+  $('game-title').textContent = `Quick play · ${quick.label}`;
+  $('status-line').textContent = noRelay ? 'No relay reachable' : 'Looking for an opponent…';
   $('quick-game').textContent = quick.label;
-  $('quick-status').textContent = quick.note || 'Looking for an opponent…';
+  $('quick-status').textContent = quick.note || (noRelay ? NO_RELAY_NOTE : 'Looking for an opponent…');
+  el.dataset.relays = noRelay ? 'none' : 'ok';
   $('quick-waited').textContent = `Waiting ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
   const n = qp.others();
-  $('quick-others').textContent = n === 0 ? 'Nobody else is waiting for this game right now.'
-    : `${n} other${n === 1 ? ' is' : 's are'} waiting for this game.`;
-  const { open, total } = qp.relayState();
+  $('quick-others').textContent = noRelay ? ''
+    : n === 0 ? 'Nobody else is waiting for this game right now.'
+      : `${n} other${n === 1 ? ' is' : 's are'} waiting for this game.`;
   $('quick-relays').textContent = open > 0 ? `Connected to ${relayWords(open, total)}.`
-    : Date.now() - quick.since > NO_RELAY_MS
-      ? 'No relay could be reached: quick play needs one. Still trying… (Invite a friend works without relays, with codes.)'
+    : noRelay
+      ? `None of the ${total} relay${total === 1 ? '' : 's'} answers: still trying. Check your connection or the relay setting (New game → Relays and ICE servers); Invite a friend works without relays, with codes.`
       : `Reaching the relays (${total})…`;
 }
 
@@ -118,11 +132,15 @@ function paired(qp, pair, variant, clock, relays) {
   if (qp !== quick.qp) return;
   quick.note = 'Opponent found: connecting…';
   renderQuick();
-  const link = new RoomLink({ secret: pair.secret, role: pair.role, token: qp.id, expect: pair.opponent, relays, iceServers: HCPeer.iceServers() });
+  // The room's device tokens: the first half of each lobby key (the room secret is the pair's own).
+  const token = qp.id.slice(0, 32);
+  const expect = pair.opponent.slice(0, 32);
+  const link = new RoomLink({ secret: pair.secret, role: pair.role, token, expect, relays, iceServers: HCPeer.iceServers() });
   quick.link = link;
-  const info = { s: pair.secret, r: pair.role, t: qp.id, a: pair.opponent };
+  const info = { s: pair.secret, r: pair.role, t: token, a: expect };
   const fail = why => {
     if (quick.link !== link) return;
+    if (link.iceFailed) why = ICE_MESSAGE;
     clearTimeout(quick.pairTimer);
     link.leave();
     quick.link = null;

@@ -1,5 +1,7 @@
 """The quick-play pairing rule (assets/js/peer/lobby.js, pure logic) in the browser, with a
-deterministic network: seeded random ids, delays, reordering and losses; no relay, no clock.
+deterministic network: seeded random ids, delays, reordering and losses; no relay, no clock;
+with or without hostile lobby members (silent seekers, accepters that vanish, proposers that
+never go on; issue #24).
 
 Checked: three waiting -> one pair and one still seeking; hundreds arriving over time with lost
 and late messages -> every pairing is mutual, nobody is paired with themselves or twice at once,
@@ -16,28 +18,44 @@ import pytest
 pytestmark = pytest.mark.browser
 
 # A deterministic world: players, a message queue with seeded delays and losses, time in ms.
-WORLD = """async ({url, n, arriveMs, lossPct, seed, untilMs}) => {
+WORLD = """async ({url, n, arriveMs, lossPct, seed, untilMs, silent = 0, accepters = 0, proposers = 0}) => {
   const L = await import(url);
   let x = seed >>> 0;
   const rand = () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 4294967296; };
   const hexr = bytes => Array.from({length: bytes}, () => Math.floor(rand() * 256).toString(16).padStart(2, '0')).join('');
   const key = 'K'.repeat(87);
   const players = [];
-  const queue = [];  // [deliverAt, to (player or null = everyone), msg]
-  const stats = {sent: 0, lost: 0, requeued: 0, pairedAt: []};
+  const hostile = [];  // {id, kind}
+  const queue = [];  // [deliverAt, to (player or hostile), msg]
+  const stats = {sent: 0, lost: 0, requeued: 0, pairedAt: [], hijacks: 0};
+  const everyone = () => [...players, ...hostile];
   const send = (from, msgs, now) => {
     for (const m of msgs) {
       stats.sent++;
-      for (const q of players) {
+      for (const q of everyone()) {
         if (q === from || (m.to && m.to !== q.id)) continue;
         if (rand() * 100 < lossPct) { stats.lost++; continue; }
         queue.push([now + 20 + Math.floor(rand() * 300), q, m]);
       }
     }
   };
+  // The hostile ones: silent seekers; accepters that accept every proposal and then vanish;
+  // proposers that propose to everyone and never go on.
+  for (let i = 0; i < silent + accepters + proposers; i++) {
+    const kind = i < silent ? 'silent' : i < silent + accepters ? 'accepter' : 'proposer';
+    hostile.push({id: hexr(32), kind, handle(m, now) {
+      if (this.kind === 'accepter' && m.t === 'propose') return [{t: 'accept', p: this.id, to: m.p, c: m.c, r: hexr(16), k: key}];
+      return [];
+    }, tick(now) {
+      if (now % 6000 !== 0) return [];
+      const out = [{t: 'seek', p: this.id, k: key}];
+      if (this.kind === 'proposer') for (const p of players) if (p.state === 'seeking') out.push({t: 'propose', p: this.id, to: p.id, c: hexr(32), k: key});
+      return out;
+    }});
+  }
   for (let now = 0; now <= untilMs; now += 50) {
     while (players.length < n && players.length * arriveMs <= now) {
-      const p = new L.Lobby({id: hexr(16), key, random: hexr, now});
+      const p = new L.Lobby({id: hexr(32), key, random: hexr, now});
       p.arrived = now;
       players.push(p);
     }
@@ -51,13 +69,19 @@ WORLD = """async ({url, n, arriveMs, lossPct, seed, untilMs}) => {
       // goes back to the queue after a while.
       if (p.pair && !p.done) {
         const o = players.find(q => q.id === p.pair.opponent);
+        if (!o) stats.hijacks++;
         if (o && o.pair && o.pair.opponent === p.id) { p.done = o.done = true; stats.pairedAt.push(now - p.arrived, now - o.arrived); }
         else if (now - p.pair.at > 3000) { p.requeue(now); stats.requeued++; }
       }
       send(p, p.tick(now), now);
     }
+    for (const h of hostile) send(h, h.tick(now), now);
   }
   const byId = new Map(players.map(p => [p.id, p]));
+  const waits = stats.pairedAt.sort((a, b) => a - b);
+  stats.median = waits[Math.floor(waits.length / 2)];
+  stats.p95 = waits[Math.floor(waits.length * 0.95)];
+  delete stats.pairedAt;
   return {
     stats,
     players: players.map(p => ({id: p.id, state: p.state, done: !!p.done, pairings: p.pairings,
@@ -118,69 +142,93 @@ def test_hundreds_arriving_with_lost_and_late_messages_pair_exactly_once(lobby_p
     assert whites == len(done) // 2
 
 
-def test_forged_reveal_busy_and_malformed_messages_change_nothing(lobby_page, site):
+@pytest.mark.parametrize("seed", [2, 3])
+def test_honest_players_pair_among_silent_vanishing_and_stalling_strangers(lobby_page, site, seed):
+    """30 silent seekers, 30 that accept every proposal and vanish, 30 that propose to everyone
+    and never go on: every honest player still ends in a pairing with another honest one (no
+    hijack), and none waits on a single stranger (the median stays a few seconds)."""
+    result = lobby_page.evaluate(WORLD, {"url": _url(site), "n": 60, "arriveMs": 300, "lossPct": 0,
+                                          "seed": seed, "untilMs": 60000, "silent": 30, "accepters": 30,
+                                          "proposers": 30})
+    done = _check(result)
+    assert len(done) == 60, result["stats"]
+    assert result["stats"]["hijacks"] == 0
+    # Without parallel proposals each stranger would cost a timeout (3-4 s) in turn.
+    assert result["stats"]["median"] < 3 * 3000, result["stats"]
+
+
+def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby_page, site):
     out = lobby_page.evaluate("""async (url) => {
       const L = await import(url);
       const key = 'K'.repeat(87);
-      const ids = ['1'.repeat(32), '2'.repeat(32), '3'.repeat(32)];
+      const ids = ['1'.repeat(64), '2'.repeat(64), '3'.repeat(64), '0'.repeat(64)];
       let k = 0;
       const rnd = () => (++k).toString(16).padStart(32, '0');
+      const log = {};
       const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
       const b = new L.Lobby({id: ids[1], key, random: rnd, now: 0});
-      const log = {};
-      // b hears a's seek; a hears b's: a (lower id) proposes.
-      b.handle({t: 'seek', p: ids[0], k: key}, 0);
+      // a knows b: it proposes; b accepts; a checks b is there; b answers; a confirms.
       a.handle({t: 'seek', p: ids[1], k: key}, 0);
       const prop = a.tick(0).find(m => m.t === 'propose');
       log.proposes = !!prop && prop.to === ids[1];
-      const acc = b.handle(prop, 10);
-      log.accepts = acc.length === 1 && acc[0].t === 'accept';
-      // A third player proposing to b meanwhile is told b is busy.
-      const busy = b.handle({t: 'propose', p: '0'.repeat(32), to: ids[1], c: 'a'.repeat(64), k: key}, 20);
+      const [acc] = b.handle(prop, 10);
+      log.accepts = acc.t === 'accept' && acc.c === prop.c && b.state === 'locked';
+      // A third proposing to b meanwhile is told b is busy.
+      const busy = b.handle({t: 'propose', p: ids[2], to: ids[1], c: 'a'.repeat(64), k: key}, 20);
       log.busy = busy.length === 1 && busy[0].t === 'busy';
-      // A proposal from a HIGHER id is refused too (proposals never cross).
-      const c = new L.Lobby({id: ids[0].replace(/1$/, '0'), key, random: rnd, now: 0});
-      log.higherRefused = c.handle({t: 'propose', p: ids[2], to: c.id, c: 'a'.repeat(64), k: key}, 0)[0].t === 'busy';
-      // A forged reveal (does not match the commitment): b goes back to seeking, unpaired.
-      b.handle({t: 'confirm', p: ids[0], to: ids[1], s: 'f'.repeat(32)}, 30);
-      log.forgedRejected = b.state === 'seeking' && b.pair === null;
-      // Malformed messages are ignored.
-      for (const m of [null, 5, 'x', {t: 'seek'}, {t: 'seek', p: 'zz', k: key}, {t: 'nope', p: ids[2]},
-                       {t: 'propose', p: ids[2], to: ids[1]}, [1, 2]]) b.handle(m, 40);
-      log.malformedIgnored = b.state === 'seeking' && b.others() === 1;
-      // The flip: both sides compute the same, opposite colours.
-      log.flip = [L.proposerWhite('a'.repeat(32), 'b'.repeat(32)), L.proposerWhite('a'.repeat(32), 'c'.repeat(32))];
-      // A full honest round: propose -> accept -> confirm.
-      const a2 = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      // An accept for another commitment is cancelled, not taken.
+      const wrong = a.handle({...acc, c: 'b'.repeat(64)}, 25);
+      log.wrongAcceptCancelled = wrong.length === 1 && wrong[0].t === 'cancel' && a.state === 'seeking' && !a.pair;
+      const [check] = a.handle(acc, 30);
+      log.checks = check.t === 'check' && check.to === ids[1];
+      // A "ready" with another nonce (forged or stale) does not pair a.
+      log.forgedReady = a.handle({t: 'ready', p: ids[1], to: ids[0], c: prop.c, n: 'f'.repeat(32)}, 35).length === 0 && !a.pair;
+      const [ready] = b.handle(check, 40);
+      const outA = a.handle(ready, 50);
+      const confirm = outA.find(m => m.t === 'confirm');
+      log.hostPaired = a.state === 'paired' && a.pair.role === 'host' && outA.some(m => m.t === 'gone');
+      // A forged reveal (does not match the commitment) is refused: b stays unpaired and remembers a.
       const b2 = new L.Lobby({id: ids[1], key, random: rnd, now: 0});
-      a2.handle({t: 'seek', p: ids[1], k: key}, 0);
-      const p2 = a2.tick(0).find(m => m.t === 'propose');
-      const [acc2] = b2.handle(p2, 1);
-      const [conf2] = a2.handle(acc2, 2);
-      b2.handle(conf2, 3);
-      log.honest = a2.state === 'paired' && b2.state === 'paired' && a2.pair.white !== b2.pair.white &&
-        a2.pair.role === 'host' && b2.pair.role === 'guest';
-      // A pairing that fails goes back to the queue and skips that opponent for a while.
-      a2.requeue(100);
-      a2.handle({t: 'seek', p: ids[1], k: key}, 200);
-      const skipped = a2.partner(200) === null;
-      a2.handle({t: 'seek', p: ids[1], k: key}, 100 + L.SKIP_MS + 1);
-      const later = a2.partner(100 + L.SKIP_MS + 1);
-      log.requeued = a2.state === 'seeking' && a2.pair === null && skipped && !!later && later.id === ids[1];
-      // A player who left (its game started) stays out: its partner's "gone" does not bring it
-      // back, and later proposals get no answer (found by bench/matchmaking.py).
-      const a3 = new L.Lobby({id: ids[1], key, random: rnd, now: 0});
-      const b3 = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
-      a3.handle({t: 'seek', p: ids[2], k: key}, 0);
-      const [acc3] = b3.handle(a3.tick(0).find(m => m.t === 'propose'), 1);
-      b3.handle(a3.handle(acc3, 2)[0], 3);
-      const out1 = b3.leave();
-      b3.handle({t: 'gone', p: ids[1]}, 300);  // its partner leaves too
-      const late = b3.handle({t: 'propose', p: ids[0], to: ids[2], c: 'a'.repeat(64), k: key}, 310);
-      log.leftStaysLeft = out1[0].t === 'gone' && b3.state === 'left' && late.length === 0 && b3.tick(400).length === 0;
+      b2.handle(prop, 10);
+      b2.handle({t: 'confirm', p: ids[0], to: ids[1], c: prop.c, s: 'f'.repeat(32)}, 60);
+      log.forgedRevealRefused = b2.state === 'seeking' && b2.pair === null && b2.failed.has(ids[0]);
+      b.handle(confirm, 60);
+      log.guestPaired = b.state === 'paired' && b.pair.role === 'guest' && a.pair.white !== b.pair.white;
+      // Malformed messages are ignored.
+      const c = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
+      for (const m of [null, 5, 'x', {t: 'seek'}, {t: 'seek', p: 'zz', k: key}, {t: 'nope', p: ids[1]},
+                       {t: 'propose', p: ids[1], to: ids[2]}, [1, 2], {t: 'seek', p: ids[1].slice(32), k: key}]) c.handle(m, 40);
+      log.malformedIgnored = c.state === 'seeking' && c.others(40) === 0;
+      // A seeker that never answers is given up after ANSWER_MS and never proposed to again,
+      // while the others are proposed to at once (nobody waits on one candidate).
+      const d = new L.Lobby({id: ids[3], key, random: rnd, now: 0});
+      d.handle({t: 'seek', p: ids[1], k: key}, 0);
+      d.handle({t: 'seek', p: ids[2], k: key}, 0);
+      const first = d.tick(0).filter(m => m.t === 'propose').map(m => m.to).sort();
+      log.parallel = JSON.stringify(first) === JSON.stringify([ids[1], ids[2]]);
+      d.tick(L.ANSWER_MS + 1);
+      d.handle({t: 'seek', p: ids[1], k: key}, L.ANSWER_MS + 2);
+      log.remembered = d.failed.has(ids[1]) && d.failed.has(ids[2]) && d.others(L.ANSWER_MS + 2) === 0 &&
+        d.tick(L.ANSWER_MS + 100).filter(m => m.t === 'propose').length === 0;
+      // An acceptor whose proposer goes silent gives up after LOCK_MS and remembers it.
+      const e = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
+      e.handle({t: 'propose', p: ids[0], to: ids[2], c: 'c'.repeat(64), k: key}, 0);
+      e.tick(L.LOCK_MS + 1);
+      log.lockTimesOut = e.state === 'seeking' && e.failed.has(ids[0]);
+      // The failed keys are shared by the page's successive lobbies (kept while the page is open).
+      const f = new L.Lobby({id: ids[3], key, random: rnd, now: 0, failed: e.failed});
+      log.sharedFailed = f.handle({t: 'seek', p: ids[0], k: key}, 0).length === 0 && f.others(0) === 0;
+      // A cancel that overtakes its proposal: the proposal is not accepted when it arrives.
+      const g = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
+      g.handle({t: 'cancel', p: ids[0], to: ids[2], c: 'd'.repeat(64)}, 0);
+      log.lateProposal = g.handle({t: 'propose', p: ids[0], to: ids[2], c: 'd'.repeat(64), k: key}, 5).length === 0 && g.state === 'seeking';
+      // A player who left stays out.
+      const h = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
+      const bye = h.leave();
+      log.leftStaysLeft = bye.some(m => m.t === 'gone') && h.handle({t: 'propose', p: ids[0], to: ids[2], c: 'e'.repeat(64), k: key}, 5).length === 0 && h.tick(400).length === 0;
+      log.flip = [L.proposerWhite('a'.repeat(32), 'b'.repeat(32)), L.proposerWhite('a'.repeat(32), 'c'.repeat(32))];
       return log;
     }""", _url(site))
-    assert out["proposes"] and out["accepts"] and out["busy"] and out["higherRefused"]
-    assert out["forgedRejected"] and out["malformedIgnored"] and out["honest"] and out["requeued"]
-    assert out["leftStaysLeft"]
-    assert all(isinstance(v, bool) for v in out["flip"])
+    flip = out.pop("flip")
+    assert all(isinstance(v, bool) for v in flip)
+    assert all(out.values()), out

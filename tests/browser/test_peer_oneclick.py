@@ -90,6 +90,13 @@ def test_the_link_alone_connects_and_a_third_opener_is_told_it_is_taken(three):
     expect(third.page.locator("#friend-error")).to_contain_text("already taken")
     expect(third.page.locator("#friend-mine")).to_be_hidden()  # no answer code to send in vain
     shot(third.page, "relay-taken")
+    # Only "taken": no set-up or move buttons of a game that will never start, also after a reload.
+    third.page.reload()
+    wait_ready(third.page)
+    expect(third.page.locator("#friend-title")).to_have_text("This game is already taken", timeout=CONNECT_MS)
+    expect(third.page.locator("#player-bottom .player-actions")).to_be_hidden()
+    assert third.page.evaluate("document.body.classList.contains('is-taken')")
+    shot(third.page, "relay-taken-reloaded")
     # The game between the two friends goes on.
     host.move("g1", "f3")
     guest.page.wait_for_function("window.hcApp.state().moves.length === 3", timeout=CONNECT_MS)

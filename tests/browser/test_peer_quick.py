@@ -35,8 +35,14 @@ def quick_play(device) -> None:
     page.locator("#new-start").click()
     expect(dialog).to_be_hidden()
     expect(page.locator("#quick-card")).to_be_visible()
-    expect(page.locator("#quick-status")).to_have_text("Looking for an opponent…")
     expect(page.locator("#quick-game")).to_have_text("Secret Pawn · 5+3")
+    # The header and the panel show the seek, not the previous game.
+    expect(page.locator("#game-title")).to_have_text("Quick play · Secret Pawn · 5+3")
+
+
+def start_seek(device) -> None:
+    quick_play(device)
+    expect(device.page.locator("#quick-status")).to_have_text("Looking for an opponent…")
 
 
 def paired(device) -> bool:
@@ -54,7 +60,7 @@ def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
     for d in three:
         d.open()
     for d in three:
-        quick_play(d)
+        start_seek(d)
     # The waiting card shows the time waited.
     expect(three[0].page.locator("#quick-waited")).to_contain_text("Waiting 0:")
     shot(three[0].page, "quick-waiting")
@@ -119,3 +125,23 @@ def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
     # Cancel: the third stops waiting.
     left.page.locator("#quick-cancel").click()
     expect(left.page.locator("#quick-card")).to_be_hidden()
+
+
+def test_with_no_relay_quick_play_says_so(ns_browser, ns_site):  # noqa: F811
+    """Nothing listens at the relay address: the card says no relay can be reached (not
+    "Looking for an opponent" nor "Nobody else is waiting"), and Cancel goes back to the game."""
+    (a,) = _devices(ns_browser, ns_site, ["ws://127.0.0.1:7449"], ("a",))
+    try:
+        a.open()
+        quick_play(a)
+        expect(a.page.locator("#quick-status")).to_have_text(
+            "No relay can be reached: quick play cannot look for an opponent.", timeout=20_000)
+        expect(a.page.locator("#quick-others")).to_have_text("")
+        expect(a.page.locator("#quick-relays")).to_contain_text("None of the 1 relay answers")
+        expect(a.page.locator("#status-line")).to_have_text("No relay reachable")
+        shot(a.page, "quick-no-relay")
+        a.page.locator("#quick-cancel").click()
+        expect(a.page.locator("#quick-card")).to_be_hidden()
+        expect(a.page.locator("#game-title")).not_to_contain_text("Quick play")
+    finally:
+        _report_and_close([a])

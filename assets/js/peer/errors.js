@@ -17,4 +17,7 @@ export const MESSAGES = {
   used: 'This invite is already taken: a friend has joined with it, and a second answer cannot join the game.',
   answerNotOffer: 'This is an answer code, not an invite: paste it on the page that made the invite.',
   offerNotAnswer: 'This is an invite link or code, not an answer: your friend opens it and sends you back the answer.',
+  // The two devices exchanged their connection set-up but no direct path between them worked
+  // (symmetric NAT, carrier-grade NAT, a firewall that blocks UDP): only a TURN server helps.
+  iceFailed: 'Your network blocks direct connections: add a TURN server, or play on the same network.',
 };

@@ -1,35 +1,53 @@
-// Hidden Chess -- quick-play pairing (issue #13): pure logic, no network, no DOM, no clock of its
-// own (every call takes `now` in ms; randomness comes from the `random(bytes) -> hex` given).
-// assets/js/signal/quick.js carries its messages over Nostr relays; bench/matchmaking.mjs and
-// tests/browser/test_peer_lobby.py drive it directly.
+// Hidden Chess -- quick-play pairing (issues #13, #24): pure logic, no network, no DOM, no clock of
+// its own (every call takes `now` in ms; randomness comes from the `random(bytes) -> hex` given).
+// assets/js/signal/quick.js carries its messages over Nostr relays (signed events: `p`, the sender,
+// is the Nostr public key that signed the event, set by the carrier after checking the signature,
+// never read from the content); bench/matchmaking.mjs and tests/browser/test_peer_lobby.py drive
+// it directly.
 //
 // Everyone waiting for the same game (variant + clock: one lobby topic) publishes `seek` every few
-// seconds with a random id `p` (32 hex) and an ECDH public key `k`. The pairing rule nobody
-// controls: sort the ids of the seekers one sees; the 1st and 2nd form a pair, the 3rd and 4th...
-// The lower id of a pair proposes, the higher one accepts if it is free and says `busy` otherwise;
-// views that differ for a moment only cost a retry. Exactly once: a player is in at most one
-// pairing at a time (proposing, accepting or paired), a proposal is accepted only by a free
-// player, and the pairing is final only with the three messages propose -> accept -> confirm;
-// a broken one times out and both sides seek again (the failed opponent is skipped a while).
+// seconds with an ECDH public key `k`; a seek carries a proof of work (NIP-13, checked by the
+// carrier: only proven seekers reach `handle`). Anyone may propose to any seeker it knows; a page
+// never waits on a single candidate: it proposes to up to MAX_OFFERS seekers at once (ranked by a
+// score of the pair, so that a crowded lobby spreads its proposals), checks that
+// those who accept are still there (check -> ready) and confirms the first that answers; the others
+// are cancelled. A seeker that does not answer in time, or that accepts and then goes silent, is
+// remembered as failed (`failed`, a Set the page keeps while it is open) and never tried again.
 //
-// Colours by a joint coin flip: the proposer commits to a random `s` (propose carries c =
-// sha256(s)), the acceptor answers a random `r` (accept), the proposer reveals s (confirm) and the
-// acceptor checks it. White = the proposer when the first byte of sha256(s|r) is even. Neither side
-// can choose: s is fixed before r is known, and r is chosen without knowing s.
+//   proposer                               acceptor
+//   propose {to, c = sha256(s), k, ticket} ->          (ticket: the proposer's own proven seek)
+//                                          <- accept {to, c, r, k}   (or busy {to, c})
+//   check {to, c, n}                       ->
+//                                          <- ready {to, c, n}
+//   confirm {to, c, s}  (the first ready)  ->          (cancel {to, c} to every other offer)
 //
-// Messages (objects; `p` is the sender): {t:'seek', p, k[, to]}, {t:'gone', p},
-// {t:'propose', p, to, c, k}, {t:'accept', p, to, r, k}, {t:'confirm', p, to, s}, {t:'busy', p, to}.
-// Directed ones (with `to`) go to the addressee only. Lobby.handle(msg, now) and tick(now) return
-// the messages to send; `lobby.pair` is set once paired: {opponent, role: 'host' (proposer) |
-// 'guest', white: bool (this side plays White), s, r, key (the opponent's k)}.
+// Exactly once: an acceptor holds at most one acceptance (`lock`) and is paired only by the
+// confirm that opens the commitment it accepted; a proposer is paired only by a ready to its own
+// check, and then cancels everything else. Two pages that propose to each other at once: the
+// proposal of the lower key wins (the higher one accepts it, the lower one ignores the other).
+// Every step has a deadline (ANSWER_MS); a broken pairing sends both back to seeking.
+//
+// Colours by a joint coin flip: the proposer commits to a random `s` (c = sha256(s)), the acceptor
+// answers a random `r`, the proposer reveals s (confirm) and the acceptor checks it. White = the
+// proposer when the first byte of sha256(s|r) is even. Neither side can choose.
+//
+// Lobby.handle(msg, now) and tick(now) return the messages to send (with `to` for directed ones);
+// `lobby.pair` is set once paired: {opponent, role: 'host' (proposer) | 'guest', white: bool (this
+// side plays White), s, r, key (the opponent's k), at}.
 
 import { hex, sha256, utf8 } from './bytes.js';
 
-export const SEEK_EVERY_MS = 4000; // a seek is published this often
-export const SEEK_TTL_MS = 10000; // a seeker not heard from for this long is gone
-export const ANSWER_MS = 5000; // a proposal or an acceptance waits this long for its answer
-export const SKIP_MS = 8000; // after a failed or refused pairing, that opponent is skipped this long
-const ID = /^[0-9a-f]{32}$/;
+export const SEEK_EVERY_MS = 8000; // a seek (with its proof of work) is published this often
+export const SEEK_TTL_MS = 20000; // a seeker not heard from for this long is gone
+export const ANSWER_MS = 3000; // each step of a pairing waits this long for the other side
+export const LOCK_MS = 4000; // an acceptance waits this long for the proposer's next step
+export const BUSY_SKIP_MS = 2000; // a seeker that said busy is left alone this long
+export const CHECK_MS = 2000; // an acceptor that does not answer the check within this is gone
+export const MAX_OFFERS = 12; // proposals out at once
+export const MAX_SEEKERS = 400; // seekers remembered at once (the oldest are dropped)
+const ID = /^[0-9a-f]{64}$/;
+const H32 = /^[0-9a-f]{32}$/;
+const H64 = /^[0-9a-f]{64}$/;
 const KEY = /^[A-Za-z0-9_-]{40,120}$/;
 
 export const digest = text => hex(sha256(utf8(text)));
@@ -39,173 +57,285 @@ export function proposerWhite(s, r) {
   return parseInt(digest(`${s}|${r}`).slice(0, 2), 16) % 2 === 0;
 }
 
-/** Whether `m` is a well-formed lobby message (anything else is ignored). */
+/** Whether `m` is a well-formed lobby message (anything else is ignored). `p` is the signer. */
 export function validMessage(m) {
   if (!m || typeof m !== 'object' || Array.isArray(m) || !ID.test(m.p)) return false;
+  if (m.t === 'seek') return KEY.test(m.k);
+  if (m.t === 'gone') return true;
+  if (!ID.test(m.to) || !H64.test(m.c)) return false;
   switch (m.t) {
-    case 'seek':
-      return KEY.test(m.k) && (m.to === undefined || ID.test(m.to));
-    case 'gone':
-      return true;
     case 'propose':
-      return ID.test(m.to) && /^[0-9a-f]{64}$/.test(m.c) && KEY.test(m.k);
+      return KEY.test(m.k);
     case 'accept':
-      return ID.test(m.to) && ID.test(m.r) && KEY.test(m.k);
+      return H32.test(m.r) && KEY.test(m.k);
+    case 'check':
+    case 'ready':
+      return H32.test(m.n);
     case 'confirm':
-      return ID.test(m.to) && ID.test(m.s);
+      return H32.test(m.s);
     case 'busy':
-      return ID.test(m.to);
+    case 'cancel':
+      return true;
     default:
       return false;
   }
 }
 
 export class Lobby {
-  /** id: this player's random id (32 hex); key: its ECDH public key (base64url); random(n) -> 2n hex. */
-  constructor({ id, key, random, now }) {
-    if (!ID.test(id)) throw new Error('a lobby id is 32 hex digits');
+  /** id: this player's Nostr public key (64 hex); key: its ECDH public key (base64url);
+   * random(n) -> 2n hex; failed: the keys that failed to pair with this page (kept by the caller
+   * while the page is open, shared by its successive lobbies). */
+  constructor({ id, key, random, now, failed = new Set() }) {
+    if (!ID.test(id)) throw new Error('a lobby id is a public key (64 hex digits)');
     this.id = id;
     this.key = key;
     this.random = random;
+    this.failed = failed;
     this.seekers = new Map(); // id -> {at, k}
-    this.skip = new Map(); // id -> until (ms)
-    this.state = 'seeking'; // 'seeking' | 'proposing' | 'accepting' | 'paired' | 'left'
-    this.with = null; // the opponent of the pairing in progress
-    this.since = now;
+    this.skip = new Map(); // id -> until (ms): said busy
+    this.offers = new Map(); // id -> {c, s, at, stage: 'proposed' | 'checking', n, r, k}
+    this.lock = null; // {with, c, r, k, at}: the one proposal this page accepted
+    this.withdrawn = new Map(); // id -> true: offers this page cancelled (a late accept is told so)
+    this.cancelled = new Set(); // commitments whose proposal was cancelled (arriving late: ignored)
+    this.state = 'seeking'; // 'seeking' | 'locked' | 'paired' | 'left'
+    this.canPropose = true; // false until the carrier has this page's own proven seek (its ticket)
     this.lastSeek = -Infinity;
-    this.s = null;
-    this.r = null;
     this.pair = null;
-    this.pairings = 0; // pairings completed (1 at most, unless requeued)
-  }
-
-  /** How many others are waiting in this lobby (as far as this player has heard). */
-  others() {
-    return this.seekers.size;
-  }
-
-  _free(id, now) {
-    return id !== this.id && !(this.skip.get(id) > now);
-  }
-
-  _back(now, skipped) {
-    if (skipped) this.skip.set(skipped, now + SKIP_MS);
-    this.state = 'seeking';
-    this.with = null;
-    this.s = this.r = null;
+    this.pairings = 0;
     this.since = now;
   }
 
-  /** The partner the rule gives this player now, and whether this player proposes. */
-  partner(now) {
-    const ids = [this.id, ...[...this.seekers.keys()].filter(id => this._free(id, now))].sort();
-    const i = ids.indexOf(this.id);
-    const j = i % 2 === 0 ? i + 1 : i - 1;
-    return j < ids.length ? { id: ids[j], propose: i % 2 === 0 } : null;
+  /** How many others are waiting in this lobby: proven, heard from recently, never failed. */
+  others(now = null) {
+    let n = 0;
+    for (const [id, s] of this.seekers) if (!this.failed.has(id) && (now === null || now - s.at <= SEEK_TTL_MS)) n++;
+    return n;
   }
 
-  /** Time passes: seek again, expire seekers and stale pairings, propose. Returns messages. */
+  /** Whether a message from `m.p` could matter now (checked before its signature is: a flood of
+   * messages nobody asked for costs one look each). */
+  relevant(m) {
+    if (!m || this.state === 'left' || this.failed.has(m.p) || m.p === this.id) return false;
+    if (this.state === 'paired') {
+      // Answered busy / cancel (a proposal or acceptance that crossed this page's last messages).
+      return m.to === this.id && (m.t === 'propose' || (m.t === 'accept' && this.withdrawn.has(m.p)));
+    }
+    if (m.to !== undefined && m.to !== this.id) return false;
+    switch (m.t) {
+      case 'seek':
+      case 'propose':
+        return true; // (proven by their proof of work, checked before this)
+      case 'gone':
+        return this.seekers.has(m.p);
+      case 'accept':
+      case 'ready':
+        return this.offers.has(m.p) || this.withdrawn.has(m.p);
+      case 'busy':
+        return this.offers.has(m.p);
+      case 'check':
+      case 'confirm':
+        return !!this.lock && this.lock.with === m.p;
+      case 'cancel':
+        return true; // (remembered even before its proposal arrives: messages overtake each other)
+      default:
+        return false;
+    }
+  }
+
+  _fail(id) {
+    this.failed.add(id);
+    this.seekers.delete(id);
+  }
+
+  /** The seekers to propose to, best first. The order is a score of the PAIR (a hash of both
+   * keys), the same seen from either side: a crowded lobby does not send every proposal to the
+   * same newcomer, and two pages that rank each other first meet at once. */
+  _candidates(now) {
+    const out = [];
+    for (const [id, s] of this.seekers) {
+      if (now - s.at > SEEK_TTL_MS || this.failed.has(id) || this.offers.has(id) || this.skip.get(id) > now) continue;
+      if (!s.score) s.score = digest(this.id < id ? `${this.id}|${id}` : `${id}|${this.id}`);
+      out.push([s.score, id]);
+    }
+    return out.sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(x => x[1]);
+  }
+
+  _withdraw(id) {
+    // (messages may overtake each other: an accept that arrives after the cancel is told again)
+    this.withdrawn.delete(id);
+    this.withdrawn.set(id, true);
+    if (this.withdrawn.size > MAX_OFFERS * 8) this.withdrawn.delete(this.withdrawn.keys().next().value);
+    this.offers.delete(id);
+  }
+
+  _cancelAll(except = null) {
+    const out = [];
+    for (const [id, o] of this.offers) {
+      if (id !== except) out.push({ t: 'cancel', p: this.id, to: id, c: o.c });
+      this._withdraw(id);
+    }
+    return out;
+  }
+
+  /** Time passes: seek again, expire seekers and stale steps, propose. Returns messages. */
   tick(now) {
     const out = [];
     if (this.state === 'paired' || this.state === 'left') return out;
     for (const [id, s] of this.seekers) if (now - s.at > SEEK_TTL_MS) this.seekers.delete(id);
     for (const [id, until] of this.skip) if (until <= now) this.skip.delete(id);
-    if ((this.state === 'proposing' || this.state === 'accepting') && now - this.since > ANSWER_MS) this._back(now, this.with);
+    if (this.lock && now - this.lock.at > LOCK_MS) {
+      this._fail(this.lock.with); // accepted, then the proposer went silent
+      this.lock = null;
+      this.state = 'seeking';
+    }
+    for (const [id, o] of this.offers) {
+      if (now - o.at > (o.stage === 'checking' ? CHECK_MS : ANSWER_MS)) {
+        this.offers.delete(id);
+        this._fail(id); // silent, or accepted and then silent
+      }
+    }
     if (now - this.lastSeek >= SEEK_EVERY_MS) {
       this.lastSeek = now;
       out.push({ t: 'seek', p: this.id, k: this.key });
     }
-    if (this.state === 'seeking') {
-      const mate = this.partner(now);
-      if (mate && mate.propose) {
-        this.state = 'proposing';
-        this.with = mate.id;
-        this.since = now;
-        this.s = this.random(16);
-        out.push({ t: 'propose', p: this.id, to: mate.id, c: digest(this.s), k: this.key });
+    if (this.state === 'seeking' && this.canPropose) {
+      for (const id of this._candidates(now)) {
+        if (this.offers.size >= MAX_OFFERS) break;
+        const s = this.random(16);
+        const c = digest(s);
+        this.offers.set(id, { c, s, at: now, stage: 'proposed' });
+        out.push({ t: 'propose', p: this.id, to: id, c, k: this.key });
       }
     }
     return out;
   }
 
-  /** A message from the network (any sender: checked here). Returns the messages to send. */
+  /** A message from the network (signed by m.p, checked by the carrier). Returns messages to send. */
   handle(m, now) {
-    if (!validMessage(m) || m.p === this.id || (m.to && m.to !== this.id)) return [];
+    if (!validMessage(m) || !this.relevant(m)) return [];
     if (m.t === 'seek') {
-      const fresh = !this.seekers.has(m.p);
-      this.seekers.set(m.p, { at: now, k: m.k });
-      // A newcomer does not know the players already waiting until their next seek: the one the
-      // rule makes its partner, if the newcomer is to propose, tells it at once (one message).
-      if (fresh && !m.to && this.state === 'seeking') {
-        const mate = this.partner(now);
-        if (mate && mate.id === m.p && !mate.propose) return [{ t: 'seek', p: this.id, k: this.key, to: m.p }];
+      if (!this.seekers.has(m.p) && this.seekers.size >= MAX_SEEKERS) {
+        let oldest = null;
+        for (const [id, s] of this.seekers) if (!oldest || s.at < oldest[1]) oldest = [id, s.at];
+        this.seekers.delete(oldest[0]);
       }
+      const known = this.seekers.get(m.p);
+      this.seekers.set(m.p, { at: now, k: m.k, score: known ? known.score : null });
       return [];
     }
     if (m.t === 'gone') {
       this.seekers.delete(m.p);
-      if (m.p === this.with && (this.state === 'proposing' || this.state === 'accepting')) this._back(now, null);
       return [];
     }
-    if (this.state === 'left') return [];
-    if (m.t === 'propose') return this._proposed(m, now);
-    if (m.t === 'accept') return this._accepted(m, now);
-    if (m.t === 'confirm') return this._confirmed(m, now);
-    if (m.t === 'busy' && this.state === 'proposing' && m.p === this.with) this._back(now, m.p);
-    return [];
+    switch (m.t) {
+      case 'propose':
+        return this._proposed(m, now);
+      case 'accept':
+        return this._accepted(m, now);
+      case 'busy': {
+        const o = this.offers.get(m.p);
+        if (o && o.c === m.c) {
+          this._withdraw(m.p);
+          this.skip.set(m.p, now + BUSY_SKIP_MS);
+        }
+        return [];
+      }
+      case 'ready':
+        return this._ready(m, now);
+      case 'check':
+        if (this.lock.c !== m.c) return [];
+        this.lock.at = now;
+        return [{ t: 'ready', p: this.id, to: m.p, c: m.c, n: m.n }];
+      case 'confirm':
+        return this._confirmed(m, now);
+      case 'cancel':
+        this.cancelled.add(m.c);
+        if (this.cancelled.size > 1000) this.cancelled.delete(this.cancelled.values().next().value);
+        if (this.lock && this.lock.c === m.c) {
+          this.lock = null;
+          this.state = 'seeking';
+        }
+        return [];
+      default:
+        return [];
+    }
   }
 
   _proposed(m, now) {
-    // Only from a lower id (so proposals never cross), only while free.
-    if (this.state !== 'seeking' || m.p > this.id || !this._free(m.p, now)) {
-      return this.state === 'paired' && this.pair.opponent === m.p ? [] : [{ t: 'busy', p: this.id, to: m.p }];
-    }
-    this.state = 'accepting';
-    this.with = m.p;
-    this.since = now;
-    this.c = m.c;
-    this.theirKey = m.k;
-    this.r = this.random(16);
-    return [{ t: 'accept', p: this.id, to: m.p, r: this.r, k: this.key }];
+    // A proposal also proves the proposer (its ticket): it is a seeker from now on.
+    if (!this.seekers.has(m.p)) this.handle({ t: 'seek', p: m.p, k: m.k }, now);
+    if (this.cancelled.has(m.c)) return [];
+    const mine = this.offers.get(m.p);
+    // Crossed proposals: mine (the lower key) wins; the other withdraws its own without failing me.
+    if (mine && this.id < m.p) return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
+    const checking = [...this.offers.values()].some(o => o.stage === 'checking');
+    if (this.state !== 'seeking' || checking) return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
+    const out = this._cancelAll(m.p);
+    this.state = 'locked';
+    this.lock = { with: m.p, c: m.c, r: this.random(16), k: m.k, at: now };
+    out.push({ t: 'accept', p: this.id, to: m.p, c: m.c, r: this.lock.r, k: this.key });
+    return out;
   }
 
   _accepted(m, now) {
-    if (this.state !== 'proposing' || m.p !== this.with) return [];
-    const s = this.s;
-    this._paired('host', m.p, s, m.r, m.k, now);
-    return [{ t: 'confirm', p: this.id, to: m.p, s }];
+    const o = this.offers.get(m.p);
+    if (!o || o.c !== m.c || this.state !== 'seeking') return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
+    if (o.stage !== 'proposed') return [];
+    // Is it still there? (One that accepts and vanishes never answers this.)
+    Object.assign(o, { stage: 'checking', n: this.random(16), r: m.r, k: m.k, at: now });
+    return [{ t: 'check', p: this.id, to: m.p, c: o.c, n: o.n }];
+  }
+
+  _ready(m, now) {
+    const o = this.offers.get(m.p);
+    if (!o || o.c !== m.c || o.stage !== 'checking' || o.n !== m.n || this.state !== 'seeking') return [];
+    const out = this._cancelAll(m.p);
+    out.push({ t: 'confirm', p: this.id, to: m.p, c: o.c, s: o.s }, { t: 'gone', p: this.id });
+    this._paired('host', m.p, o.s, o.r, o.k, now);
+    return out;
   }
 
   _confirmed(m, now) {
-    if (this.state !== 'accepting' || m.p !== this.with) return [];
-    if (digest(m.s) !== this.c) {
-      this._back(now, m.p); // a reveal that does not match its commitment: not a fair flip
+    const lock = this.lock;
+    if (lock.c !== m.c) return [];
+    this.lock = null;
+    if (digest(m.s) !== lock.c) {
+      this._fail(m.p); // a reveal that does not match its commitment: not a fair flip
+      this.state = 'seeking';
       return [];
     }
-    this._paired('guest', m.p, m.s, this.r, this.theirKey, now);
-    return [];
+    this._paired('guest', m.p, m.s, lock.r, lock.k, now);
+    return [{ t: 'gone', p: this.id }];
   }
 
   _paired(role, opponent, s, r, key, now) {
     const white = proposerWhite(s, r) === (role === 'host');
     this.state = 'paired';
-    this.with = opponent;
     this.pair = { opponent, role, white, s, r, key, at: now };
     this.pairings += 1;
     this.seekers.delete(opponent);
   }
 
-  /** The pairing did not lead to a game (the connection failed): seek again, skipping that opponent a while. */
+  /** The pairing did not lead to a game (the connection failed): seek again, and never try that
+   * opponent again. */
   requeue(now) {
-    const failed = this.pair ? this.pair.opponent : this.with;
+    if (this.pair) this._fail(this.pair.opponent);
+    if (this.lock) this._fail(this.lock.with);
     this.pair = null;
-    this._back(now, failed);
+    this.lock = null;
+    this.offers.clear();
+    this.state = 'seeking';
+    this.since = now;
     this.lastSeek = -Infinity;
   }
 
   /** Stop (cancel, or the game started): tells the others. */
   leave() {
+    const out = this.state === 'seeking' ? this._cancelAll() : [];
+    if (this.lock) out.push({ t: 'busy', p: this.id, to: this.lock.with, c: this.lock.c });
     this.state = 'left';
-    return [{ t: 'gone', p: this.id }];
+    this.lock = null;
+    out.push({ t: 'gone', p: this.id });
+    return out;
   }
 }

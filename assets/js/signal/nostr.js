@@ -1,49 +1,74 @@
-// Hidden Chess -- a small Nostr client for the quick-play lobby (issue #13): publishes signed
+// Hidden Chess -- a small Nostr client for the quick-play lobby (issues #13, #24): publishes signed
 // ephemeral events (kind EVENT_KIND, in the 20000-29999 range that relays pass on and never store)
-// tagged with a topic ["x", topic], and subscribes to topics on every relay of the list. Runs in
-// the page and in Node (bench/matchmaking.mjs): the WebSocket class can be given.
-// Incoming frames are bounded (length before JSON.parse, depth, numbers) and events are
-// de-duplicated across relays. The signatures use @noble/secp256k1 (vendored with Trystero).
+// tagged with a topic ["x", topic], optionally with a NIP-13 proof of work (peer/pow.js), and
+// subscribes to topics on every relay of the list. Runs in the page and in Node
+// (bench/matchmaking.mjs): the WebSocket class can be given.
+// Incoming frames are bounded (length before JSON.parse, depth, numbers), an event whose id is not
+// the hash of its content is dropped, and events are de-duplicated across relays. The receiver
+// decides which events deserve a signature check (verify(ev): a schnorr check costs about a
+// millisecond, so a flood of events nobody asked for is dropped before it). The signatures use
+// @noble/secp256k1 (vendored with Trystero).
+// Relays come back: a closed socket is retried for ever, with a capped, jittered back-off
+// (RETRY_MS), and at once when the browser goes back online or the page becomes visible.
 
 import { checkText } from '../peer/safejson.js';
+import { eventId, mine } from '../peer/pow.js';
+import { sha256 } from '../peer/bytes.js';
 import { VENDOR } from '../vendor.js';
 
 export const EVENT_KIND = 22913;
 const NOBLE_URL = new URL('noble/secp256k1.js', VENDOR).href;
 const MAX_FRAME_CHARS = 16 * 1024;
-const RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+export const RETRY_MS = [500, 1000, 2000, 4000, 8000, 10000]; // then 10 s for ever (with jitter)
 const SEEN_MAX = 4000;
 const MAX_PENDING = 20; // events kept for a relay that is not connected (yet)
+const ID = /^[0-9a-f]{64}$/;
+const SIG = /^[0-9a-f]{128}$/;
 
 const hexOf = bytes => Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+const bytesOf = h => Uint8Array.from(h.match(/../g), b => parseInt(b, 16));
 
-async function sha256bytes(text) {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+/** The retry delay after `retries` failures: capped, with up to 25 % jitter (never above the cap). */
+export function retryDelay(retries, random = Math.random) {
+  const ms = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
+  return Math.round(ms * (0.75 + 0.25 * random()));
 }
 
 export class RelayPool {
-  /** urls: relay addresses; onevent(topic, content) for each new event of a subscribed topic. */
+  /** urls: relay addresses; onevent(topic, ev) for each new well-formed event of a subscribed
+   * topic (its signature NOT checked yet: await pool.verify(ev)). */
   constructor(urls, { WebSocketImpl = globalThis.WebSocket, onevent = null, onstate = null } = {}) {
     this.urls = [...urls];
     this.WS = WebSocketImpl;
     this.onevent = onevent;
     this.onstate = onstate;
-    this.sockets = new Map(); // url -> {ws, retries, timer}
+    this.sockets = new Map(); // url -> {ws, retries, timer, pending}
     this.topics = new Set();
     this.subId = hexOf(crypto.getRandomValues(new Uint8Array(8)));
     this.seen = new Set();
     this.sent = 0; // frames sent to relays
     this.received = 0; // frames received from relays
+    this.verified = 0; // signatures checked
     this.closed = false;
     this.started = Date.now();
+    this._wake = () => this.retryNow();
+    this._visible = () => {
+      if (typeof document === 'undefined' || document.visibilityState === 'visible') this.retryNow();
+    };
   }
 
   async start() {
     const noble = await import(NOBLE_URL);
+    // The synchronous schnorr functions need a sha-256: ours (no promise per hash).
+    if (!noble.hashes.sha256) noble.hashes.sha256 = sha256;
     this.schnorr = noble.schnorr;
     const { secretKey, publicKey } = this.schnorr.keygen();
     this.secretKey = secretKey;
     this.pubkey = hexOf(publicKey);
+    if (typeof addEventListener === 'function') {
+      addEventListener('online', this._wake);
+      if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this._visible);
+    }
     for (const url of this.urls) this._open(url);
   }
 
@@ -57,6 +82,8 @@ export class RelayPool {
     if (this.closed) return;
     const slot = this.sockets.get(url) || { ws: null, retries: 0, timer: null, pending: [] };
     this.sockets.set(url, slot);
+    clearTimeout(slot.timer);
+    slot.timer = null;
     let ws;
     try {
       ws = new this.WS(url);
@@ -84,9 +111,20 @@ export class RelayPool {
 
   _retry(url, slot) {
     if (this.closed) return;
-    const ms = RETRY_MS[Math.min(slot.retries, RETRY_MS.length - 1)];
+    const ms = retryDelay(slot.retries);
     slot.retries += 1;
+    clearTimeout(slot.timer);
     slot.timer = setTimeout(() => this._open(url), ms);
+  }
+
+  /** Try every relay that is not connected now (back online, page visible again). */
+  retryNow() {
+    if (this.closed) return;
+    for (const [url, slot] of this.sockets) {
+      if (slot.ws) continue; // connected or connecting
+      slot.retries = 0;
+      this._open(url);
+    }
   }
 
   _send(ws, frame) {
@@ -117,23 +155,41 @@ export class RelayPool {
       return; // too big, too deep or not JSON: ignored
     }
     if (!Array.isArray(msg) || msg[0] !== 'EVENT' || msg[1] !== this.subId) return;
-    const ev = msg[2];
-    if (!ev || typeof ev !== 'object' || typeof ev.id !== 'string' || typeof ev.content !== 'string') return;
-    if (this.seen.has(ev.id)) return;
+    const ev = wellFormed(msg[2]);
+    if (!ev || this.seen.has(ev.id)) return;
+    const tag = ev.tags.find(t => t[0] === 'x');
+    if (!tag || !this.topics.has(tag[1]) || ev.kind !== EVENT_KIND) return;
+    if (eventId(ev) !== ev.id) return; // the id must be the hash of what it carries
     this.seen.add(ev.id);
     if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.values().next().value);
-    const tag = Array.isArray(ev.tags) ? ev.tags.find(t => Array.isArray(t) && t[0] === 'x') : null;
-    if (!tag || !this.topics.has(tag[1]) || ev.kind !== EVENT_KIND) return;
-    if (this.onevent) this.onevent(tag[1], ev.content);
+    if (this.onevent) this.onevent(tag[1], ev);
   }
 
-  /** Sign and send an event with `content` (a string) on `topic` to every open relay. */
-  async publish(topic, content) {
-    if (this.closed) return;
-    const ev = { pubkey: this.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: [['x', topic]], content };
-    const id = await sha256bytes(JSON.stringify([0, ev.pubkey, ev.created_at, ev.kind, ev.tags, ev.content]));
-    ev.id = hexOf(id);
-    ev.sig = hexOf(await this.schnorr.signAsync(id, this.secretKey));
+  /** Whether `ev` (well formed, its id checked) is signed by its pubkey. */
+  async verify(ev) {
+    this.verified += 1;
+    try {
+      return this.schnorr.verify(bytesOf(ev.sig), bytesOf(ev.id), bytesOf(ev.pubkey));
+    } catch (e) {
+      return false;
+    }
+  }
+
+  /** Sign and send an event with `content` (a string) on `topic` to every relay (kept for one that
+   * is not connected yet); `pow`: the proof of work in bits (NIP-13). Returns the signed event. */
+  async publish(topic, content, { pow = 0 } = {}) {
+    if (this.closed) return null;
+    let ev = { pubkey: this.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: [['x', topic]], content };
+    if (pow > 0) ev = await mine(ev, pow);
+    else ev.id = eventId(ev);
+    if (this.closed) return null;
+    ev.sig = hexOf(this.schnorr.sign(bytesOf(ev.id), this.secretKey));
+    this.sendEvent(ev);
+    return ev;
+  }
+
+  /** Send a signed event as it is (again). */
+  sendEvent(ev) {
     const frame = JSON.stringify(['EVENT', ev]);
     for (const s of this.sockets.values()) {
       if (s.ws && s.ws.readyState === 1) this._send(s.ws, frame);
@@ -143,6 +199,10 @@ export class RelayPool {
 
   close() {
     this.closed = true;
+    if (typeof removeEventListener === 'function') {
+      removeEventListener('online', this._wake);
+      if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this._visible);
+    }
     for (const s of this.sockets.values()) {
       clearTimeout(s.timer);
       if (s.ws) {
@@ -156,4 +216,14 @@ export class RelayPool {
     }
     this.sockets.clear();
   }
+}
+
+/** The event if it has the NIP-01 shape (hex id, pubkey and sig, integer time, string tags and
+ * content), else null. */
+export function wellFormed(ev) {
+  if (!ev || typeof ev !== 'object' || Array.isArray(ev)) return null;
+  if (!ID.test(ev.id) || !ID.test(ev.pubkey) || !SIG.test(ev.sig) || !Number.isInteger(ev.created_at) ||
+      !Number.isInteger(ev.kind) || typeof ev.content !== 'string' || !Array.isArray(ev.tags)) return null;
+  if (!ev.tags.every(t => Array.isArray(t) && t.length <= 4 && t.every(x => typeof x === 'string'))) return null;
+  return ev;
 }

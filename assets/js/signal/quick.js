@@ -1,43 +1,65 @@
-// Hidden Chess -- quick play (issue #13): wait in a lobby on the relays until the pairing rule
-// (assets/js/peer/lobby.js) gives an opponent, then derive the game's room. No DOM: the page's
-// part is assets/js/quick-ui.js; bench/matchmaking.mjs runs hundreds of these in Node.
+// Hidden Chess -- quick play (issues #13, #24): wait in a lobby on the relays until the pairing
+// rule (assets/js/peer/lobby.js) gives an opponent, then derive the game's room. No DOM: the
+// page's part is assets/js/quick-ui.js; bench/matchmaking.mjs runs hundreds of these in Node.
 //
 // const qp = new QuickPlay({variant, clock, relays, onchange, onpaired});  await qp.start();
 //   onchange(qp) whenever the lobby or the relays change (qp.others(), qp.relayState());
 //   onpaired(qp, pair) once paired: pair = lobby.pair + {secret} (the room secret both derive from
 //   their ECDH keys and the coin-flip values: the relays never see it); qp.requeue() if the game
-//   could not connect, qp.cancel() to stop (tells the others).
+//   could not connect (that opponent is never tried again while the page is open), qp.cancel()
+//   to stop (tells the others).
 // The lobby topic is a hash of the variant and the clock, so only equal choices meet; directed
-// messages go to a hash of the addressee's id (each player subscribes to its own).
+// messages go to a hash of the addressee's key (each player subscribes to its own).
+//
+// Every lobby message is a Nostr event signed by the player's key, and that key IS the player's
+// lobby id: the sender of a message is the key that signed it (a message in another key's name
+// fails its signature check). A seek carries a proof of work (SEEK_POW_BITS, NIP-13) and a
+// proposal carries its sender's latest seek as its ticket, so only proven seekers count and only
+// proven seekers can propose. Which events get their signature checked is the lobby's choice
+// (Lobby.relevant): junk costs one parse, not a signature check; a seek costs a hash (its proof
+// of work is checked, see _event).
 
 import { Lobby, digest } from '../peer/lobby.js';
 import { parseLimited } from '../peer/safejson.js';
 import { b64uDecode, b64uEncode } from '../peer/bytes.js';
-import { RelayPool } from './nostr.js';
+import { eventId, powBits } from '../peer/pow.js';
+import { EVENT_KIND, RelayPool, wellFormed } from './nostr.js';
 
 const TICK_MS = 250;
 const ECDH = { name: 'ECDH', namedCurve: 'P-256' };
+// The proof of work of a seek: 2^14 hashes on average, about 0.2 s on an idle core of the test
+// machine (~80 000 sha-256 a second in JavaScript), 0.55 s median with that machine loaded.
+export const SEEK_POW_BITS = 14;
+const MAX_CONTENT = 4096;
+const MAX_AGE_S = 300; // a ticket older (or newer) than this by the receiver's clock is refused
+// The keys that failed to pair with this page (silent, accepted then gone, game never connected):
+// kept while the page is open, across its quick plays.
+export const FAILED = new Set();
 
-export const lobbyTopic = (variant, clock) => digest(`hiddenchess-lobby-v1|${variant}|${clock || 'none'}`);
-export const playerTopic = id => digest(`hiddenchess-player-v1|${id}`);
+export const lobbyTopic = (variant, clock) => digest(`hiddenchess-lobby-v2|${variant}|${clock || 'none'}`);
+export const playerTopic = id => digest(`hiddenchess-player-v2|${id}`);
 
 function randomHex(bytes) {
   return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), b => b.toString(16).padStart(2, '0')).join('');
 }
 
 export class QuickPlay {
-  constructor({ variant, clock, relays, onchange = null, onpaired = null, WebSocketImpl = globalThis.WebSocket, now = () => Date.now() }) {
+  constructor({
+    variant, clock, relays, onchange = null, onpaired = null, WebSocketImpl = globalThis.WebSocket, now = () => Date.now(),
+    powBits: bits = SEEK_POW_BITS, failed = FAILED,
+  }) {
     this.variant = variant;
     this.clock = clock;
     this.relays = relays;
     this.onchange = onchange;
     this.onpaired = onpaired;
     this.now = now;
+    this.bits = bits;
+    this.failed = failed;
     this.topic = lobbyTopic(variant, clock);
-    this.id = randomHex(16);
     this.pool = new RelayPool(relays, {
       WebSocketImpl,
-      onevent: (topic, content) => this._event(content),
+      onevent: (topic, ev) => this._event(topic, ev),
       onstate: () => this._changed(),
     });
     this.lobby = null;
@@ -45,13 +67,19 @@ export class QuickPlay {
     this.reported = false;
     this.startedAt = now();
     this.published = 0; // lobby messages this player published
+    this.rejected = 0; // events refused (bad signature, proof of work, ticket, shape)
+    this.ticket = null; // this player's latest proven seek (sent with each proposal)
+    this.mining = false;
+    this.powMs = []; // how long each proof of work took
   }
 
   async start() {
     this.keys = await crypto.subtle.generateKey(ECDH, false, ['deriveBits']);
     const raw = new Uint8Array(await crypto.subtle.exportKey('raw', this.keys.publicKey));
-    this.lobby = new Lobby({ id: this.id, key: b64uEncode(raw), random: randomHex, now: this.now() });
     await this.pool.start();
+    this.id = this.pool.pubkey;
+    this.lobby = new Lobby({ id: this.id, key: b64uEncode(raw), random: randomHex, now: this.now(), failed: this.failed });
+    this.lobby.canPropose = false; // until its first seek is proven
     this.pool.subscribe(this.topic);
     this.pool.subscribe(playerTopic(this.id));
     this.timer = setInterval(() => this._tick(), TICK_MS);
@@ -59,7 +87,7 @@ export class QuickPlay {
   }
 
   others() {
-    return this.lobby ? this.lobby.others() : 0;
+    return this.lobby ? this.lobby.others(this.now()) : 0;
   }
 
   relayState() {
@@ -73,31 +101,82 @@ export class QuickPlay {
   _send(msgs) {
     for (const m of msgs) {
       this.published += 1;
-      this.pool.publish(m.to ? playerTopic(m.to) : this.topic, JSON.stringify(m));
+      const { p, ...content } = m; // the sender is the signing key
+      if (m.t === 'seek') {
+        this._seek(content);
+        continue;
+      }
+      if (m.t === 'propose') content.ticket = this.ticket;
+      this.pool.publish(m.to ? playerTopic(m.to) : this.topic, JSON.stringify(content));
+    }
+  }
+
+  async _seek(content) {
+    if (this.mining) return;
+    this.mining = true;
+    const t0 = Date.now();
+    try {
+      const ev = await this.pool.publish(this.topic, JSON.stringify(content), { pow: this.bits });
+      if (ev) {
+        this.powMs.push(Date.now() - t0);
+        this.ticket = ev;
+        if (this.lobby) this.lobby.canPropose = true;
+      }
+    } finally {
+      this.mining = false;
     }
   }
 
   _tick() {
     if (!this.lobby) return;
-    const before = this.lobby.others();
+    const before = this.others();
     this._send(this.lobby.tick(this.now()));
-    if (before !== this.lobby.others()) this._changed();
+    if (before !== this.others()) this._changed();
   }
 
-  _event(content) {
+  /** A proven seek: well formed, this lobby's topic, enough proof of work, recent, its id right. */
+  _provenSeek(ev, pubkey) {
+    if (!wellFormed(ev) || ev.pubkey !== pubkey || ev.kind !== EVENT_KIND) return false;
+    const tag = ev.tags.find(t => t[0] === 'x');
+    if (!tag || tag[1] !== this.topic || powBits(ev) < this.bits) return false;
+    if (Math.abs(Math.floor(Date.now() / 1000) - ev.created_at) > MAX_AGE_S) return false;
+    return eventId(ev) === ev.id;
+  }
+
+  async _event(topic, ev) {
     if (!this.lobby) return;
     let m;
     try {
-      m = parseLimited(content, { maxChars: 1024, maxDepth: 2 });
+      m = parseLimited(ev.content, { maxChars: MAX_CONTENT, maxDepth: 5 });
     } catch (e) {
+      this.rejected += 1;
       return;
     }
-    const before = this.lobby.others();
-    this._send(this.lobby.handle(m, this.now()));
+    if (!m || typeof m !== 'object' || Array.isArray(m)) return;
+    // Only the lobby's own kinds travel on the lobby topic; directed ones only on this player's.
+    const open = m.t === 'seek' || m.t === 'gone';
+    if (open !== (topic === this.topic)) return;
+    const { ticket, ...body } = m;
+    body.p = ev.pubkey; // the sender is the signer, whatever the content says
+    if (!this.lobby.relevant(body)) return;
+    // Costly checks only now. A seek needs no signature: its proof of work hashes its public key,
+    // so the work was done for that key and no other, and a seek nobody signed can only be a
+    // seeker that never answers (like a silent one, and as costly). Everything else is checked
+    // against the key that signed it; a proposal's ticket is a proven seek of the same key (the
+    // signed proposal vouches for it).
+    if (m.t === 'seek') {
+      if (!this._provenSeek(ev, ev.pubkey)) return void (this.rejected += 1);
+    } else {
+      if (m.t === 'propose' && !this._provenSeek(ticket, ev.pubkey)) return void (this.rejected += 1);
+      if (!(await this.pool.verify(ev))) return void (this.rejected += 1);
+    }
+    if (!this.lobby) return;
+    const before = this.others();
+    this._send(this.lobby.handle(body, this.now()));
     if (this.lobby.pair && !this.reported) {
       this.reported = true;
       this._paired(this.lobby.pair);
-    } else if (before !== this.lobby.others()) {
+    } else if (before !== this.others()) {
       this._changed();
     }
   }
@@ -117,7 +196,7 @@ export class QuickPlay {
     if (this.onpaired) this.onpaired(this, Object.assign({}, pair, { secret }));
   }
 
-  /** The pairing's game did not connect: back to the queue. */
+  /** The pairing's game did not connect: back to the queue (that opponent is never tried again). */
   requeue() {
     this.reported = false;
     this.lobby.requeue(this.now());

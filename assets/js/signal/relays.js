@@ -1,18 +1,26 @@
 // Hidden Chess -- the relay setting: which Nostr relays one-click invites and quick play use to
-// find the other device (assets/js/signal/room.js, quick.js). The defaults are public relays
-// (taken from Trystero's maintained list); a player or host may set its own relay instead.
+// find the other device (assets/js/signal/room.js, quick.js). The defaults are public relays;
+// a player or host may set its own relay instead.
 // Stored in localStorage "hiddenchess:relays" as a JSON array of ws:// or wss:// URLs.
 // The ICE (STUN/TURN) servers stay assets/peer.js's "hiddenchess:ice" setting.
 
 export const RELAYS_KEY = 'hiddenchess:relays';
+// Ten well-known public relays run by different operators (a few of Trystero's list and the
+// largest general-purpose ones): a page uses whichever answer, so a few that are down, rate-limit
+// or block ephemeral events cost nothing.
 export const DEFAULT_RELAYS = Object.freeze([
   'wss://nos.lol',
+  'wss://relay.damus.io',
+  'wss://relay.primal.net',
+  'wss://relay.nostr.band',
+  'wss://nostr.mom',
+  'wss://relay.snort.social',
+  'wss://offchain.pub',
+  'wss://purplerelay.com',
   'wss://relay.mostr.pub',
   'wss://nostr.data.haus',
-  'wss://purplerelay.com',
-  'wss://relay.sigit.io',
 ]);
-export const MAX_RELAYS = 8;
+export const MAX_RELAYS = 12;
 
 /** A clean list of relay URLs, or throws Error saying which entry is wrong. */
 export function validateRelays(list) {

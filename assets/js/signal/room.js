@@ -22,12 +22,16 @@
 //   relay count; link.leave().
 
 import { parseLimited, checkText, MessageError } from '../peer/safejson.js';
+import { MESSAGES } from '../peer/errors.js';
 import { relayUrls } from './relays.js';
 import { VENDOR } from '../vendor.js';
 
 export const APP_ID = 'hidden-chess.v1';
 export const TAKEN_MESSAGE = 'This game is already taken: another player opened this invite first.';
+export const ICE_MESSAGE = MESSAGES.iceFailed;
 const TRYSTERO_URL = new URL('trystero/nostr.mjs', VENDOR).href;
+// (patched by build.py: retries a relay for ever, exports retryRelaysNow)
+const TRYSTERO_UTILS_URL = new URL('trystero/core/utils.mjs', VENDOR).href;
 const ROOMS_KEY = 'hiddenchess:rooms';
 const MAX_SAVED_ROOMS = 30;
 const MAX_QUEUE = 200; // messages kept between two channels
@@ -37,13 +41,53 @@ const TOKEN = /^[0-9a-f]{32}$/;
 // room is joined afresh every REFRESH_MS and as soon as a relay comes back after an outage, so
 // that two pages that (re)started at different times find each other within seconds.
 const REFRESH_MS = 15000;
+// A connection whose set-up was exchanged through the relays but that is not up this long after
+// (or that failed): no direct path between the two networks (ICE) -- the page says so.
+const ICE_FAIL_MS = 10000;
+
+// The links of this page that are waiting for their friend (Trystero makes its connections with
+// the configuration of the first room it joined, so a failure is told to every waiting link).
+const LIVE = new Set();
+const iceFailed = () => LIVE.forEach(link => link._iceFailed());
+
+/** An RTCPeerConnection (given to Trystero) that tells the waiting links when ICE fails. */
+function watchedConnection() {
+  const Base = globalThis.RTCPeerConnection;
+  if (!Base) return undefined;
+  return class extends Base {
+    constructor(config) {
+      super(config);
+      this.addEventListener('connectionstatechange', () => {
+        if (this.connectionState === 'connected') clearTimeout(this.hcTimer);
+        if (this.connectionState === 'failed') iceFailed();
+      });
+    }
+
+    setRemoteDescription(description) {
+      if (!this.hcTimer) {
+        this.hcTimer = setTimeout(() => {
+          if (this.connectionState !== 'connected' && this.connectionState !== 'closed') iceFailed();
+        }, ICE_FAIL_MS);
+      }
+      return super.setRemoteDescription(description);
+    }
+
+    close() {
+      clearTimeout(this.hcTimer);
+      super.close();
+    }
+  };
+}
 
 const lib = { promise: null };
 
 /** The vendored Trystero (Nostr strategy), loaded once. */
 export function loadTrystero() {
   if (!lib.promise) {
-    lib.promise = import(TRYSTERO_URL).catch(e => {
+    lib.promise = Promise.all([import(TRYSTERO_URL), import(TRYSTERO_UTILS_URL)]).then(([t, utils]) => {
+      lib.retryNow = utils.retryRelaysNow;
+      return t;
+    }).catch(e => {
       lib.promise = null;
       throw new Error(`could not load the relay library (assets/vendor/trystero): ${e.message || e}. Run \`python3 build.py build\`.`);
     });
@@ -144,6 +188,14 @@ export class RoomLink {
     this.started = Date.now();
     this._lastCount = -1;
     this._poll = setInterval(() => this._checkRelays(), 500);
+    // Back online, or the page shown again: every relay that is down is tried at once.
+    this._wake = () => {
+      if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+      if (lib.retryNow) lib.retryNow();
+    };
+    addEventListener('online', this._wake);
+    document.addEventListener('visibilitychange', this._wake);
+    LIVE.add(this);
     this._start();
   }
 
@@ -187,7 +239,8 @@ export class RoomLink {
       password,
       relayConfig: { urls: this.relays, warnOnRelayFailure: false },
       rtcConfig: { iceServers: this.iceServers },
-    }, roomId);
+      rtcPolyfill: watchedConnection(),
+    }, roomId, { onJoinError: e => this._joinError(e) });
     this.room = room;
     this.ctl = room.makeAction('hcctl');
     this.msg = room.makeAction('hcmsg');
@@ -197,6 +250,19 @@ export class RoomLink {
     room.onPeerLeave = id => {
       if (id === this.bound) this._unbind();
     };
+  }
+
+  /** Trystero's errors: "could not connect to peer ... after exchanging SDP" means the two pages
+   * found each other through the relays but no direct path worked (ICE failed). */
+  _joinError(e) {
+    const text = String((e && e.error) || '');
+    if (/could not connect to peer/.test(text)) this._iceFailed();
+  }
+
+  _iceFailed() {
+    if (this.left || this.bound || this.iceFailed) return;
+    this.iceFailed = true;
+    this._changed();
   }
 
   /** Leave the Trystero room and join it again (new announcements on every relay). */
@@ -311,6 +377,7 @@ export class RoomLink {
     if (this.bound === peerId) return;
     if (this.bound) this._unbind();
     this.bound = peerId;
+    this.iceFailed = false;
     this._set('open');
     const ch = this.channelRef;
     if (ch && !ch.open) {
@@ -381,6 +448,9 @@ export class RoomLink {
     if (this.left) return;
     this.left = true;
     clearInterval(this._poll);
+    LIVE.delete(this);
+    removeEventListener('online', this._wake);
+    document.removeEventListener('visibilitychange', this._wake);
     this.channelRef = null;
     this.bound = null;
     if (this.room) this.room.leave().catch(() => {});

@@ -1,0 +1,227 @@
+// Hidden Chess -- a hostile quick-play lobby client (issue #24), for the browser tests
+// (test_peer_hostile.py, next to nostr_relay.cjs) and bench/matchmaking.mjs. It speaks the lobby's
+// protocol (assets/js/peer/lobby.js over signal/quick.js's events) on a Nostr relay, badly:
+//
+//   silent    seekers with a valid proof of work that never answer anything
+//   flood     seeks as fast as it can: most without enough proof of work, under fresh keys
+//   accepter  seekers that accept every proposal at once and then vanish (a fresh key each time)
+//   forger    reads the proposals sent to the seekers it sees and answers them "in the name" of
+//             the addressee: content claiming to be from it, and events with its public key but
+//             a signature by another key
+//   junk      garbage: not JSON, too big, wrong kinds, bad ids, unknown types, random addressees
+//
+//   node --experimental-websocket tests/browser/lobby_hostile.mjs --relay ws://... --kind silent
+//        [--count 30] [--variant secret-pawn --clock 300+3] [--bits 15] [--every 100]
+//   (count: keys for silent and accepter; seeks or junk frames every `every` ms for flood and junk)
+//
+// Prints "ready" once connected, then "stats {json}" every 5 s (what it sent); runs until killed.
+// The module also exports start({relay, kind, count, topic, bits}) for the bench (one process).
+
+import { hex, sha256 } from '../../assets/js/peer/bytes.js';
+import { mine, eventId } from '../../assets/js/peer/pow.js';
+import { lobbyTopic, playerTopic, SEEK_POW_BITS } from '../../assets/js/signal/quick.js';
+import { EVENT_KIND } from '../../assets/js/signal/nostr.js';
+
+const NOBLE = new URL('../../assets/vendor/noble/secp256k1.js', import.meta.url).href;
+const rnd = n => hex(crypto.getRandomValues(new Uint8Array(n)));
+const bytesOf = h => Uint8Array.from(h.match(/../g), b => parseInt(b, 16));
+const FAKE_K = 'B' + 'A'.repeat(86); // looks like a key, is not a P-256 point
+
+export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BITS, everyMs = 100, WebSocketImpl = globalThis.WebSocket }) {
+  const noble = await import(NOBLE);
+  if (!noble.hashes.sha256) noble.hashes.sha256 = sha256;
+  const { schnorr } = noble;
+  const stats = { kind, sent: 0, proposals: 0, accepts: 0, forged: 0, seeks: 0 };
+  const ws = new WebSocketImpl(relay);
+  const subId = rnd(8);
+  const watched = new Set([topic]);
+  const pending = [];
+  const send = frame => {
+    if (ws.readyState === 1) {
+      ws.send(frame);
+      stats.sent += 1;
+    } else if (pending.length < 1000) pending.push(frame);
+  };
+  const req = () => send(JSON.stringify(['REQ', subId, { kinds: [EVENT_KIND], '#x': [...watched], since: Math.floor(Date.now() / 1000) - 5 }]));
+  const newKey = () => {
+    const { secretKey, publicKey } = schnorr.keygen();
+    return { secretKey, pubkey: hex(publicKey) };
+  };
+  const sign = async (key, ev) => ({ ...ev, sig: hex(schnorr.sign(bytesOf(ev.id), key.secretKey)) });
+  const event = async (key, tpc, content, powBits = 0) => {
+    let ev = { pubkey: key.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: [['x', tpc]], content };
+    if (powBits) ev = await mine(ev, powBits, { slice: 2000 });
+    else ev.id = eventId(ev);
+    return sign(key, ev);
+  };
+  const publish = ev => send(JSON.stringify(['EVENT', ev]));
+  const seek = async key => {
+    stats.seeks += 1;
+    publish(await event(key, topic, JSON.stringify({ t: 'seek', k: FAKE_K }), bits));
+  };
+  const onEvent = [];
+  ws.onopen = () => {
+    req();
+    for (const f of pending.splice(0)) send(f);
+  };
+  ws.onmessage = e => {
+    let msg;
+    try {
+      msg = JSON.parse(String(e.data));
+    } catch (err) {
+      return;
+    }
+    if (!Array.isArray(msg) || msg[0] !== 'EVENT') return;
+    const ev = msg[2];
+    let m;
+    try {
+      m = JSON.parse(ev.content);
+    } catch (err) {
+      return;
+    }
+    for (const f of onEvent) f(ev, m);
+  };
+  ws.onerror = () => {};
+  const timers = [];
+  const every = (ms, f) => timers.push(setInterval(f, ms));
+  await new Promise(r => {
+    if (ws.readyState === 1) r();
+    else ws.addEventListener('open', () => r());
+  });
+
+  if (kind === 'silent') {
+    const keys = Array.from({ length: count }, newKey);
+    let busy = false;
+    const round = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        for (const k of keys) await seek(k);
+      } finally {
+        busy = false;
+      }
+    };
+    round();
+    every(6000, round);
+  } else if (kind === 'flood') {
+    // Unproven seeks (too little work) from fresh keys, as fast as the socket takes them, and now
+    // and then a proven one (what the flooder's computer can afford).
+    every(everyMs, async () => {
+      for (let i = 0; i < count; i++) {
+        const k = newKey();
+        const ev = await event(k, topic, JSON.stringify({ t: 'seek', k: FAKE_K }), 4);
+        publish(ev);
+        stats.seeks += 1;
+      }
+    });
+    let busy = false;
+    every(1000, async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        await seek(newKey());
+      } finally {
+        busy = false;
+      }
+    });
+  } else if (kind === 'accepter') {
+    // Seekers that accept every proposal and never answer again; each key is used once.
+    const live = new Map(); // pubkey -> key
+    const fresh = async () => {
+      const k = newKey();
+      live.set(k.pubkey, k);
+      watched.add(playerTopic(k.pubkey));
+      req();
+      await seek(k);
+    };
+    (async () => {
+      for (let i = 0; i < count; i++) await fresh();
+    })();
+    every(6000, async () => {
+      for (const k of [...live.values()]) await seek(k);
+    });
+    onEvent.push(async (ev, m) => {
+      if (m.t !== 'propose' || !live.has(m.to)) return;
+      const k = live.get(m.to);
+      stats.proposals += 1;
+      publish(await event(k, playerTopic(ev.pubkey), JSON.stringify({ t: 'accept', to: ev.pubkey, c: m.c, r: rnd(16), k: FAKE_K })));
+      stats.accepts += 1;
+      live.delete(k.pubkey);
+      fresh();
+    });
+  } else if (kind === 'forger') {
+    // Sees every seeker, reads the proposals addressed to them, answers in their name.
+    const me = newKey();
+    onEvent.push(async (ev, m) => {
+      if (m.t === 'seek') {
+        const t = playerTopic(ev.pubkey);
+        if (!watched.has(t)) {
+          watched.add(t);
+          req();
+        }
+        return;
+      }
+      if (m.t !== 'propose' || typeof m.to !== 'string') return;
+      stats.proposals += 1;
+      const back = playerTopic(ev.pubkey);
+      const body = { t: 'accept', to: ev.pubkey, c: m.c, r: rnd(16), k: FAKE_K };
+      // 1. signed by the forger, claiming (in the content) to come from the addressee
+      publish(await event(me, back, JSON.stringify({ ...body, p: m.to })));
+      // 2. the addressee's public key on the event, the forger's signature
+      const ev2 = { pubkey: m.to, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: [['x', back]], content: JSON.stringify(body) };
+      ev2.id = eventId(ev2);
+      publish(await sign(me, ev2));
+      // 3. the same with an id that is not the hash of the event
+      publish({ ...ev2, id: rnd(32), sig: rnd(64) });
+      // 4. and a forged confirm / ready for the proposer's commitment
+      publish(await event(me, back, JSON.stringify({ t: 'ready', to: ev.pubkey, c: m.c, n: rnd(16), p: m.to })));
+      stats.forged += 4;
+    });
+  } else if (kind === 'junk') {
+    const junk = [
+      () => 'not json',
+      () => JSON.stringify(['EVENT', { nonsense: true }]),
+      () => JSON.stringify(['EVENT', { id: rnd(32), pubkey: rnd(32), sig: rnd(64), created_at: 1, kind: EVENT_KIND, tags: [['x', topic]], content: '{"t":"seek"' }]),
+      () => JSON.stringify(['EVENT', { id: rnd(32), pubkey: rnd(32), sig: rnd(64), created_at: 1, kind: EVENT_KIND, tags: [['x', topic]], content: 'x'.repeat(9000) }]),
+    ];
+    every(everyMs, async () => {
+      for (let i = 0; i < count; i++) send(junk[i % junk.length]());
+      const k = newKey();
+      const bodies = [
+        { t: 'seek' }, { t: 'seek', k: 5 }, { t: 'what', to: rnd(32) }, [1, 2, 3], { t: 'propose', to: rnd(32), c: rnd(32), k: FAKE_K },
+        { t: 'accept', to: rnd(32), c: rnd(32), r: rnd(16), k: FAKE_K }, { t: 'confirm', to: rnd(32), c: rnd(32), s: rnd(16) },
+        { t: 'seek', k: FAKE_K, deep: [[[[[[[[[[1]]]]]]]]]] },
+      ];
+      for (const b of bodies) publish(await event(k, topic, JSON.stringify(b)));
+    });
+  } else {
+    throw new Error(`unknown hostile kind ${kind}`);
+  }
+  return {
+    stats,
+    stop() {
+      for (const t of timers) clearInterval(t);
+      try {
+        ws.close();
+      } catch (e) {
+        // closed
+      }
+    },
+  };
+}
+
+const isMain = process.argv[1] && new URL(import.meta.url).pathname === new URL(`file://${process.argv[1]}`).pathname;
+if (isMain) {
+  const arg = (name, dflt) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : dflt;
+  };
+  const variant = arg('--variant', 'secret-pawn');
+  const clock = arg('--clock', '300+3');
+  const h = await start({
+    relay: arg('--relay', null), kind: arg('--kind', 'silent'), count: Number(arg('--count', 30)),
+    topic: lobbyTopic(variant, clock), bits: Number(arg('--bits', SEEK_POW_BITS)), everyMs: Number(arg('--every', 100)),
+  });
+  console.log('ready');
+  setInterval(() => console.log(`stats ${JSON.stringify(h.stats)}`), 5000);
+}

@@ -1,0 +1,50 @@
+"""Relays come back (issue #24): the vendored Trystero, patched by build.py (TRYSTERO_PATCHES),
+and the lobby's relay pool (assets/js/signal/nostr.js) retry a relay that stays down for ever,
+wait at most their cap (10 s) between two tries, try again at once when the page asks
+(online, visible again), and connect once the relay is back. Run in Node with a fake WebSocket and
+a fake clock (tests/js/relay_retry.mjs)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import build
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def result():
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    if build.needs_build(ROOT):
+        build.build(ROOT, quiet=True)
+    proc = subprocess.run([node, "--no-warnings", str(ROOT / "tests" / "js" / "relay_retry.mjs")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_trystero_never_gives_up_on_a_relay(result):
+    t = result["trystero"]
+    assert t["attempts"] >= 30 and not t["closed"]  # unpatched, it stopped after about 5
+    assert t["maxDelay"] <= 10_000
+    assert t["retriedAtOnce"] and t["openAfterReturn"]
+
+
+def test_the_lobby_pool_never_gives_up_on_a_relay(result):
+    p = result["pool"]
+    assert p["attempts"] >= 30 and p["maxDelay"] <= p["cap"] <= 10_000
+    assert p["retriedAtOnce"] and p["openAfterReturn"]
+
+
+def test_a_patch_that_no_longer_matches_fails_the_build():
+    with pytest.raises(build.BuildError, match="expects its text once"):
+        build.patch_source("const x = 1;", (("const y = 2;", "const y = 3;"),), "utils.mjs")
+    assert build.patch_source("a b", (("a", "c"),), "x") == "c b"
