@@ -1,5 +1,5 @@
 """The page's Content-Security-Policy (issue 25): index.html's <meta http-equiv> allows scripts
-from the site only (no inline script; eval only because PyScript needs it, docs/notes/csp.md)
+from the site only (no inline script; eval only because PyScript needs it, docs/DEPLOY.md)
 plus WebAssembly ('wasm-unsafe-eval', Pyodide), connections to the site and to WebSocket relays.
 Under it the page boots, a move is played, the computer answers from its worker, the recorded
 sounds load, a friend invite is made, and two friends connect through a ws:// relay of their own
@@ -57,7 +57,7 @@ def directives(policy: str) -> dict:
 def test_the_policy_is_strict_and_the_page_has_no_inline_script():
     d = directives(meta_policy())
     assert d["default-src"] == ["'self'"]
-    # No inline script; eval only because PyScript's core needs it (docs/notes/csp.md): its
+    # No inline script; eval only because PyScript's core needs it (docs/DEPLOY.md): its
     # worker hooks are compiled with Function() on the page and evaluated in the worker.
     assert d["script-src"] == ["'self'", "'unsafe-eval'", "'wasm-unsafe-eval'"]
     assert d["style-src"] == ["'self'"]
