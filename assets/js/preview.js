@@ -9,9 +9,9 @@
 import { $ } from './dom.js';
 import { app } from './state.js';
 import { render } from './bridge.js';
+import { saveKey } from './tabgame.js';
 
 const KEY = 'hiddenchess:preview';
-const SAVE_KEY = 'hiddenchess.current';
 const MAX_MOVES = 60;
 const MAX_BYTES = 48 * 1024;
 const REV = /^\{"schema":(\d{1,9}),"rev":(\d{1,15}),/;
@@ -19,9 +19,10 @@ const pending = { timer: 0, state: null };
 
 function saveRevision() {
   try {
-    const head = window.localStorage.getItem(SAVE_KEY);
+    const key = saveKey(app.state && app.ready ? app.state.gameId : null);
+    const head = window.localStorage.getItem(key);
     const m = head && REV.exec(head.slice(0, 60));
-    return m ? `${m[1]}:${m[2]}` : null;
+    return m ? `${key}|${m[1]}:${m[2]}` : null; // (the game's key too: revisions are per game)
   } catch {
     return null;
   }
