@@ -11,6 +11,7 @@ import { $, download } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { confirmDialog } from './dialogs.js';
+import { dismissBanner } from './status.js';
 import { rememberTabGame } from './tabgame.js';
 import { permissionText, askPermission } from './yourmove.js';
 
@@ -148,7 +149,10 @@ function row(g, current) {
   if (over || !g.h) tools.append(button('PGN', 'pgn', g.id, { label: `Download ${label} as PGN` }));
   if (over || !g.h) tools.append(button('JSON', 'json', g.id, { label: `Download ${label} as JSON` }));
   if (g.id !== current) tools.append(button('Delete', 'delete', g.id, { danger: true, label: `Delete ${label}` }));
-  li.append(head, meta, tools);
+  const info = document.createElement('div');
+  info.className = 'game-info';
+  info.append(head, meta);
+  li.append(info, tools);
   return li;
 }
 
@@ -201,7 +205,10 @@ async function onAction(e) {
   if (action === 'open' || action === 'replay') {
     const st = call('open_game', { id });
     if (!st || st.error || st.gameId !== id) return renderGames();
-    if (action === 'replay') call('replay', { ply: 0, perspective: persp || 'all' });
+    if (action === 'replay') {
+      dismissBanner(); // (the replay is what was asked for, not the game's ending again)
+      call('replay', { ply: 0, perspective: persp || 'all' });
+    }
     closeGames();
   } else if (action === 'pgn' || action === 'json') {
     exportGames([id], action);
