@@ -350,3 +350,17 @@ def test_the_index_format():
     doc = json.loads(backend.data["hiddenchess.games"])
     assert doc == {"schema": INDEX_SCHEMA, "games": {"0123456789ABCDEF": {"v": "standard", "r": "*", "u": 1}}}
     assert Storage(backend).current_key == "hiddenchess.current"  # nothing selected: the old key
+
+
+def test_an_unreadable_older_save_is_kept_aside_even_beside_other_games():
+    backend = MemoryBackend()
+    s = Session(backend)
+    kept = s.restore(now_ms=T0)["gameId"]
+    play(s, "e2e4")
+    backend.data["hiddenchess.current"] = "{broken"
+    st = Session(backend).restore(game=kept, now_ms=T0 + 1)
+    assert st["notice"].startswith("Your saved game could not be read")
+    assert backend.data["hiddenchess.corrupt.1"] == "{broken" and "hiddenchess.current" not in backend.data
+    assert st["gameId"] != kept and st["moves"] == []
+    # the other game is untouched, and opens
+    assert [m["san"] for m in Session(backend).restore(game=kept, now_ms=T0 + 2)["moves"]] == ["e4"]

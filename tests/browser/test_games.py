@@ -261,11 +261,16 @@ window.Notification.requestPermission = async () => (window.Notification.permiss
 """
 
 
-def relay(source_state, target) -> None:
-    """Hand the protocol messages a page queued to the other page (in place of the channel)."""
-    for text in (source_state.get("peer") or {}).get("outbox") or []:
-        st = call(target, "peer_receive", {"data": text})
+def carry(source, source_state, target) -> None:
+    """Hand the protocol messages a page queued to the other page (in place of the channel),
+    and the answers back, until neither has anything to send."""
+    queue = [(target, text) for text in (source_state.get("peer") or {}).get("outbox") or []]
+    while queue:
+        page, text = queue.pop(0)
+        st = call(page, "peer_receive", {"data": text})
         assert not (st["peer"] or {}).get("rejected"), st["peer"]
+        back = source if page is target else target
+        queue.extend((back, t) for t in st["peer"].get("outbox") or [])
 
 
 def test_your_move_in_a_background_tab(browser, site, tmp_path):
@@ -287,18 +292,17 @@ def test_your_move_in_a_background_tab(browser, site, tmp_path):
         host.locator("#games-close").click()
         # the channel opens (the messages are carried by the test)
         a, b = call(host, "peer_open"), call(guest, "peer_open")
-        for _ in range(4):
-            relay(a, guest)
-            relay(b, host)
-            a, b = call(host, "state"), call(guest, "state")
+        carry(host, a, guest)
+        carry(guest, b, host)
         st = call(host, "move", {"orig": "e2", "dest": "e4"})
-        relay(st, guest)
+        assert st["error"] is None, st["error"]
+        carry(host, st, guest)
         title = host.title()
         # the host's page goes to the background; the friend answers
         host.evaluate("window.__vis = 'hidden'")
         st = call(guest, "move", {"orig": "e7", "dest": "e5"})
         assert st["error"] is None
-        relay(st, host)
+        carry(guest, st, host)
         assert [m["san"] for m in state(host)["moves"]] == ["e4", "e5"]
         assert host.title() == f"(Your move) {title}"
         notes = host.evaluate("window.__notes")
@@ -310,9 +314,9 @@ def test_your_move_in_a_background_tab(browser, site, tmp_path):
         assert host.evaluate("document.querySelector('link[rel~=icon]').getAttribute('href')") == "assets/img/favicon.svg"
         # a move while the page is seen: no notification
         st = call(host, "move", {"orig": "g1", "dest": "f3"})
-        relay(st, guest)
+        carry(host, st, guest)
         st = call(guest, "move", {"orig": "b8", "dest": "c6"})
-        relay(st, host)
+        carry(guest, st, host)
         assert len(host.evaluate("window.__notes")) == 1 and host.title() == title
         guest_ctx.close()
         assert errors == []

@@ -109,8 +109,10 @@ def prepare(session, requested, now_ms: int) -> None:
     lib = library_of(session)
     from_legacy = lib.migrate_legacy(_new_id)
     lib.repair(lambda _gid, raw: summary_from_text(raw))
-    chosen = lib.choose(requested) or from_legacy
-    session.storage.select(chosen)
+    if lib.has_legacy():  # not moved (unreadable, or no room): opened where it is, this once
+        session.storage.select(None)
+        return
+    session.storage.select(from_legacy or lib.choose(requested))
 
 
 def _new_id() -> str:

@@ -290,6 +290,13 @@ class Library:
 
     # -- older saves ---------------------------------------------------------------------------
 
+    def has_legacy(self) -> bool:
+        """Whether the single saved game of older versions is still where they kept it."""
+        try:
+            return self.backend.get_item(self.legacy_key) is not None
+        except Exception:
+            return False
+
     def migrate_legacy(self, new_id: Callable[[], str]) -> str | None:
         """Move the single saved game of older versions (``<prefix>.current``), verbatim, to its
         own game key (its ``meta.game_id``, else ``new_id()``); returns that id, or ``None`` when there is
