@@ -32,7 +32,7 @@ const REASONS = {
   'seventy-five-moves': 'seventy-five moves',
   'insufficient-material': 'insufficient material',
 };
-const screen = { shown: PAGE, returnTo: null, cache: { active: null, archive: null } };
+const screen = { shown: PAGE, returnTo: null, archive: [], cache: { active: null, archive: null } };
 
 /** {id: summary} of one index ("active" | "archive"): the text is parsed again only when it changed. */
 export function readIndex(which) {
@@ -85,7 +85,8 @@ function resultText(g) {
 }
 
 const moves = plies => `${Math.ceil((plies || 0) / 2)} move${Math.ceil((plies || 0) / 2) === 1 ? '' : 's'}`;
-const date = ms => (ms ? new Date(ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '');
+const DATES = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const date = ms => (ms ? DATES.format(ms) : '');
 
 function turnText(g) {
   if (g.y) return g.m === 'local' ? `${g.t === 'white' ? 'White' : 'Black'} to move` : 'Your move';
@@ -156,6 +157,26 @@ function row(g, current) {
   return li;
 }
 
+function rows(games, current) {
+  const out = document.createDocumentFragment();
+  for (const g of games) out.append(row(g, current));
+  return out;
+}
+
+function renderMore() {
+  const left = screen.archive.length - screen.shown;
+  $('games-more').hidden = left <= 0;
+  $('games-more').textContent = `Show ${Math.min(PAGE, left)} more of ${left}`;
+}
+
+// The next page of finished games, added below those drawn.
+function showMore() {
+  const from = screen.shown;
+  screen.shown += PAGE;
+  $('games-done').append(rows(screen.archive.slice(from, screen.shown), app.state ? app.state.gameId : null));
+  renderMore();
+}
+
 /** Draw the lists from the index (the screen must be open). */
 export function renderGames() {
   const current = app.state ? app.state.gameId : null;
@@ -169,13 +190,11 @@ export function renderGames() {
   $('games-live-empty').hidden = active.length > 0;
   const waiting = active.filter(g => g.y && g.m !== 'local').length;
   $('games-live-count').textContent = active.length ? `(${active.length}${waiting ? `, ${waiting} awaiting you` : ''})` : '';
-  const done = document.createDocumentFragment();
-  for (const g of archive.slice(0, screen.shown)) done.append(row(g, current));
-  $('games-done').replaceChildren(done);
+  screen.archive = archive;
+  $('games-done').replaceChildren(rows(archive.slice(0, screen.shown), current));
   $('games-done-empty').hidden = archive.length > 0;
   $('games-done-count').textContent = archive.length ? `(${archive.length})` : '';
-  $('games-more').hidden = archive.length <= screen.shown;
-  $('games-more').textContent = `Show ${Math.min(PAGE, archive.length - screen.shown)} more of ${archive.length - screen.shown}`;
+  renderMore();
   $('games-export-pgn').disabled = $('games-export-json').disabled = archive.length === 0;
   const st = app.state;
   const note = st && st.warning ? st.warning : '';
@@ -280,10 +299,7 @@ export function startGames() {
     screen.returnTo = null;
     if (back && back.isConnected && typeof back.focus === 'function' && !$('dlg-games').open) back.focus();
   });
-  $('games-more').addEventListener('click', () => {
-    screen.shown += PAGE;
-    renderGames();
-  });
+  $('games-more').addEventListener('click', showMore);
   $('games-export-pgn').addEventListener('click', () => exportGames(null, 'pgn'));
   $('games-export-json').addEventListener('click', () => exportGames(null, 'json'));
   $('games-notify').addEventListener('click', async () => {

@@ -112,6 +112,9 @@ class Library:
         self.prefix = prefix
         #: ``which -> (raw text, parsed games)``: an index is parsed again only when its text changed.
         self._cache: dict = {}
+        #: ``game id -> which``: the index this page last put a game in, so that a move of a game
+        #: in progress does not read the (big) archive's index to look for it there.
+        self._noted: dict = {}
 
     # -- keys ----------------------------------------------------------------------------------
 
@@ -191,10 +194,12 @@ class Library:
         if games.get(game_id) != summary:
             games[game_id] = summary
             self._write_index(to, games)
-        other = self.index(away)
-        if game_id in other:
-            del other[game_id]
-            self._write_index(away, other)
+        if self._noted.get(game_id) != to:
+            other = self.index(away)
+            if game_id in other:
+                del other[game_id]
+                self._write_index(away, other)
+            self._noted[game_id] = to
 
     def summary(self, game_id: str) -> dict | None:
         for which in _WHICH:
