@@ -96,6 +96,7 @@ def test_an_unreadable_or_stale_index_is_rebuilt_from_the_games():
     backend = MemoryBackend()
     s = Session(backend)
     a = s.restore(now_ms=T0)["gameId"]
+    play(s, "e2e4")
     b = s.dispatch("new_game", {}, now_ms=T0 + 1)["gameId"]
     fools_mate(s)
     backend.data["hiddenchess.games"] = "{damaged"
@@ -223,6 +224,7 @@ def test_a_tab_reopens_its_own_game():
     backend = MemoryBackend()
     s = Session(backend)
     a = s.restore(now_ms=T0)["gameId"]
+    play(s, "e2e4")
     b = s.dispatch("new_game", {}, now_ms=T0 + 1)["gameId"]
     assert Session(backend).restore(now_ms=T0 + 2)["gameId"] == b  # the last one opened
     assert Session(backend).restore(game=a, now_ms=T0 + 3)["gameId"] == a  # this tab's
@@ -364,3 +366,18 @@ def test_an_unreadable_older_save_is_kept_aside_even_beside_other_games():
     assert st["gameId"] != kept and st["moves"] == []
     # the other game is untouched, and opens
     assert [m["san"] for m in Session(backend).restore(game=kept, now_ms=T0 + 2)["moves"]] == ["e4"]
+
+
+def test_a_game_left_untouched_is_not_kept():
+    backend = MemoryBackend()
+    s = Session(backend)
+    empty = s.restore(now_ms=T0)["gameId"]
+    played = s.dispatch("new_game", {}, now_ms=T0 + 1)["gameId"]
+    assert game_keys(backend) == [KEY + played]  # the page's first, empty game is not kept
+    play(s, "e2e4", t=T0 + 2)
+    s.dispatch("new_game", {"variant": "secret-pawn"}, now_ms=T0 + 3)  # (secrets: kept at once)
+    s.dispatch("new_game", {"mode": "friend", "variant": "standard"}, now_ms=T0 + 4)
+    last = s.dispatch("new_game", {}, now_ms=T0 + 5)["gameId"]
+    assert len(game_keys(backend)) == 4 and empty not in index(backend)
+    assert s.dispatch("open_game", {"id": played}, now_ms=T0 + 6)["error"] is None
+    assert KEY + last not in backend.data and set(index(backend)) == {k[len(KEY):] for k in game_keys(backend)}

@@ -12,6 +12,7 @@ Python); ``state.games`` carries only what a page cannot read there (the storage
 >>> from hiddenchess.app.session import Session
 >>> from hiddenchess.app.storage import MemoryBackend
 >>> s = Session(MemoryBackend()); first = s.restore(now_ms=0)["gameId"]
+>>> _ = s.move("e2", "e4", now_ms=1)     # (a game nobody touched is not kept when left)
 >>> second = s.new_game({"variant": "standard"}, now_ms=1)["gameId"]
 >>> sorted(s.library.index("active")) == sorted([first, second])
 True
@@ -141,6 +142,23 @@ def leave(session, now_ms: int) -> None:
     session.save(now_ms)
 
 
+def untouched(session) -> bool:
+    """Whether the session's game holds nothing a player did: no move, no secret chosen, not
+    with a friend (an invitation may be answered). Such a game is not kept once the page leaves
+    it for another (a new game would otherwise leave an empty one behind each time)."""
+    g = session.game
+    return (g is not None and g.ply == 0 and not g.status.over and not session.stale
+            and getattr(session.mode, "pg", None) is None and not session.panel.keeps_secrets)
+
+
+def _drop_if_untouched(session, game_id: str, empty: bool) -> None:
+    if empty and game_id and game_id != session.game_id:
+        try:
+            library_of(session).forget(game_id)
+        except StorageFullError:
+            pass  # (kept: nothing is lost either way)
+
+
 def opened(session, now_ms: int) -> None:
     """A saved game became the page's game: its key names it, and a paused clock runs again."""
     session.game_id = session.storage.game_id
@@ -181,7 +199,7 @@ def dispatch(session, action: str, args: dict, now_ms: int) -> dict:
     except HiddenChessError as e:
         return session.error(e, now_ms)
     if action in ("new_game", "join", "import_game"):
-        before = session.game_id
+        before, empty = session.game_id, untouched(session)
         leave(session, now_ms)
         if action == "new_game":
             st = session.new_game(args["options"] if "options" in args else args, now_ms=now_ms)
@@ -190,6 +208,7 @@ def dispatch(session, action: str, args: dict, now_ms: int) -> dict:
         if session.game_id == before:  # refused: the game goes on, its clock too
             opened(session, now_ms)
             st = session.state(now_ms=now_ms) if st.get("error") is None else st
+        _drop_if_untouched(session, before, empty)
         return st
     try:
         if action == "open_game":
@@ -215,11 +234,14 @@ def _open(session, game_id, now_ms: int) -> dict:
     game_id = _check_id(lib, game_id)
     if game_id == session.game_id and not session.stale:
         return session.state(now_ms=now_ms)
+    empty = untouched(session)
     leave(session, now_ms)
     previous = session.game_id
     st = session.restore(game=game_id, now_ms=now_ms)
     if session.game_id != game_id and st.get("notice") is None:
         session.restore(game=previous, now_ms=now_ms)
+    else:
+        _drop_if_untouched(session, previous, empty)
     return session.state(now_ms=now_ms)
 
 
