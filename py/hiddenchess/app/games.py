@@ -3,11 +3,12 @@ which game a page opens, the index entry written with every save, switching game
 exporting them, and the rule of at most one game with a clock running.
 
 Actions (``Session.dispatch``): ``open_game {id}`` (the game in progress or finished becomes the
-page's game; the one left keeps its own key, its clock charged up to now), ``delete_game {id}``
-and ``export_games {ids, format}`` (``format``: ``"pgn"`` or ``"json"``; ``ids``: a list, or
-``None`` for every finished game) whose text comes back as ``state.download``. The Games screen
-itself reads the index from storage directly (a page lists thousands of games without asking
-Python); ``state.games`` carries only what a page cannot read there (the storage problems).
+page's game; the one left stays under its own key, a clock on this device paused, see
+:func:`leave`), ``delete_game {id}`` and ``export_games {ids, format}`` (``format``: ``"pgn"`` or
+``"json"``; ``ids``: a list, or ``None`` for every finished game) whose text comes back as
+``state.download``. ``new_game``, ``join`` and ``import_game`` pass here too: a new game starts
+beside the others (:func:`check_new`: one clock at most). The Games screen itself reads the index
+from storage directly (assets/js/games.js: a page lists thousands of games without asking Python).
 
 >>> from hiddenchess.app.session import Session
 >>> from hiddenchess.app.storage import MemoryBackend
@@ -35,8 +36,7 @@ from hiddenchess.game.record import from_record, to_pgn
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
 __all__ = ["GAMES_ACTIONS", "ROUTED", "dispatch", "prepare", "note", "summary_of", "check_new",
-           "leave", "opened",
-           "export_text", "INDEX_WARNING"]
+           "leave", "opened", "untouched", "export_text", "INDEX_WARNING"]
 
 #: The actions of this module, with the arguments each takes.
 GAMES_ACTIONS = {"open_game": ("id",), "delete_game": ("id",), "export_games": ("ids", "format")}

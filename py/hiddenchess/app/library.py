@@ -201,13 +201,6 @@ class Library:
                 self._write_index(away, other)
             self._noted[game_id] = to
 
-    def summary(self, game_id: str) -> dict | None:
-        for which in _WHICH:
-            found = self.index(which).get(game_id)
-            if found is not None:
-                return found
-        return None
-
     def forget(self, game_id: str) -> None:
         """Delete a game: its key and its index entry (StorageFullError if the index cannot be
         rewritten: the game's key is then kept too, so it stays listed)."""
