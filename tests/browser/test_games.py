@@ -83,6 +83,8 @@ def test_a_finished_game_is_archived_replayed_from_each_side_exported_and_delete
     st = state(page)
     assert st["replay"]["perspective"] == "white" and st["replay"]["ply"] == 0
     assert st["orientation"] == "white"
+    assert sorted(st["secrets"]["visible"]) == ["d2", "e2"]  # White's own, not Black's
+    page.wait_for_timeout(400)  # (the pieces' animation)
     page.screenshot(path=str(tmp_path / "replay-white.png"))
     # and everything
     page.locator("#btn-games").click()
