@@ -55,6 +55,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import zipfile
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
@@ -865,6 +866,7 @@ MIME_TYPES = {
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".ico": "image/x-icon",
+    ".mp3": "audio/mpeg",
     ".webmanifest": "application/manifest+json",
 }
 
@@ -885,6 +887,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         if self.vary:
             self.send_header("Vary", "Accept-Encoding")
+        page = urllib.parse.urlsplit(self.path).path
+        if page.endswith(("/", ".html")):
+            policy = csp_header(Path(self.directory))
+            if policy:
+                self.send_header("Content-Security-Policy", policy)
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (stdlib name)
@@ -981,6 +988,31 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def log_request(self, code="-", size="-") -> None:
         if isinstance(code, int) and code >= 400:
             sys.stderr.write(f"serve: {int(code)} {self.command} {self.path}\n")
+
+
+#: index.html's Content-Security-Policy, a <meta http-equiv> (any static host applies it).
+CSP_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">')
+#: What a header adds to it: a <meta> cannot say who may frame the page.
+CSP_HEADER_EXTRA = "frame-ancestors 'none'"
+
+
+def csp_header(folder: Path = ROOT) -> Optional[str]:
+    """The Content-Security-Policy header for the page in ``folder``: its index.html's <meta>
+    policy plus :data:`CSP_HEADER_EXTRA`; None without one.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "index.html").write_text(
+    ...         '<meta http-equiv="Content-Security-Policy" content="img-src data:">')
+    ...     csp_header(Path(d))
+    "img-src data:; frame-ancestors 'none'"
+    """
+    try:
+        html = (folder / "index.html").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    match = CSP_META.search(html)
+    return f"{match.group(1).rstrip('; ')}; {CSP_HEADER_EXTRA}" if match else None
 
 
 class Server(http.server.ThreadingHTTPServer):

@@ -243,7 +243,7 @@ def run_browser(root: Path, games: dict, plies: int) -> list:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, headless=True,
                                         args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page = browser.new_page(viewport={"width": 1280, "height": 800}, bypass_csp=True)
             page.add_init_script(PROBE)
             page.route("**/*", lambda route: route.fallback()
                        if route.request.url.startswith("http://127.0.0.1") else route.abort())

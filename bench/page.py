@@ -275,7 +275,7 @@ def main(argv=None) -> int:
                 browser = playwright.chromium.launch(
                     executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
                 for run in range(1, args.runs + 1):
-                    context = browser.new_context()
+                    context = browser.new_context(bypass_csp=True)
                     context.add_init_script(PROBE)
                     context.route("**/*", guard)
                     for kind in ("cold", "warm"):
@@ -363,7 +363,7 @@ def compare(args) -> int:
             order = list(urls)
             for run in range(1, args.runs + 1):
                 for name in order if run % 2 else reversed(order):
-                    context = browser.new_context()
+                    context = browser.new_context(bypass_csp=True)
                     context.add_init_script(PROBE)
                     context.route("**/*", lambda route: route.fallback() if urlsplit(
                         route.request.url).hostname in (None, "127.0.0.1", "localhost") else route.abort())

@@ -80,7 +80,7 @@ def main(argv=None) -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                         args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page = browser.new_page(viewport={"width": 1280, "height": 800}, bypass_csp=True)
             page.add_init_script(OBSERVE)
             page.goto(url)
             page.wait_for_function("window.hcReady === true", timeout=120_000)

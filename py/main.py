@@ -6,7 +6,7 @@ the page a bridge::
 
     window.hc.call(action: string, argsJson: string) -> stateJson: string
     window.hc.guide(variantId: string) -> rulesPageJson: string
-    window.hc.exportGame() -> {pgn, record, fen, link, filename} | {error}: string
+    window.hc.exportGame(site) -> {pgn, record, fen, link, filename} | {error}: string
 
 (the move list of the state as a change of the last one: :mod:`hiddenchess.app.wire`), where ``action`` is one of :func:`hiddenchess.app.session.actions` (``"restore"``, ``"move"``, the
 variant's own such as ``"seal"``, ...), the answer is a :class:`hiddenchess.app.state.State`, and
@@ -114,11 +114,11 @@ def guide(variant_id):
         return json.dumps({"error": str(e)})
 
 
-def export_game():
+def export_game(site=None):
     """The game as PGN, JSON record, FEN and replay link (:func:`hiddenchess.app.exchange.export_game`)
-    as JSON, or ``{"error": ...}`` while it may not be exported."""
+    as JSON, or ``{"error": ...}`` while it may not be exported; ``site``: the page's address."""
     try:
-        return json.dumps(export_game_of(session))
+        return json.dumps(export_game_of(session, site if isinstance(site, str) else None))
     except HiddenChessError as e:
         text = str(e).strip()
         return json.dumps({"error": title(text) + ("" if text.endswith(".") else ".")})

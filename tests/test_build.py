@@ -442,10 +442,15 @@ def test_index_preloads_exactly_what_draws_the_first_board():
     modules = {str(p.relative_to(ROOT)) for p in (ROOT / "assets" / "js").rglob("*.js")}
     modules |= {"assets/peer.js"}
     modules.discard("assets/js/main.js")
-    # Python's loader: imported by index.html's own (async) module script, which starts Python at
-    # once, and by PyScript (pyscript.toml's interpreter); it starts the snapshot maker's worker.
-    assert re.search(r"<script type=\"module\" async>[^<]*import\('\./assets/js/pyodide-boot\.js'\)", html)
-    modules -= {"assets/js/pyodide-boot.js", "assets/js/pyodide-snapshot.js"}
+    # Python's loader: imported by index.html's own (async) module script, assets/js/boot-early.js
+    # (a file: the page's Content-Security-Policy allows no inline script), which starts Python
+    # at once, and by PyScript (pyscript.toml's interpreter); it starts the snapshot maker's worker.
+    assert '<script type="module" async src="assets/js/boot-early.js"></script>' in html
+    assert "import('./pyodide-boot.js')" in (ROOT / "assets/js/boot-early.js").read_text()
+    # The settings' colours before the first paint: a classic (blocking) script in the <head>.
+    assert '<script src="assets/js/theme-early.js"></script>' in html.split("</head>")[0]
+    modules -= {"assets/js/pyodide-boot.js", "assets/js/pyodide-snapshot.js",
+                "assets/js/boot-early.js", "assets/js/theme-early.js"}
     assert "new URL('./pyodide-snapshot.js', import.meta.url)" in (
         ROOT / "assets/js/pyodide-boot.js").read_text()
     assert modules <= reachable, sorted(modules - reachable)
@@ -545,7 +550,8 @@ def test_dist_of_the_repository_is_self_contained(tmp_path, node_modules):
     # import is loaded once by its own address; none of the bundled modules is shipped or preloaded.
     scripts = {f for f in listed if f.startswith("assets/js/")}
     chunks = {f for f in scripts if re.fullmatch(r"assets/js/chunk-\w+\.js", f)}
-    assert scripts - chunks == {"assets/js/main.js", "assets/js/pyodide-boot.js", "assets/js/pyodide-snapshot.js"}
+    assert scripts - chunks == {"assets/js/main.js", "assets/js/pyodide-boot.js", "assets/js/pyodide-snapshot.js",
+                                "assets/js/boot-early.js", "assets/js/theme-early.js"}
     assert chunks and "assets/peer.js" not in listed
     code = "".join((dest / f).read_text() for f in sorted(chunks | {"assets/js/main.js"}))
     imported = set(re.findall(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.[^"']+)["']""", code))

@@ -85,3 +85,19 @@ def test_damaged_links_are_refused():
     for bad in ("", "!!!", pack_link("x")[:-3] + "zzz", "A" * 300_000):
         with pytest.raises(SessionError):
             import_text(unpack_link(bad))
+
+
+def test_a_game_is_in_progress_once_a_player_did_something_the_import_would_lose():
+    """state.inProgress: the page asks before an import replaces the game (issue 25): after a
+    move, and also after a setup choice such as sealed pawns, before any move."""
+    s = session_with("standard")
+    assert not s.state(now_ms=T0)["inProgress"]
+    assert s.move("e2", "e4", now_ms=T0)["inProgress"]
+    assert not s.resign("black", now_ms=T0)["inProgress"]            # over: nothing to lose
+    s = session_with("secret-pawn")
+    assert not s.state(now_ms=T0)["inProgress"]
+    s.show_board("white", now_ms=T0)
+    assert s.seal(["d2", "e2"], now_ms=T0)["inProgress"]             # no move yet
+    s = session_with("secret-pawn", mode="computer", color="white")
+    assert not s.state(now_ms=T0)["inProgress"]                       # (only the computer sealed)
+    assert s.seal(["d2", "e2"], now_ms=T0)["inProgress"]

@@ -23,6 +23,14 @@ def test_every_menu_entry_has_a_card_with_a_picture_that_exists():
         assert len(hints[vid]) > 40, vid
 
 
+def test_the_setup_words_of_a_hint_go_once_the_setup_is_made():
+    """Issue 25: "Choose your two secret pawns" stayed up after sealing."""
+    menu = {e["id"]: e for e in variant_menu()}
+    assert menu["secret-pawn"]["setupHint"].startswith("Choose your two secret pawns")
+    assert "Choose" not in menu["secret-pawn"]["hint"] and "necktie" in menu["secret-pawn"]["hint"]
+    assert menu["royal-pawn"]["setupHint"] == menu["royal-pawn"]["hint"]   # (no setup)
+
+
 def test_every_variant_has_a_rules_page():
     assert set(guide_ids()) == set(VARIANTS)
     for vid in VARIANTS:
@@ -83,3 +91,61 @@ def test_the_reveal_example_always_draws_the_same_role():
         frames = guide_page("reveal")["examples"][0]["frames"]
         assert frames[1]["san"] == "Ra3?N" and frames[1]["reveals"] == ["a3"]
         assert frames[0]["marks"]["covered"] == ["a1"] and frames[1]["marks"]["covered"] == []
+
+
+def test_every_example_is_turned_towards_the_side_that_acts():
+    """Issue 25: Royal Pawn's mate in two opened with White to move, yet Black mates."""
+    mate = guide_page("royal-pawn")["examples"][0]
+    assert mate["orientation"] == "black" and "Black" in mate["title"]
+    for vid in guide_ids():
+        for ex in guide_page(vid)["examples"]:
+            assert ex["orientation"] in ("white", "black"), (vid, ex["title"])
+            winner = ex["frames"][-1]["message"]
+            if winner and "wins" in winner:             # the side that wins is the side shown
+                assert winner.endswith(f"{ex['orientation'].title()} wins"), (vid, ex["title"])
+
+
+def test_the_reveal_page_explains_its_question_mark_notation():
+    page = guide_page("reveal")
+    notation = next(s for s in page["sections"] if s["title"] == "Notation")
+    assert "Ra3?N" in notation["paragraphs"][0] and "?" in notation["paragraphs"][0]
+    ex = page["examples"][0]
+    assert "Ra3?N" in ex["text"]
+    assert [f["san"] for f in ex["frames"]] == [None, "Ra3?N", "h6", "Nb5"]
+    assert all(f["message"] is None for f in ex["frames"])     # (no puzzling draw at the end)
+
+
+def _hidden_identity_examples():
+    return {ex["title"]: ex for ex in guide_page("hidden-identity")["examples"]}
+
+
+def test_hidden_identity_examples_show_the_rules_of_its_text():
+    """Issue 25: free setup, a king left attacked and taken, en passant against a non-pawn (the
+    capturing pawn is removed), and each castling case of hidden-identity-chess.txt."""
+    ex = _hidden_identity_examples()
+    setup = ex["A free setup"]["frames"]
+    assert setup[0]["board"].endswith("/PNBRBKRP")       # pawns on the first row, dark bishops
+    assert setup[-1]["lastMove"] == ["a1", "a3"]          # a first-row pawn's double step
+
+    king = ex["A king left attacked is taken"]
+    assert king["orientation"] == "black"
+    assert king["frames"][1]["check"] is None             # no check
+    assert king["frames"][-1]["message"] == "King captured — Black wins"
+    assert king["frames"][-1]["board"] == "7k/8/8/8/8/8/R7/4q3"
+
+    ep = ex["En passant against a piece that is not a pawn"]
+    assert ep["orientation"] == "black"
+    before, after = ep["frames"][1]["board"], ep["frames"][2]["board"]
+    assert before == "4k3/8/8/8/1Rp5/8/8/4K3"
+    assert after == "4k3/8/8/8/1R6/8/8/4K3"               # Black's pawn gone, the rook stays
+    assert "not a pawn" in ep["captions"][2].lower()
+
+    castles = {
+        "Castling with a rook three or more squares away": "4k3/8/8/8/8/8/8/2KR4",
+        "Castling with a rook two squares away": "4k3/8/8/8/8/8/8/5RK1",
+        "Castling with an adjacent rook": "4k3/8/8/8/8/8/8/4RK2",
+        "Castling on the second row": "4k3/8/8/8/8/8/2KR4/8",
+    }
+    for title, board in castles.items():
+        assert ex[title]["frames"][-1]["board"] == board, title
+        assert "castle" in ex[title]["frames"][-1]["san"], title

@@ -52,6 +52,14 @@ class Hostile:
         return verdict
 
 
+def lie(holder: PeerGame, uci: str, value: str) -> None:
+    """Make the holder's table for the question of this ply say ``value`` for ``uci`` (its
+    answers to the tries that follow lie)."""
+    record = next(a for a in reversed(holder.attempts) if a["kind"] == "probe" and a.get("key"))
+    assert record["ply"] == holder.ply
+    record["entries"][record["moves"].index(uci)] = value
+
+
 def snapshot(pg: PeerGame) -> str:
     return json.dumps(pg.to_json(), sort_keys=True)
 
@@ -177,12 +185,12 @@ def test_a_forged_hello_sets_no_lasting_flag():
                          "digest": p.b.digest, "seat": "white", "head_n": 0, "head": "",
                          "have_n": 99, "have": "a" * 64}, separators=(",", ":"), sort_keys=True)
     saved = p.b.to_json()
-    assert "cannot be resumed" in p.b.receive(forged)
-    assert p.b.to_json()["fork"] is None and p.b.to_json() == {**saved, "fork": None}
-    assert PeerGame.from_json(p.b.to_json()).fork is None
+    assert p.b.receive(forged) is None    # (Black waits for the messages it "lost": none come)
+    assert p.b.resync_note and p.b.to_json() == saved
+    assert PeerGame.from_json(p.b.to_json()).resync_note is None
     p.w.disconnect(); p.b.disconnect()
     p.connect()                           # the real hello: resumed
-    assert p.b.fork is None
+    assert p.b.resync_note is None
     play(p, ["g1f3"])
     assert p.b.ply == 3
 
@@ -254,34 +262,50 @@ def probe_position():
     return p, held
 
 
-def test_secret_pawn_probe_answer_may_refuse_only_what_was_asked():
+def test_secret_pawn_question_is_answered_by_a_key_only():
+    # The question is answered by the holder's key (issue #23): a list of refusals is refused,
+    # changing nothing; a key that is no group element, or a table of the wrong size, proves
+    # itself wrong (a forfeit at once).
     p, held = probe_position()
     for text in held:
         assert p.b.receive(text) is None
     cheat = Hostile(p, "black")
-    assert decode(cheat.hold()[-1])["t"] == "probe-answer"
+    assert decode(cheat.hold()[-1])["t"] == "probe-key"
     cheat.drop()
     before = p.w.to_json()
-    reason = cheat.send("probe-answer", ply=len(PROBE_GAME), refused=["d4c3", "d4c5", "d4e3", "d4e5"])
-    assert "not asked about" in reason, reason
-    after = p.w.to_json()
-    assert after["problems"][-1]["kind"] == "bad-probe"       # (noted, changes nothing else)
-    assert {**after, "problems": None} == {**before, "problems": None}
-    assert p.w.phase == "play" and p.w.ply == len(PROBE_GAME)
-
-
-def test_secret_pawn_false_refusal_in_a_probe_answer_loses_by_the_audit():
-    # Black's page refuses d4e5 in its probe answer (no proof at once: the e-pawn's flag is
-    # unopened), White plays on and even resigns later: the audit finds the false refusal and
-    # Black loses by forfeit on White's page; until the audit the result is provisional.
+    reason = cheat.send("probe-answer", ply=len(PROBE_GAME), refused=["d4e5"])
+    assert "an answer to no probe" in reason, reason
+    assert p.w.to_json() == before and p.w.phase == "play" and p.w.ply == len(PROBE_GAME)
+    reason = cheat.send("probe-key", ply=len(PROBE_GAME), key="ff" * 32)
+    assert reason.startswith("forfeit:") and "not a valid point" in reason, reason
+    assert p.w.status().winner == "white"
+    # (a table of the wrong size)
     p, held = probe_position()
     for text in held:
         assert p.b.receive(text) is None
+    p.pump()
+    p.w.move("d4e5")
+    for text in p.w.take_outbox():
+        assert p.b.receive(text) is None
     cheat = Hostile(p, "black")
-    cheat.hold()
+    answer = decode(cheat.hold()[-1])
     cheat.drop()
-    assert cheat.send("probe-answer", ply=len(PROBE_GAME), refused=["d4e5"]) is None
-    assert "e5" not in p.w.dests()["d4"]
+    reason = cheat.send("try-answer", ply=len(PROBE_GAME), round=1, table=answer["table"][:1])
+    assert reason.startswith("forfeit:") and "entries instead of 2" in reason, reason
+
+
+def test_secret_pawn_false_refusal_in_a_try_answer_loses_by_the_audit():
+    # Black's table refuses d4e5 (no proof at once: the e-pawn's flag is unopened, and only
+    # White can read the entry), White's try is told so, it plays on and even resigns later:
+    # the audit finds the false entry and Black loses by forfeit on White's page; until the
+    # audit the result is provisional.
+    p, held = probe_position()
+    for text in held:
+        assert p.b.receive(text) is None
+    p.pump()
+    lie(p.b, "d4e5", "refused")
+    p.move("d4e5")
+    assert "e5" not in p.w.dests()["d4"] and p.w.ply == len(PROBE_GAME)
     play(p, ["d4c3", "h8g8"])
     p.w.resign()
     texts = p.w.take_outbox()
@@ -293,7 +317,7 @@ def test_secret_pawn_false_refusal_in_a_probe_answer_loses_by_the_audit():
     st = p.w.status()
     assert st.reason == "forfeit" and st.winner == "white", st
     assert p.w.ending["was"]["reason"] == "resignation"
-    assert "d4e5 was refused" in p.w.ending["evidence"]
+    assert "answered refused for d4e5, but the truth is allowed" in p.w.ending["evidence"]
     kinds = {(q["by"], q["kind"]) for q in p.w.audit["problems"]}
     assert kinds == {("black", "wrong-probe-answer")}, p.w.audit
 
@@ -308,7 +332,7 @@ def test_secret_pawn_false_no_move_is_a_forfeit_at_once():
         cheat.drop()
         if first:
             assert cheat.send("probe", ply=len(PROBE_GAME), moves=["d4e5"]) is None
-            assert decode(p.b.take_outbox()[-1])["t"] == "probe-answer"
+            assert decode(p.b.take_outbox()[-1])["t"] == "probe-key"
         reason = cheat.send("probe", ply=len(PROBE_GAME), moves=[])
         assert reason.startswith("forfeit:") and "d4c3" in reason, reason
         st = p.b.status()
@@ -403,9 +427,12 @@ def test_hidden_identity_move_contradicting_what_was_proved():
 
 def test_a_refused_king_move_is_not_tried_again_and_again():
     p = Pair("secret-pawn", seals=SP_SEALS)
-    play(p, SP_MOVES)                     # White's question: d5e5 refused (the hidden f5 pawn)
+    play(p, SP_MOVES + ["d5e5"])          # White's try: d5e5 refused (the hidden f5 pawn)
     assert "d5e5" in p.w.refused_moves() and p.w.ply == len(SP_MOVES)
     cheat = Hostile(p, "white")
+    # Sent as a move anyway: Black's page refuses it once (it cannot know of the try) ...
+    assert cheat.send("move", ply=len(SP_MOVES), uci="d5e5", open=[], draw="", left=None,
+                      castle="", ep=False, c={}) is None
     before = snapshot(p.b)
     for _ in range(100):
         reason = cheat.send("move", ply=len(SP_MOVES), uci="d5e5", open=[], draw="", left=None,

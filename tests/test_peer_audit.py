@@ -10,7 +10,7 @@ from hiddenchess.variants.hidden_identity.rules import parse_placement
 
 from test_peer_support import Pair
 from test_peer_protocol import SP_MOVES, SP_SEALS, play
-from test_peer_adversarial import Hostile
+from test_peer_adversarial import Hostile, lie
 from test_peer_session import Link
 
 STANDARD = "rnbqkbnr/pppppppp"
@@ -18,25 +18,18 @@ STANDARD = "rnbqkbnr/pppppppp"
 
 def test_secret_pawn_blame_falls_on_the_answerer_and_the_replay_goes_on():
     # Black's page ignores its own hidden f-pawn (on f5, it defends e5): its answer to White's
-    # question allows d5e5, and it accepts the move. White could not know: the audit blames
-    # Black, replays on, and also reports Black's false refusal four moves later.
+    # try allows d5e5, and it accepts the move. White could not know: the audit blames
+    # Black, replays on, and also reports Black's false refusal (of d5c4) four moves later.
     p = Pair("secret-pawn", seals=SP_SEALS)
     honest = p.b.protocol.known_secret_squares
     p.b.protocol.known_secret_squares = \
         lambda peer_open=None: [s for s in honest(peer_open) if s != "f7"]
     p.b.adopt_local(None)
     play(p, SP_MOVES)
-    play(p, ["d5e5", "a7a6", "e5d5"])
-    p.b.move("a6a5")
-    for text in p.b.take_outbox():
-        assert p.w.receive(text) is None
-    for text in p.w.take_outbox():
-        assert p.b.receive(text) is None
-    cheat = Hostile(p, "black")
-    cheat.hold()
-    cheat.drop()
-    assert cheat.send("probe-answer", ply=p.w.ply, refused=["d5c4"]) is None
-    p.pump()
+    play(p, ["d5e5", "a7a6", "e5d5", "a6a5"])
+    lie(p.b, "d5c4", "refused")
+    play(p, ["d5c4"])                                     # (told refused: White stays to move)
+    assert p.w.ply == 28 and "d5c4" in p.w.refused_moves()
     play(p, ["a2a3"])
     p.w.resign()
     p.pump()
@@ -47,7 +40,8 @@ def test_secret_pawn_blame_falls_on_the_answerer_and_the_replay_goes_on():
     assert (25, "wrong-probe-answer") in found and (25, "wrong-answer") in found
     assert any("black accepted d5e5" in q["message"] for q in problems)
     assert (29, "wrong-probe-answer") in found            # (after the first break: replayed on)
-    assert any(q["message"] == "d5c4 was refused, but the truth allows it" for q in problems)
+    assert any(q["message"] == "try 1 answered refused for d5c4, but the truth is allowed"
+               for q in problems)
     st = p.w.status()
     assert st.reason == "forfeit" and st.winner == "white"
     assert p.w.ending["was"]["reason"] == "resignation"

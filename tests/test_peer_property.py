@@ -12,8 +12,9 @@ import random
 from hypothesis import given, settings as hsettings, strategies as st
 
 from hiddenchess.errors import HiddenChessError
-from hiddenchess.peer import decode, message_hash
+from hiddenchess.peer import decode, message_hash, ot
 from hiddenchess.peer.codec import ProtocolError
+from hiddenchess.peer.chain import RESEND_BUDGET
 from hiddenchess.peer.deadlines import STALL_MS
 from hiddenchess.variants.hidden_identity.ai import choose_placement
 
@@ -21,8 +22,8 @@ from test_peer_support import Pair
 
 VARIANTS = ("standard", "secret-pawn", "reveal", "hidden-identity")
 SQUARES = [f + r for f in "abcdefgh" for r in "12345678"]
-KINDS = ("move", "answer", "open", "probe", "probe-answer", "resign", "draw-offer", "draw-accept",
-         "draw-decline", "claim", "final")
+KINDS = ("move", "answer", "open", "probe", "probe-answer", "probe-key", "try", "try-answer",
+         "resign", "draw-offer", "draw-accept", "draw-decline", "claim", "final")
 
 
 def make_pair(variant: str, rnd: random.Random) -> Pair:
@@ -82,6 +83,9 @@ def forged(pg, victim, rnd: random.Random, ply: int) -> tuple:
             return rnd.choice(known)
         return rnd.choice(SQUARES) + rnd.choice(SQUARES)
     probe_moves = (victim.probe or {}).get("moves") or [uci() for _ in range(rnd.randrange(3))]
+    point = ot.holder_key(rnd.randrange(1, 10 ** 30))    # (a valid group element)
+    entries = ["".join(rnd.choice("0123456789abcdef") for _ in range(32))
+               for _ in range(len(probe_moves) + rnd.choice((0, 1, 1, 2)))]
     payload = {
         "move": lambda: {"ply": ply, "uci": uci(), "open": some, "draw": rnd.choice(("", hexes)),
                          "left": rnd.choice((None, 5_000, 10 ** 9)), "castle": "", "ep": False,
@@ -94,6 +98,10 @@ def forged(pg, victim, rnd: random.Random, ply: int) -> tuple:
                                                                          rnd.randrange(3)))))},
         "probe-answer": lambda: {"ply": ply, "refused": sorted(set(
             rnd.sample(probe_moves, min(len(probe_moves), rnd.randrange(4)))))},
+        "probe-key": lambda: {"ply": ply, "key": rnd.choice((point, point, hexes))},
+        "try": lambda: {"ply": ply, "round": rnd.choice((1, 1, 2, 9)),
+                        "point": rnd.choice((point, point, hexes))},
+        "try-answer": lambda: {"ply": ply, "round": rnd.choice((1, 1, 2, 9)), "table": entries},
         "claim": lambda: {"ply": ply, "reason": rnd.choice(("threefold", "fifty-moves", "stalled",
                                                             "flag", "flag-self")),
                           "move": "", "left": rnd.choice((None, -5_000))},
@@ -204,3 +212,111 @@ def test_the_property_driver_sees_rejections_forfeits_and_legal_replacements():
         verdict = victim.receive(text, now_ms=p.now)
         outcomes["refused" if verdict else "taken"] += 1
     assert outcomes["refused"] >= 10 and outcomes["taken"] >= 3, outcomes
+
+
+# --- issue #23: equivocation and floods --------------------------------------------------------------
+def _hello(pg, rnd: random.Random) -> str:
+    """A random hello as ``pg``'s friend could send it (honest-looking or not)."""
+    n_sent, n_recv = len(pg.chain.sent), len(pg.chain.recv)
+    have_n = rnd.choice((0, n_sent, max(0, n_sent - 1), n_sent + 3))
+    head_n = rnd.choice((0, n_recv, max(0, n_recv - 1), n_recv + 2))
+    have = pg.chain.sent_hashes[have_n - 1] if 0 < have_n <= n_sent else ("a" * 64 if have_n else "")
+    head = pg.chain.recv_hashes[head_n - 1] if 0 < head_n <= n_recv else ("b" * 64 if head_n else "")
+    return json.dumps({"v": 1, "g": pg.game_id, "n": 0, "prev": "", "ack": "", "t": "hello",
+                       "digest": pg.digest, "seat": pg.peer, "head_n": head_n, "head": head,
+                       "have_n": have_n, "have": have}, sort_keys=True, separators=(",", ":"))
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10 ** 9), variant=st.sampled_from(VARIANTS),
+       target=st.integers(1, 12), hostile_seat=st.sampled_from(("white", "black")),
+       proof=st.booleans(), floods=st.integers(0, 300))
+def test_equivocation_and_floods_never_void_a_game(seed, variant, target, hostile_seat, proof,
+                                                   floods):
+    """A hostile page re-sends one of its delivered messages differently (acknowledging all it
+    had received: a proof, or less: posing as an older copy), and floods the honest page with
+    hellos and repeated messages. The honest page forfeits it at once (a proof) or refuses the
+    message, changing nothing but its notes; its replies stay bounded; the game always goes on
+    to a result; and the cheater wins only a game the audit verified."""
+    rnd = random.Random(seed)
+    p = make_pair(variant, rnd)
+    hostile, victim = p.side(hostile_seat), p.side("black" if hostile_seat == "white" else "white")
+    while victim.phase == "play" and victim.ply < target:
+        p.now += 1_000
+        if not step(p, p.side(victim.turn), rnd):
+            break
+        p.pump()
+    delivered = len(victim.chain.recv)
+    if delivered == 0:
+        return
+    index = rnd.randrange(1, delivered + 1)          # a place already filled on the victim's page
+    kept = (list(hostile.chain.sent), list(hostile.chain.sent_hashes), list(hostile.chain.recv),
+            list(hostile.chain.recv_hashes))
+    ch = hostile.chain
+    del ch.sent[index - 1:], ch.sent_hashes[index - 1:]
+    if not proof:
+        # (acknowledging only what the original message acknowledged)
+        ack = decode(kept[0][index - 1])["ack"]
+        upto = ch.recv_hashes.index(ack) + 1 if ack else 0
+        del ch.recv[upto:], ch.recv_hashes[upto:]
+    kind, payload = forged(hostile, victim, rnd, victim.ply)
+    try:
+        text = hostile.send(kind, **payload)
+    except ProtocolError:
+        text = None
+    hostile.outbox.clear()
+    ch.sent[:], ch.sent_hashes[:], ch.recv[:], ch.recv_hashes[:] = (list(x) for x in kept)
+    p.now += 10_000
+    before = victim.to_json()
+    verdict = victim.receive(text, now_ms=p.now) if text is not None else "not sent"
+    if verdict is None:
+        assert text == victim.chain.recv[index - 1]   # (only the same message is accepted)
+    elif verdict.startswith("forfeit:"):
+        assert proof and victim.equivocation["second"] == text
+        st_ = victim.status()
+        assert st_.over and (st_.winner == victim.seat or st_.winner is None) or st_.reason != "forfeit"
+    else:
+        after = victim.to_json()
+        keys = ("problems", "notice", "rejected")
+        assert {**after, **dict.fromkeys(keys)} == {**before, **dict.fromkeys(keys)}, verdict
+        assert "cannot be resumed" not in verdict
+    victim.take_outbox()
+    # Floods: hellos, copies of the cheater's messages, repeated finals.
+    out = 0
+    audits = []
+    audit = victim.protocol.audit
+    victim.protocol.audit = lambda: audits.append(1) or audit()
+    for _ in range(floods):
+        p.now += rnd.choice((0, 10, 1_000, 6_000))
+        roll = rnd.random()
+        if roll < 0.6:
+            victim.receive(_hello(victim, rnd), now_ms=p.now)
+        elif roll < 0.8 and victim.chain.recv:
+            victim.receive(rnd.choice(victim.chain.recv), now_ms=p.now)
+        elif text is not None:
+            victim.receive(text, now_ms=p.now)
+        out += sum(len(t) for t in victim.take_outbox())
+    assert out <= RESEND_BUDGET
+    finals = [t for t in hostile.chain.sent if decode(t)["t"] == "final"]
+    assert len(audits) <= 1 + len(finals)
+    victim.protocol.audit = audit
+    # The game goes on (the friend's page reconnects) to a result.
+    victim.disconnect(now_ms=p.now); hostile.disconnect(now_ms=p.now)
+    victim.connect(now_ms=p.now); hostile.connect(now_ms=p.now)
+    for _ in range(6):                     # a few more moves, then the cheater gives up
+        for seat in ("white", "black"):
+            deliver(p, seat)
+        if victim.phase != "play" or not step(p, p.side(victim.turn), rnd):
+            break
+    for seat in ("white", "black"):
+        deliver(p, seat)
+    if victim.phase == "play" and hostile.phase == "play":
+        try:
+            hostile.resign(now_ms=p.now)
+        except HiddenChessError:
+            pass
+    drive(p, victim, hostile, rnd)
+    st_ = victim.status()
+    if st_.over and st_.winner == hostile_seat:
+        assert victim.audit is not None and victim.audit["status"] == "verified", \
+            (kind, payload, st_, victim.audit, json.dumps(victim.ending))

@@ -97,7 +97,7 @@ def test_decoder_rejects_malformed_messages(text, reason):
 def test_every_schema_type_encodes():
     for kind in SCHEMAS:
         assert kind in {"hello", "commit", "move", "answer", "open", "probe", "probe-answer",
-                        "resign", "draw-offer", "draw-accept", "draw-decline", "claim", "final",
+                        "probe-key", "try", "try-answer", "resign", "draw-offer", "draw-accept", "draw-decline", "claim", "final",
                         "rematch-offer", "rematch-accept"}
 
 
@@ -191,26 +191,32 @@ def test_secret_pawn_commitments_are_sent_before_play():
 
 
 def test_secret_pawn_refusal_by_the_holder():
-    # (Issue #12, privacy by uniform messages.) At the start of White's turn its page asks about
-    # every king move an unopened black pawn could refuse, whatever White means to play; Black's
-    # page says which its hidden pawns refuse (the hidden f5 pawn defends e5).
+    # (Issues #12 and #23.) At the start of White's turn its page asks about every king move an
+    # unopened black pawn could refuse, whatever White means to play; Black's page answers with
+    # its key only. White learns about a move by trying it (an oblivious transfer): e5 is
+    # refused (the hidden f5 pawn defends it), then c4 is allowed and played.
     p = Pair("secret-pawn", seals=SP_SEALS)
     play(p, SP_MOVES)
     probe = decode(p.sent["white"][-1])
     assert probe["t"] == "probe" and probe["moves"] == ["d5c4", "d5e5"]
-    answer = decode(p.sent["black"][-1])
-    assert answer["t"] == "probe-answer" and answer["refused"] == ["d5e5"]
-    assert p.w.dests()["d5"] == ["c4"]     # White may not try e5 ...
+    assert decode(p.sent["black"][-1])["t"] == "probe-key"
+    assert sorted(p.w.dests()["d5"]) == ["c4", "e5"]   # nothing told yet
+    p.move("d5e5")
+    assert [decode(t)["t"] for t in p.sent["white"][-1:] + p.sent["black"][-1:]] == \
+        ["try", "try-answer"]
+    assert p.w.notice == "d5e5: a secret pawn attacks that square"
+    assert p.w.dests()["d5"] == ["c4"]     # White may not try e5 again ...
     with pytest.raises(IllegalMoveError) as e:
         p.w.move("d5e5")
     assert "a secret pawn attacks that square" in str(e.value)
     assert p.w.ply == len(SP_MOVES) and p.w.turn == "white"
-    p.move("d5c4")  # another king move: accepted
+    p.move("d5c4")  # another king move: allowed by its try, played
     assert p.w.ply == p.b.ply == len(SP_MOVES) + 1
     p.b.resign()
     p.pump()
     verified(p)
-    assert any(a["kind"] == "probe" and a["refused"] == ["d5e5"] for a in p.b.attempts)
+    assert [len(a["rounds"]) for a in p.b.attempts
+            if a["kind"] == "probe" and a["ply"] == len(SP_MOVES)] == [2]
 
 
 def test_secret_pawn_reveals_are_opened_and_verified():
@@ -544,7 +550,8 @@ def test_disconnect_and_reload_at_every_ply_then_resync(variant, moves, seals):
             verified(p)
 
 
-def test_resync_detects_a_fork():
+def test_resync_takes_back_what_an_older_save_lost():
+    # (issue #23: this was a fork, "cannot be resumed"; now the older copy takes its moves back)
     p = Pair("standard")
     play(p, ["e2e4", "e7e5"])
     old_black = PeerGame.from_json(p.b.to_json())
@@ -553,15 +560,13 @@ def test_resync_detects_a_fork():
     p.b = old_black            # Black's page restored an older save: its moves were lost
     p.w.connect(); p.b.connect()
     w_hello, b_hello = p.w.take_outbox()[0], p.b.take_outbox()[0]
-    assert p.w.receive(b_hello) is None   # (an older head: the next message will tell)
-    reason = p.b.receive(w_hello)         # White has a message Black "never sent"
-    assert "cannot be resumed" in reason and p.b.fork
-    # White learns it from Black's next message, a different one in the same place
-    p.b.fork = None
-    branch = p.b.send("resign", ply=3)
-    reason = p.w.receive(branch)
-    assert "went back to an older copy" in reason and p.w.fork
-    assert p.w.status().over is False
+    assert p.b.receive(w_hello) is None   # White has a message Black lost: Black waits for it
+    assert p.b.resync_note and p.b.waiting_for()
+    assert p.w.receive(b_hello) is None   # White sends Black's own messages back
+    p.pump()
+    assert p.b.ply == p.w.ply == 4 and p.b.resync_note is None
+    play(p, ["f1c4"])
+    assert p.b.ply == 5 and not p.w.problems and not p.b.problems
 
 
 # --- fuzzing --------------------------------------------------------------------------------------
@@ -639,7 +644,8 @@ def test_fuzz_mutated_messages_never_break_the_state(variant, key, value, kind, 
 
 
 # --- privacy --------------------------------------------------------------------------------------
-_DERIVED = {"c", "prev", "ack", "salt", "nonce", "draw"}
+#: Random-looking values (salts, hashes, commitments, nonces, tags, the transfers' points and tables).
+_DERIVED = {"c", "prev", "ack", "salt", "nonce", "draw", "tag", "key", "point", "table"}
 
 
 def _strip(value):

@@ -180,9 +180,13 @@ def test_secret_pawn_sealing_refusal_and_waiting():
     assert a["peer"]["status"] == "playing" and a["secrets"]["own"] == ["c2", "d2"]
     assert link.state("b")["secrets"]["own"] == ["b7", "f7"]
     link.play(SP_MOVES)
-    # (issue #12) White's page asked about its king moves at the start of its turn: e5 is
-    # refused (no try of White's reached Black's page), so it is not movable.
+    # (issues #12, #23) White's page asked its question at the start of its turn, which tells
+    # White nothing: e5 is movable until White tries it and is told (only White) it is refused.
     a = link.state("a")
+    assert "e5" in a["movable"]["dests"]["d5"] and a["turnColor"] == "white"
+    link.call("a", "move", {"orig": "d5", "dest": "e5"})
+    a = link.state("a")
+    assert a["peer"]["notice"] == "d5e5: a secret pawn attacks that square"
     assert "e5" not in a["movable"]["dests"]["d5"] and a["turnColor"] == "white"
     st = link.call("a", "move", {"orig": "d5", "dest": "e5"})
     assert st["error"] == "Illegal move: a secret pawn attacks that square."

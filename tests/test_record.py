@@ -403,7 +403,7 @@ def test_pgn_of_a_finished_game():
     assert list(tags)[:7] == ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
     assert tags["Result"] == "1-0" and tags["Date"] == "2025.01.02"
     assert tags["TimeControl"] == "300+3"
-    assert tags["Termination"] == "normal"
+    assert tags["Termination"] == "Normal"
     assert tags["Variant"] == "Standard" and "FEN" not in tags
     assert tags["White"] == 'Ann "the rook"' and tags["Black"] == "B\\ob"
     assert '[White "Ann \\"the rook\\""]' in pgn
@@ -423,7 +423,7 @@ def test_pgn_result_comes_from_the_game():
 def test_pgn_time_forfeit_termination():
     game = play(Game.new("standard"), ["e4"])
     game.flag("black")
-    assert pgn_tags(to_pgn(game))["Termination"] == "time forfeit"
+    assert pgn_tags(to_pgn(game))["Termination"] == "Time forfeit"
 
 
 def test_pgn_variant_and_setup_tags():

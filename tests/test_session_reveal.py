@@ -249,5 +249,24 @@ def test_pools_always_account_for_every_reveal(seed, picks):
     for color in ("white", "black"):
         pool = state["reveal"]["pools"][color]
         assert sum(pool.values()) == 15 - counts[color]
-        if sum(pool.values()):
+        if state["reveal"]["covers"][color]:
             assert sum(state["reveal"]["odds"][color].values()) == pytest.approx(1)
+        else:
+            assert state["reveal"]["odds"][color] == {}
+
+
+def test_a_side_without_covers_has_no_odds_beside_its_pool():
+    """Issue 25: the panel showed "0 covered" beside 50% odds. The pool keeps the roles of covers
+    captured unrevealed, which never return: with no cover left there is no next reveal."""
+    s = Session(MemoryBackend())
+    fen = "4k3/p7/8/8/8/8/8/R3K3 w - - 0 1 covered:a7,a1 pools:q1r0b0n0p1/q1r2b2n2p8"
+    st = s.new_game({"variant": "reveal", "fen": fen, "draws": ["q"]}, now_ms=0)
+    assert not st["error"], st["error"]
+    assert st["reveal"]["covers"] == {"white": 1, "black": 1}
+    assert st["reveal"]["odds"]["white"] == {"q": 0.5, "r": 0.0, "b": 0.0, "n": 0.0, "p": 0.5}
+    st = s.move("a1", "a7", now_ms=1)           # White's only cover (a queen) takes Black's
+    assert not st["error"], st["error"]
+    rv = st["reveal"]
+    assert rv["covers"] == {"white": 0, "black": 0} and rv["covered"] == []
+    assert sum(rv["pools"]["black"].values()) == 15 and sum(rv["pools"]["white"].values()) == 1
+    assert rv["odds"] == {"white": {}, "black": {}}

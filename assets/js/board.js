@@ -16,12 +16,16 @@ const calm = () => !!(window.matchMedia && window.matchMedia('(prefers-reduced-m
 const animMs = () => (app.settings && typeof app.settings.animMs === 'number' ? app.settings.animMs : 180);
 const ROLE_OF_LETTER = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
 
-/** Draw the starting position at once (before Python is up); movable once a state arrives. */
-export function startBoard() {
+/** Draw the board at once (before Python is up): the saved game's position as last shown
+ * (``early``: the preview's state, its marks come with the rest of the page), else the starting
+ * position; movable once a state arrives. */
+export function startBoard(early) {
   const el = $('board');
+  const board = early ? splitUnknown(early.fen) : null;
   app.cg = Chessground(el, {
-    fen: START_FEN,
-    orientation: 'white',
+    fen: board ? board.fen : START_FEN,
+    orientation: early && early.orientation === 'black' ? 'black' : 'white',
+    lastMove: (early && early.lastMove) || undefined,
     coordinates: document.documentElement.dataset.coords !== 'off', // (settings.js; set in index.html)
     autoCastle: true,
     highlight: { lastMove: true, check: false },
@@ -33,6 +37,7 @@ export function startBoard() {
     selectable: { enabled: true },
     drawable: { enabled: true, visible: true },
   });
+  if (board && board.unknown.size) setAllPieces(board);
   el.classList.remove('board-static');
   onCallFailed(renderBoard);
 }

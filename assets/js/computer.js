@@ -73,6 +73,32 @@ $('start').addEventListener('pointerover', e => {
   if (e.pointerType === 'mouse' && e.target.closest && e.target.closest('.play-computer')) startWorker();
 });
 
+// A humane pace: the computer's reply never lands while the player's move is still sliding, and
+// at the lowest levels (whose search takes a few hundredths of a second) it comes after a short
+// pause, as a person's would. The pause counts from the player's move, so the search's own time
+// is part of it; the higher levels only wait for the animation (their search outlasts it).
+const HUMAN_PAUSE_MS = { 1: [650, 1150], 2: [400, 800] };
+const animationMs = () => (app.settings && typeof app.settings.animMs === 'number' ? app.settings.animMs : 180);
+
+/** When the computer's reply to a request made at ``since`` (performance.now()) may land. */
+function paced(level, since) {
+  const [lo, hi] = HUMAN_PAUSE_MS[level] || [0, 0];
+  const pause = Math.round(lo + Math.random() * (hi - lo));
+  document.body.dataset.aiPause = String(pause);
+  const due = since + Math.max(animationMs() + 30, pause);
+  const latest = due + animationMs() + 150; // (a hidden tab draws no frames: never wait on them long)
+  return new Promise(resolve => {
+    const look = () => {
+      const now = performance.now();
+      if (now < due) return setTimeout(look, due - now);
+      const sliding = app.cg && app.cg.state.animation.current;
+      if (sliding && now < latest) return setTimeout(look, 16);
+      resolve();
+    };
+    look();
+  });
+}
+
 /** Hand the computer's request (if any) to the worker; its move comes back as computer_move. */
 export function think(st) {
   const c = st.computer;
@@ -83,8 +109,10 @@ export function think(st) {
   const key = `${req.game}|${req.ply}`;
   if (ai.job === key) return;
   ai.job = key;
+  const since = performance.now();
   startWorker()
     .then(w => w.sync.choose(JSON.stringify(req.view), req.level))
+    .then(text => paced(req.level, since).then(() => text))
     .then(text => {
       const answer = JSON.parse(text);
       if (ai.job === key) ai.job = null; // done: the same ply may be asked again after a takeback

@@ -4,10 +4,11 @@
 // state.options.menu: {id, options: [keys]}); which of them the computer and a friend can play
 // is state.computerVariants and state.friendVariants.
 
-import { $, isOver } from './dom.js';
+import { $, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { hideToasts } from './toast.js';
+import { gameChoice, rememberGameChoice } from './settings.js';
 
 const FRIEND_NOTE = 'Play on another device with a link. No server; every secret is checked at the end.';
 export const OFFLINE_NOTE = 'Needs a network: this device is offline. Play on this device or against the computer meanwhile.';
@@ -61,10 +62,12 @@ function completeMenu() {
       const label = document.createElement('label');
       label.className = 'toggle toggle-sub';
       label.id = `${opt.key}-toggle`;
+      label.dataset.variant = entry.id;
       const input = Object.assign(document.createElement('input'), { type: 'checkbox', id: `new-${opt.key}` });
       input.dataset.option = opt.key;
-      label.append(input, Object.assign(document.createElement('span'), { textContent: `${entry.name}: ${opt.label}` }));
-      group.appendChild(label);
+      const text = opt.label.charAt(0).toUpperCase() + opt.label.slice(1);
+      label.append(input, Object.assign(document.createElement('span'), { textContent: text }));
+      $('variant-options').appendChild(label);
     }
   }
 }
@@ -81,15 +84,19 @@ function chosenVariant() {
   return ids[keys.join(',')] || ids[[...keys].sort().join(',')] || v.value;
 }
 
-// Options apply to the variant that has them: the others are greyed out.
+// Options apply to the variant that has them: shown under the variants for the chosen one only
+// (the others' are hidden and disabled).
 function syncOptions() {
   const v = checkedVariant();
   const entry = v ? menu().find(e => e.id === v.value) : null;
   const mine = new Set(((entry && entry.options) || []).map(o => o.key));
   for (const box of form().querySelectorAll('input[data-option]')) {
     box.disabled = !mine.has(box.dataset.option);
-    box.closest('label').classList.toggle('is-disabled', box.disabled);
+    box.closest('label').hidden = box.disabled;
   }
+  const box = $('variant-options');
+  box.hidden = !mine.size;
+  if (entry && mine.size) box.setAttribute('aria-label', `Options of ${entry.name}`);
 }
 
 // ------------------------------------------------------------------ the new-game dialog
@@ -110,12 +117,19 @@ export function openNewGame() {
     for (const box of f.querySelectorAll('input[data-option]')) box.checked = (chosen.options || []).includes(box.dataset.option);
     const m = f.querySelector(`input[name=mode][value="${o.mode}"]`);
     if (m && !m.disabled) m.checked = true;
-    const lv = f.querySelector(`input[name=level][value="${o.level}"]`);
-    if (lv) lv.checked = true;
-    const col = f.querySelector(`input[name=color][value="${o.color}"]`);
-    if (col) col.checked = true;
     $('new-autoflip').checked = !!st.autoFlip;
   }
+  // Level, colour and clock: the game last chosen (the start screen's row, this dialog), as the
+  // one-click start uses them; against the computer, the current game's own level and colour.
+  const choice = gameChoice();
+  const computerGame = !!(st && st.options && st.options.mode === 'computer');
+  const level = computerGame ? st.options.level : choice.level;
+  const color = computerGame ? st.options.color : choice.color;
+  const lv = f.querySelector(`input[name=level][value="${level}"]`);
+  if (lv) lv.checked = true;
+  const col = f.querySelector(`input[name=color][value="${color}"]`);
+  if (col) col.checked = true;
+  setClock(choice.clock);
   let warn = f.querySelector('.form-warning');
   const inProgress = st && !isOver(st) && (st.moves || []).length > 0;
   if (inProgress && !warn) {
@@ -130,6 +144,19 @@ export function openNewGame() {
   f.dispatchEvent(new Event('hc:opened')); // (quick-ui.js syncs its own choice)
   dlg.showModal();
   (f.querySelector('input[name=variant]:checked') || f.querySelector('input')).focus();
+}
+
+function setClock(clock) {
+  const f = form();
+  const preset = f.querySelector(`input[name=clock][value="${CSS.escape(clock)}"]`);
+  if (preset) {
+    preset.checked = true;
+    return;
+  }
+  const [minutes, increment] = clock.split('+').map(Number);
+  f.querySelector('input[name=clock][value=custom]').checked = true;
+  $('clock-minutes').value = String(minutes);
+  $('clock-increment').value = String(increment);
 }
 
 function syncDialog() {
@@ -193,7 +220,7 @@ function startNewGame(e) {
     autoflip: $('new-autoflip').checked,
   };
   if (options.mode === 'computer') {
-    options.level = Number(f.get('level') || 3);
+    options.level = Number(f.get('level') || 2);
     options.color = f.get('color') || 'white';
   }
   if (options.mode === 'friend') options.color = f.get('fcolor') || 'white';
@@ -204,9 +231,12 @@ function startNewGame(e) {
     return;
   }
   if (st) {
+    const label = typeof clock === 'string' ? clock : `${clock.minutes}+${clock.increment}`;
+    rememberGameChoice({ level: options.level, color: options.color, clock: label });
     app.bannerDismissedFor = null;
     app.noticeDismissed = null;
     hideToasts(); // a notice about the previous game does not belong to the new one
+    dialogFocus.next = gameFocus(); // the new game is played on the board: the focus goes there
     $('dlg-new').close();
   }
 }
@@ -228,7 +258,7 @@ $('new-cancel').addEventListener('click', () => $('dlg-new').close());
 // A modal <dialog> keeps the focus inside (the rest of the page is inert) and closes on Escape
 // (the browser's "cancel"); when it closes, the focus goes back to where it was before it opened
 // (else to the board), so a keyboard user goes on from there.
-const dialogFocus = { outside: null };
+const dialogFocus = { outside: null, next: null }; // (next: where a closing dialog sends it instead)
 document.addEventListener('focusin', e => {
   if (!(e.target instanceof Element) || e.target.closest('dialog')) return;
   dialogFocus.outside = e.target;
@@ -237,7 +267,8 @@ document.addEventListener(
   'close',
   e => {
     if (!(e.target instanceof HTMLDialogElement) || document.querySelector('dialog[open]')) return;
-    const back = dialogFocus.outside;
+    const back = dialogFocus.next || dialogFocus.outside;
+    dialogFocus.next = null;
     const usable = back && back.isConnected && !back.disabled && !back.closest('[hidden]');
     (usable ? back : $('board')).focus();
   },

@@ -36,7 +36,7 @@ function replayLink(value) {
 export function openExchange() {
   let data;
   try {
-    data = JSON.parse(window.hc.exportGame());
+    data = JSON.parse(window.hc.exportGame(window.location.origin + window.location.pathname));
   } catch (err) {
     data = { error: `The game could not be exported: ${err && err.message ? err.message : err}` };
   }
@@ -56,7 +56,8 @@ export function openExchange() {
 
 async function importGame(args) {
   const st = app.state;
-  const going = st && !isOver(st) && (st.moves || []).length > 0;
+  // (a move or a setup choice made, such as sealed pawns: state.inProgress)
+  const going = st && !isOver(st) && (st.inProgress || (st.moves || []).length > 0);
   if (going && !(await confirmDialog('Import a game?', 'The imported game opens beside the game in progress, which is kept in Your games.', 'Import'))) {
     return null;
   }

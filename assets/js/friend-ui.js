@@ -184,9 +184,10 @@ export function renderFriend(st) {
 
   // Messages the protocol refused, and the audit.
   const rej = $('friend-rejected');
+  // (p.fork: the two copies of the game are being brought together -- never a dead end)
   rej.hidden = !p.rejected && !p.fork;
   rej.textContent = p.fork
-    ? `This game cannot be resumed: ${p.fork} Start a new game.`
+    ? `Bringing the two copies of this game together: ${p.fork}.`
     : p.rejected ? `A message from your friend's device was refused: ${p.rejected}` : '';
   renderFriendAudit(p.audit, p.provisional);
 }

@@ -23,14 +23,22 @@
 // modulepreload list of index.html, kept equal to it by tests/test_build.py); the rest of the
 // page is imported after the board's first frame, long before Python is up.
 
-import { $, isOver } from './dom.js';
+import { $, gameTitle, isOver, saveRevision, savedPreview } from './dom.js';
 import { app } from './state.js';
 import { call, onAfterCall, onRender } from './bridge.js';
 import { renderBoard, startBoard } from './board.js';
 import { hidePromotion } from './promotion.js';
 import { showToast } from './toast.js';
 
-startBoard();
+// A reload draws the saved game's position and title at once (its marks, players and moves follow
+// with the rest of the page, preview.js), never the start position titled "Standard" first.
+const early = window.hcReady ? null : savedPreview();
+startBoard(early);
+$('game-title').textContent = early ? gameTitle(early) : saveRevision() ? '' : 'Standard';
+if (early) {
+  document.body.dataset.preview = 'early'; // ("true" once the whole preview is drawn, preview.js)
+  $('loading-text').textContent = 'Loading the rules engine… (your game is shown as saved)';
+}
 
 // The page is being left (reload, navigation): parts still loading are cut short, not broken.
 const leaving = { now: false };
@@ -44,6 +52,7 @@ window.hcApp = {
   state: () => app.state,
   boardFen: () => app.cg.getFen(),
   premove: () => app.cg.state.premovable.current || null,
+  animating: () => !!app.cg.state.animation.current,
 };
 
 // Let the board paint, then fetch the rest of the page (a hidden tab gets no frames: 50 ms at most).
@@ -76,6 +85,7 @@ const [
   { startSettings },
   { renderSound, startSound },
   { openReplayLink, startExchange },
+  { fitBoard, startFit },
   { gamesChanged, renderGamesBadge, renderStartGames, startGames },
   { renderYourMove, startYourMove },
   { saveKey, tabGame },
@@ -94,6 +104,7 @@ const [
   import('./settings.js'),
   import('./sound.js'),
   import('./exchange.js'),
+  import('./fit.js'),
   import('./games.js'),
   import('./yourmove.js'),
   import('./tabgame.js'),
@@ -110,9 +121,7 @@ const [
 function renderPage(st) {
   $('chk-autoflip').checked = !!st.autoFlip;
   $('layout').dataset.orientation = st.orientation;
-  $('game-title').textContent = [st.variant && st.variant.name, st.clock ? st.clock.label : 'no clock']
-    .filter(Boolean)
-    .join(' · ');
+  $('game-title').textContent = gameTitle(st);
   document.body.dataset.variant = st.variant ? st.variant.id : '';
   document.body.dataset.over = st.status && st.status.over ? 'true' : 'false';
   document.body.dataset.viewer = st.viewer || '';
@@ -145,6 +154,7 @@ onRender(renderHint);
 onRender(renderStart);
 onRender(rememberPreview);
 onRender(renderSound);
+onRender(fitBoard);
 onRender(renderGamesBadge);
 onRender(renderStartGames);
 onRender(renderYourMove);
@@ -187,6 +197,25 @@ document.addEventListener('keydown', e => {
     }
   }
 });
+
+// The mouse wheel over the board steps through the moves, as on lichess (down: the next move,
+// up: the one before), where the arrow keys would; a trackpad's small steps add up to one move.
+const wheel = { sum: 0 };
+$('board').addEventListener(
+  'wheel',
+  e => {
+    const st = app.state;
+    const browsable = st && (isOver(st) || (!st.handover && st.phase === 'play')) && (st.moves || []).length > 0;
+    if (!browsable || e.ctrlKey || document.querySelector('dialog[open]') || !$('promo').hidden) return;
+    e.preventDefault();
+    wheel.sum += e.deltaMode === 1 ? e.deltaY * 40 : e.deltaMode === 2 ? e.deltaY * 400 : e.deltaY;
+    if (Math.abs(wheel.sum) < 40) return;
+    const step = wheel.sum > 0 ? 1 : -1;
+    wheel.sum = 0;
+    replayTo(Math.max(0, replayPly() + step));
+  },
+  { passive: false },
+);
 
 // ------------------------------------------------------------------ start-up
 
@@ -232,6 +261,7 @@ startStart();
 startSettings();
 startSound();
 startExchange();
+startFit();
 startGames();
 startYourMove();
 

@@ -17,8 +17,11 @@ export function renderPlayers(st) {
     el.dataset.color = color;
     el.setAttribute('aria-label', `${COLOR_NAMES[color]} player`);
     const comp = st.computer;
-    el.querySelector('.player-name').textContent = !comp ? COLOR_NAMES[color]
-      : comp.seat === color ? `Computer · level ${comp.level}` : 'You';
+    // (an imported game: the players its PGN names, beside their colour)
+    const named = st.players && st.players[color];
+    el.querySelector('.player-name').textContent = comp
+      ? (comp.seat === color ? `Computer · level ${comp.level}` : 'You')
+      : named ? `${named} · ${COLOR_NAMES[color]}` : COLOR_NAMES[color];
     el.classList.toggle('is-computer', !!comp && comp.seat === color);
     el.querySelector('.player-actions').hidden = !!comp && comp.seat === color;
     const turn = setup ? setupSeat === color : !over && st.turnColor === color;
@@ -70,7 +73,7 @@ function materialTray(st) {
         label: `${foe === 'white' ? 'a White' : 'a Black'} ${role}`,
         node: () => {
           const item = document.createElement('span');
-          item.className = 'tray-item cg-wrap';
+          item.className = 'tray-item tray-material cg-wrap';
           const p = document.createElement('piece');
           p.className = `${role} ${foe}`;
           item.appendChild(p);
@@ -90,13 +93,24 @@ function materialTray(st) {
 }
 
 export function renderTrays(st) {
-  const shown = first('tray', st) || materialTray(st) || { what: 'Pieces', items: [] };
+  // A variant's own tray (captured secret pawns) and, where the board is public, the material.
+  const parts = [first('tray', st), materialTray(st)].filter(Boolean);
+  const shown = parts.length
+    ? { what: parts.map(p => p.what).join(' and '), items: parts.flatMap(p => p.items) }
+    : { what: 'Pieces', items: [] };
   for (const color of COLORS) {
     const tray = playerEl(color).querySelector('.tray');
     tray.replaceChildren();
     const mine = shown.items.filter(c => c.color !== color);
     tray.hidden = !mine.length;
-    for (const c of mine) tray.appendChild(c.node());
+    // The pieces may be cut short when the bar is narrow; the points ahead ("+3") never are.
+    const pieces = document.createElement('span');
+    pieces.className = 'tray-pieces';
+    tray.appendChild(pieces);
+    for (const c of mine) {
+      const node = c.node();
+      (node.classList.contains('tray-score') ? tray : pieces).appendChild(node);
+    }
     tray.setAttribute('aria-label', `${shown.what} captured by ${COLOR_NAMES[color]}: ${mine.map(c => c.label).join(', ') || 'none'}`);
   }
 }

@@ -6,33 +6,19 @@
 // from is still the current one (same write revision), kept small (the last moves only) and
 // dropped whenever storage is short: the game's own save always comes first.
 
-import { $ } from './dom.js';
+import { $, PREVIEW_KEY as KEY, saveRevision, savedPreview } from './dom.js';
 import { app } from './state.js';
 import { render } from './bridge.js';
-import { saveKey } from './tabgame.js';
 
-const KEY = 'hiddenchess:preview';
 const MAX_MOVES = 60;
 const MAX_BYTES = 48 * 1024;
-const REV = /^\{"schema":(\d{1,9}),"rev":(\d{1,15}),/;
 const pending = { timer: 0, state: null };
-
-function saveRevision() {
-  try {
-    const key = saveKey(app.state && app.ready ? app.state.gameId : null);
-    const head = window.localStorage.getItem(key);
-    const m = head && REV.exec(head.slice(0, 60));
-    return m ? `${key}|${m[1]}:${m[2]}` : null; // (the game's key too: revisions are per game)
-  } catch {
-    return null;
-  }
-}
 
 function write() {
   pending.timer = 0;
   const st = pending.state;
   if (!st || !app.ready) return;
-  const rev = saveRevision();
+  const rev = saveRevision(st.gameId); // (this game's own save)
   try {
     if (!rev || st.stale) {
       window.localStorage.removeItem(KEY);
@@ -80,17 +66,15 @@ export function flushPreview() {
 /** Before the engine is up: draw the saved game as it was last shown, if that is still current. */
 export function showPreview() {
   if (app.ready || app.state) return false;
-  let saved;
-  try {
-    saved = JSON.parse(window.localStorage.getItem(KEY) || 'null');
-  } catch {
-    return false;
-  }
-  if (!saved || !saved.state || !saved.rev || saved.rev !== saveRevision()) return false;
+  const saved = savedPreview();
+  if (!saved) return false;
   try {
     document.body.dataset.preview = 'true';
     $('loading-text').textContent = 'Loading the rules engine… (your game is shown as saved)';
-    render(saved.state, { quiet: true });
+    render(saved, { quiet: true });
+    // Its marks (neckties, covers) are drawn over the board once it has its size on the page: the
+    // marks set in the same moment as the position were not drawn at all (seen on phones).
+    if (app.cg) requestAnimationFrame(() => app.cg && document.body.dataset.preview === 'true' && app.cg.redrawAll());
     app.state = null; // the real state comes from the engine
     return true;
   } catch (err) {
@@ -102,7 +86,7 @@ export function showPreview() {
 
 /** The engine is up: the preview gives way to the real state. */
 export function endPreview() {
-  const shown = document.body.dataset.preview === 'true';
+  const shown = document.body.dataset.preview === 'true' || document.body.dataset.preview === 'early';
   document.body.dataset.preview = 'false';
   // The marks drawn over the preview (covers, crowns...) may equal the real state's, and
   // chessground keeps equal shapes as they are: draw the board afresh once, with the real state.

@@ -7,16 +7,28 @@
 import { $ } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
+import { previewSound } from './sound.js';
 
 const KEY = 'hiddenchess:settings';
 export const BOARDS = ['brown', 'blue', 'green', 'grey'];
-export const PIECES = ['cburnett'];
+// (assets/pieces/: each set's source and licence in LICENSES.md; theme-early.js lists them too)
+export const PIECES = ['cburnett', 'merida', 'celtic', 'fantasy', 'spatial'];
 const THEMES = ['auto', 'light', 'dark'];
+// The sounds: recordings (assets/sounds/) or the synthesised ones (sound.js).
+const SOUND_SETS = ['recorded', 'synth'];
 const SPEEDS = { normal: 180, fast: 80, off: 0 };
 const SPEAKER = '<path fill="currentColor" d="M4 9h4l5-4v14l-5-4H4z"/>';
 const SPEAKER_ON = `<svg viewBox="0 0 24 24" aria-hidden="true">${SPEAKER}<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
 const SPEAKER_OFF = `<svg viewBox="0 0 24 24" aria-hidden="true">${SPEAKER}<path d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
-const DEFAULTS = { board: 'brown', pieces: 'cburnett', theme: 'auto', coords: true, anim: 'normal', sound: true };
+// The game last chosen (the start screen's row, the New game dialog): level and colour against the
+// computer, and the clock; the one-click default is level 2, White, no clock.
+const DEFAULTS = {
+  board: 'brown', pieces: 'cburnett', theme: 'auto', coords: true, anim: 'normal', sound: true,
+  soundSet: 'recorded', level: 2, color: 'white', clock: 'none',
+};
+const LEVELS = [1, 2, 3, 4, 5];
+const COLORS = ['white', 'black', 'random'];
+const CLOCK_RE = /^\d{1,3}(\.\d{1,2})?\+\d{1,3}$/;
 
 /** The saved settings, each checked (an unknown or damaged value falls back to its default). */
 export function loadSettings() {
@@ -35,7 +47,26 @@ export function loadSettings() {
     coords: typeof saved.coords === 'boolean' ? saved.coords : DEFAULTS.coords,
     anim: pick('anim', Object.keys(SPEEDS)),
     sound: typeof saved.sound === 'boolean' ? saved.sound : DEFAULTS.sound,
+    soundSet: pick('soundSet', SOUND_SETS),
+    level: pick('level', LEVELS),
+    color: pick('color', COLORS),
+    clock: saved.clock === 'none' || (typeof saved.clock === 'string' && CLOCK_RE.test(saved.clock)) ? saved.clock : DEFAULTS.clock,
   };
+}
+
+/** The game last chosen: {level, color, clock} ("none" or "minutes+increment"). */
+export function gameChoice() {
+  const { level, color, clock } = loadSettings();
+  return { level, color, clock };
+}
+
+/** Remember the game chosen (only what is valid; false when storage is full or blocked). */
+export function rememberGameChoice(choice) {
+  const s = loadSettings();
+  if (LEVELS.includes(choice.level)) s.level = choice.level;
+  if (COLORS.includes(choice.color)) s.color = choice.color;
+  if (choice.clock === 'none' || (typeof choice.clock === 'string' && CLOCK_RE.test(choice.clock))) s.clock = choice.clock;
+  return saveSettings(s);
 }
 
 function saveSettings(s) {
@@ -100,6 +131,7 @@ function readForm() {
     coords: f.get('coords') === 'on',
     anim: f.get('anim'),
     sound: f.get('sound') === 'on',
+    soundSet: f.get('soundSet'),
   };
 }
 
@@ -124,6 +156,7 @@ export function startSettings() {
     }
     const s = { ...loadSettings(), ...readForm() };
     applySettings(s, { save: true });
+    if (e.target.name === 'soundSet') previewSound();
   });
   $('settings-close').addEventListener('click', () => $('dlg-settings').close());
   const m = darkMedia();

@@ -1,8 +1,12 @@
-// Hidden Chess -- sounds for a move, a capture, a check, a reveal, low time and the game's end,
-// synthesised with the Web Audio API (no sound files: nothing to license or download). Which sound
-// a new state calls for is read from the state the page already shows (the last move's notation,
-// its reveal flag, the result); low time comes from the clocks (clock.js: "hc:lowtime"). Muted
-// with the speaker button or in Settings (remembered: settings.js).
+// Hidden Chess -- sounds for a move, a capture, a check, a reveal, low time and the game's end.
+// Two sets, chosen in Settings (settings.js "soundSet", remembered): "recorded" (the default) plays
+// recordings of real pieces for a move, a capture, a check and the end (assets/sounds/recorded/,
+// each file's source and licence in assets/sounds/LICENSES.md); "synth" synthesises every sound
+// with the Web Audio API. A reveal and low time are synthesised in both; so is a recorded sound
+// whose file is not loaded (yet, or at all: offline without it, a browser that cannot decode it).
+// Which sound a new state calls for is read from the state the page already shows (the last move's
+// notation, its reveal flag, the result); low time comes from the clocks (clock.js:
+// "hc:lowtime"). Muted with the speaker button or in Settings (remembered: settings.js).
 
 import { app } from './state.js';
 
@@ -16,7 +20,16 @@ const NOTES = {
   end: [[392, 0, 0.32, 'sine', 0.18], [494, 0.06, 0.32, 'sine', 0.16], [587, 0.12, 0.42, 'sine', 0.16]],
 };
 
-const audio = { ctx: null, last: null };
+/** The recorded sounds: name -> file (fetched and decoded once, when sound is first allowed). */
+export const RECORDED = {
+  move: 'assets/sounds/recorded/move.mp3',
+  capture: 'assets/sounds/recorded/capture.mp3',
+  check: 'assets/sounds/recorded/check.mp3',
+  end: 'assets/sounds/recorded/end.mp3',
+};
+const RECORDED_VOLUME = 0.8;
+
+const audio = { ctx: null, last: null, buffers: {}, loading: null };
 
 function context() {
   if (!audio.ctx) {
@@ -33,6 +46,36 @@ function context() {
 }
 
 const soundOn = () => !app.settings || app.settings.sound !== false;
+const recordedOn = () => !app.settings || app.settings.soundSet !== 'synth';
+
+/** Fetch and decode the recorded sounds, once (each one that fails is left to the synthesiser). */
+function loadRecorded(ctx) {
+  if (audio.loading || !ctx || !ctx.decodeAudioData) return audio.loading;
+  audio.loading = Promise.all(Object.entries(RECORDED).map(async ([name, url]) => {
+    try {
+      const response = await fetch(new URL(url, document.baseURI));
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const bytes = await response.arrayBuffer();
+      audio.buffers[name] = await new Promise((resolve, reject) => {
+        const done = ctx.decodeAudioData(bytes, resolve, reject);
+        if (done && done.then) done.then(resolve, reject);
+      });
+    } catch (err) {
+      console.warn(`Hidden Chess: the recorded ${name} sound could not be loaded (${err && err.message}); it is synthesised instead.`);
+    }
+  }));
+  return audio.loading;
+}
+
+function playBuffer(ctx, buffer) {
+  const source = ctx.createBufferSource();
+  const gain = ctx.createGain();
+  source.buffer = buffer;
+  gain.gain.value = RECORDED_VOLUME;
+  source.connect(gain);
+  gain.connect(ctx.destination);
+  source.start(ctx.currentTime + 0.005);
+}
 
 /** Play one of the sounds by name (nothing when muted or without Web Audio). */
 export function playSound(name) {
@@ -40,6 +83,13 @@ export function playSound(name) {
   if (!notes || !soundOn()) return false;
   const ctx = context();
   if (!ctx) return false;
+  if (recordedOn()) {
+    loadRecorded(ctx);
+    if (audio.buffers[name]) {
+      playBuffer(ctx, audio.buffers[name]);
+      return true;
+    }
+  }
   const t0 = ctx.currentTime + 0.01;
   for (const [freq, at, len, wave, vol] of notes) {
     const osc = ctx.createOscillator();
@@ -54,6 +104,13 @@ export function playSound(name) {
     osc.stop(t0 + at + len + 0.02);
   }
   return true;
+}
+
+/** Play a move's sound in the chosen set, its file loaded first (Settings: heard as it is chosen). */
+export async function previewSound() {
+  const ctx = soundOn() ? context() : null;
+  if (ctx && recordedOn()) await loadRecorded(ctx);
+  return playSound('move');
 }
 
 /** The sound a new state calls for after the one before it (null: none). */
@@ -85,7 +142,8 @@ export function startSound() {
   document.addEventListener('hc:lowtime', () => playSound('lowtime'));
   // Browsers start audio only after a gesture: the first click or key unlocks it.
   const unlock = () => {
-    if (soundOn()) context();
+    if (soundOn() && recordedOn()) loadRecorded(context());
+    else if (soundOn()) context();
     document.removeEventListener('pointerdown', unlock, true);
     document.removeEventListener('keydown', unlock, true);
   };

@@ -5,12 +5,13 @@
 // module names no variant.
 
 import { Chessground } from '../vendor/chessground/chessground.min.js';
-import { $, isOver } from './dom.js';
+import { $, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { each } from './panels/index.js';
 import { openNewGame } from './dialogs.js';
 import { hideToasts } from './toast.js';
+import { gameChoice, rememberGameChoice } from './settings.js';
 
 const HINTS_KEY = 'hiddenchess:hints-seen';
 const menu = () => (app.state && app.state.variantMenu) || [];
@@ -37,6 +38,7 @@ function quickStart(options) {
   app.bannerDismissedFor = null;
   app.noticeDismissed = null;
   hideToasts();
+  startScreen.returnTo = gameFocus(); // the new game is played on the board: the focus goes there
   closeStart();
 }
 
@@ -57,10 +59,12 @@ function card(entry) {
   const actions = document.createElement('div');
   actions.className = 'variant-card-actions';
   if ((st.computerVariants || []).includes(entry.id)) {
-    actions.append(button('Play the computer', 'btn-primary play-computer', () =>
-      quickStart({ variant: entry.id, mode: 'computer', level: 2, color: 'white' })));
+    actions.append(button('Play the computer', 'btn-primary play-computer', () => {
+      const { level, color, clock } = chosen();
+      quickStart({ variant: entry.id, mode: 'computer', level, color, clock });
+    }));
   }
-  actions.append(button('Play on this device', '', () => quickStart({ variant: entry.id, mode: 'local' })));
+  actions.append(button('Play on this device', '', () => quickStart({ variant: entry.id, mode: 'local', clock: chosen().clock })));
   const friendly = st.friendVariants === null || st.friendVariants === undefined || st.friendVariants.includes(entry.id);
   if (friendly) {
     actions.append(button('Invite a friend', '', () =>
@@ -89,6 +93,24 @@ async function startQuickPlay(variant) {
   }
 }
 
+// ------------------------------------------------------------------ the choices above the cards
+
+/** The row above the cards: level, colour and clock, remembered (settings.js) when changed. */
+function chosen() {
+  return { level: Number($('start-level').value), color: $('start-color').value, clock: $('start-clock').value };
+}
+
+function fillChoices() {
+  const c = gameChoice();
+  const clock = $('start-clock');
+  if (![...clock.options].some(o => o.value === c.clock)) {
+    clock.append(Object.assign(document.createElement('option'), { value: c.clock, textContent: c.clock }));
+  }
+  $('start-level').value = String(c.level);
+  $('start-color').value = c.color;
+  clock.value = c.clock;
+}
+
 function renderCards() {
   const box = $('start-cards');
   box.replaceChildren(...menu().map(card));
@@ -101,6 +123,7 @@ function renderCards() {
 export function openStart() {
   if (app.state && !app.state.friendVariants) call('catalog', {}, { quiet: true });
   renderCards();
+  fillChoices();
   $('start-error').hidden = true;
   startScreen.returnTo = document.activeElement;
   $('start').hidden = false;
@@ -132,10 +155,13 @@ function exampleBoard(ex, index) {
   const stepLine = document.createElement('p');
   stepLine.className = 'rules-step';
   stepLine.setAttribute('aria-live', 'polite');
+  const caption = document.createElement('p');       // (the step's own words, if it has some)
+  caption.className = 'rules-caption';
   const nav = document.createElement('div');
   nav.className = 'rules-nav';
   const at = { ply: 0 };
-  const cg = Chessground(holder, { viewOnly: true, coordinates: true, animation: { enabled: false } });
+  // (turned towards the side whose action the example shows)
+  const cg = Chessground(holder, { viewOnly: true, coordinates: true, animation: { enabled: false }, orientation: ex.orientation || 'white' });
   rulesPage.boards.push(cg);
   const last = ex.frames.length - 1;
   const prev = button('◀ Back', 'btn-small', () => show(at.ply - 1));
@@ -161,11 +187,13 @@ function exampleBoard(ex, index) {
     stepLine.textContent = at.ply === 0
       ? `Start position, ${f.turn} to move. Step through the ${last === 1 ? 'move' : `${last} moves`}.`
       : `After ${moves.join(' ')}${f.reveals && f.reveals.length ? ` — revealed: ${f.reveals.join(', ')}` : ''}${f.message ? ` — ${f.message}` : ''}.`;
+    caption.textContent = (ex.captions || [])[at.ply] || '';
+    caption.hidden = !caption.textContent;
     prev.disabled = at.ply === 0;
     next.disabled = at.ply === last;
     fig.dataset.ply = String(at.ply);
   }
-  cap.append(text, stepLine, nav);
+  cap.append(text, stepLine, caption, nav);
   fig.append(title, holder, cap);
   // Drawn once the page is on screen (chessground measures the board for its marks).
   requestAnimationFrame(() => {
@@ -263,7 +291,8 @@ export function renderHint(st) {
   $('hint').hidden = !show;
   if (show) {
     $('hint').dataset.variant = entry.id;
-    $('hint-text').textContent = entry.hint;
+    // (the setup's words only while it is being made: "Choose your two secret pawns" goes once sealed)
+    $('hint-text').textContent = st.phase === 'setup' && entry.setupHint ? entry.setupHint : entry.hint;
   }
 }
 
@@ -276,6 +305,7 @@ export function startStart() {
     openNewGame();
   });
   $('start-continue-btn').addEventListener('click', closeStart);
+  $('start-choices').addEventListener('change', () => rememberGameChoice(chosen()));
   $('rules-back').addEventListener('click', closeRules);
   $('rules').addEventListener('close', () => {
     for (const cg of rulesPage.boards) cg.destroy();

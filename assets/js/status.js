@@ -107,6 +107,7 @@ export function renderHandover(st) {
   if (!h) {
     const back = handoverFocus.from;
     if (back) (back.isConnected && !back.disabled && !back.closest('[hidden]') ? back : $('board')).focus();
+    else if (wasShown && $('handover').contains(document.activeElement)) $('board').focus();
     handoverFocus.from = null;
     return;
   }

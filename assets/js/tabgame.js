@@ -2,20 +2,14 @@
 // its own storage key, "hiddenchess.game.<ID>" (py/hiddenchess/app/library.py); a tab remembers
 // its game in sessionStorage, so a reload of the tab shows the same game even while another tab
 // plays another one. A new tab opens the game last opened on this device ("hiddenchess.last").
+// (tabGame and saveKey live in dom.js: the reload's early preview needs them before this loads.)
+
+import { saveKey, tabGame } from './dom.js';
+
+export { saveKey, tabGame };
 
 const TAB_KEY = 'hiddenchess:tab-game';
-const LAST_KEY = 'hiddenchess.last';
 const ID = /^[0-9A-Za-z_-]{1,64}$/;
-
-/** This tab's game id, or null (a new tab: Python opens the device's last game). */
-export function tabGame() {
-  try {
-    const id = window.sessionStorage.getItem(TAB_KEY);
-    return id && ID.test(id) ? id : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Remember the game this tab shows (after every state). */
 export function rememberTabGame(id) {
@@ -25,17 +19,4 @@ export function rememberTabGame(id) {
   } catch {
     // no sessionStorage: a reload opens the device's last game
   }
-}
-
-/** The storage key of the game this tab shows (before Python is up: the one it will open). */
-export function saveKey(id = null) {
-  let game = id || tabGame();
-  if (!game) {
-    try {
-      game = window.localStorage.getItem(LAST_KEY);
-    } catch {
-      game = null;
-    }
-  }
-  return game && ID.test(game) ? `hiddenchess.game.${game}` : 'hiddenchess.current';
 }

@@ -147,10 +147,15 @@ SNAPSHOTS_OFF = "window.hcSnapshots = false;"
 
 def default_scripts(browser, scripts: dict):
     """Make ``browser.new_context(...)`` add each script of ``scripts`` (``{keyword: script}``)
-    to each context, except those whose keyword it is called with as true; returns ``browser``."""
+    to each context, except those whose keyword it is called with as true; returns ``browser``.
+
+    Each context bypasses the page's Content-Security-Policy unless asked ``bypass_csp=False``:
+    Playwright evaluates a string predicate (``page.wait_for_function("window.x")``) with eval,
+    which the policy refuses. tests/browser/test_csp.py runs the page under its policy."""
     raw = browser.new_context
 
     def new_context(*args, **kwargs):
+        kwargs.setdefault("bypass_csp", True)
         skipped = {keyword for keyword in scripts if kwargs.pop(keyword, False)}
         context = raw(*args, **kwargs)
         for keyword, script in scripts.items():

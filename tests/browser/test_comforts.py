@@ -65,9 +65,17 @@ def test_material_balance_beside_the_players(app):
     play(app, "f1b5", "c7c6", "d5c6", "d8d2", "b1d2")     # pawns 7 to 6, and a queen
     expect(bottom.locator(".tray-score")).to_have_text("+10")
     expect(bottom.locator("piece.queen.black")).to_have_count(1)
-    # Secret Pawn shows its own tray (captured secret pawns), never a count that could leak.
-    app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
-    assert state(app)["material"] is None
+    # Secret Pawn: the material is public (a secret pawn is a pawn), shown beside its own tray of
+    # captured secret pawns; the same for whoever looks (the hand-over screen's spectator too).
+    app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', fen: "
+                 "'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1'})")
+    st = state(app)
+    assert st["viewer"] == "spectator"
+    assert st["material"]["black"] == {"pieces": ["n"], "score": 3}
+    expect(top.locator(".tray-score")).to_have_text("+3")
+    expect(top.locator("piece.knight.white")).to_have_count(1)
+    app.evaluate("window.hcApp.call('show_board', {})")
+    assert state(app)["material"] == st["material"]
 
 
 def test_a_move_made_while_the_computer_thinks_is_played_as_a_premove(page, site, recorder):

@@ -170,3 +170,35 @@ def test_draw_offer_and_resignation_against_the_computer(app):
     st = state(app)
     assert st["status"]["reason"] == "resignation" and st["status"]["winner"] == "black"
     expect(app.locator("#btn-takeback")).to_be_disabled()
+
+
+#: Each frame from now on: how many moves the page shows and whether a piece is sliding.
+FRAMES = """() => {
+    window.__frames = [];
+    const look = () => {
+        const st = window.hcApp.state();
+        window.__frames.push([st.moves.length, window.hcApp.animating()]);
+        if (window.__frames.length < 3000) requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+}"""
+
+
+@pytest.mark.parametrize("level", [1, 2, 4])
+def test_the_computers_reply_waits_until_the_players_move_has_landed(app, level):
+    app.evaluate(f"window.hcApp.call('new_game', {{mode: 'computer', level: {level}, color: 'white'}})")
+    app.wait_for_function("document.body.dataset.aiReady === 'true'", timeout=ANSWER_TIMEOUT_MS)
+    for n in (1, 2):
+        app.evaluate(FRAMES)
+        play_any_move(app)
+        wait_for_answer(app, 2 * n)
+        frames = app.evaluate("window.__frames")
+        players = 2 * n - 1
+        # The player's move, then a frame where it has landed (nothing sliding), and only then
+        # the computer's reply.
+        first_reply = next(i for i, (moves, _) in enumerate(frames) if moves > players)
+        landed = [i for i, (moves, sliding) in enumerate(frames[:first_reply]) if moves == players and not sliding]
+        assert landed, (level, n, frames[:first_reply + 2])
+    # The lowest levels pause as a person would; the higher ones do not wait beyond the slide.
+    pause = int(app.evaluate("document.body.dataset.aiPause"))
+    assert (pause >= 300) if level <= 2 else (pause == 0), (level, pause)

@@ -22,6 +22,7 @@ from playwright.sync_api import expect
 
 from hiddenchess.peer import PeerGame, decode
 
+from test_peer_adversarial import lie
 from test_peer_protocol import SP_MOVES
 
 from .conftest import state, wait_ready
@@ -164,9 +165,10 @@ def test_a_false_refusal_is_a_forfeit_shown_with_its_evidence(page, site):
 
 
 def test_a_false_answer_found_by_the_audit_turns_the_result_into_a_forfeit(page, site):
-    # White's king on d5 (SP_MOVES of the protocol tests); Black's page answers White's question
-    # about d5c4 and d5e5 with a lie (refusing d5c4, which its pawns cannot refuse... but could:
-    # the c-pawn's flag is unopened, so only the audit can tell). White then resigns.
+    # White's king on d5 (SP_MOVES of the protocol tests); Black's page answers White's try of
+    # d5c4 with a lie (refusing it, which its pawns cannot... but could: the c-pawn's flag is
+    # unopened, and only White can read the answer, so only the audit can tell). White then
+    # resigns.
     f = Friend(page, site, "secret-pawn")
     f.call("seal", {"squares": ["c2", "d2"]})
     f.black.seal(["b7", "f7"])
@@ -185,10 +187,15 @@ def test_a_false_answer_found_by_the_audit_turns_the_result_into_a_forfeit(page,
         for text in f.from_page():
             asked = asked or decode(text)["t"] == "probe"
             assert f.black.receive(text) is None
-    assert decode(f.black.chain.sent[-1])["t"] == "probe-answer"
-    forged = f.replace_last("probe-answer", ply=len(SP_MOVES), refused=["d5c4", "d5e5"])
-    st = f.to_page(forged)
-    assert st["peer"]["rejected"] is None and "d5" not in st["movable"]["dests"]
+    assert decode(f.black.chain.sent[-1])["t"] == "probe-key"
+    f.pump()
+    lie(f.black, "d5c4", "refused")
+    f.call("move", {"orig": "d5", "dest": "c4"})
+    f.pump()
+    st = state(page)
+    assert st["peer"]["notice"] == "d5c4: a secret pawn attacks that square"
+    assert "c4" not in st["movable"]["dests"]["d5"]
+    f.shot("try-refused")
     st = f.call("resign")
     assert st["status"]["reason"] == "resignation" and st["peer"]["provisional"] is True
     expect(page.locator("#banner-audit")).to_contain_text("Provisional")
@@ -198,5 +205,6 @@ def test_a_false_answer_found_by_the_audit_turns_the_result_into_a_forfeit(page,
     assert st["peer"]["audit"]["status"] == "failed" and st["peer"]["provisional"] is False
     assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
     expect(page.locator("#banner-title")).to_contain_text("Forfeit — White wins (the end-of-game check")
-    expect(page.locator("#banner-title")).to_contain_text("d5c4 was refused, but the truth allows it")
+    expect(page.locator("#banner-title")).to_contain_text(
+        "try 1 answered refused for d5c4, but the truth is allowed")
     f.shot("cheat-forfeit-by-the-audit")

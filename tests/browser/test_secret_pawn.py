@@ -107,8 +107,11 @@ def test_a_whole_game_on_one_device(app):
     expect(ties(app, "revealed")).to_have_count(1)  # the white pawn on c4, now known to Black
     expect(ties(app, "hidden")).to_have_count(1)  # Black's own f7
     expect(app.locator("cg-board square.reveal")).not_to_have_count(0)
-    expect(app.locator("#player-bottom .tray, #player-top .tray").locator(".tray-item")).to_have_count(1)
-    expect(app.locator(".player[data-color=white] .tray .tray-item")).to_have_count(1)
+    # The captured secret pawn (with its tie) beside White; the material as well (a pawn, +1).
+    secret = ".tray-item:not(.tray-material)"
+    expect(app.locator("#player-bottom .tray, #player-top .tray").locator(secret)).to_have_count(1)
+    expect(app.locator(f".player[data-color=white] .tray {secret}")).to_have_count(1)
+    expect(app.locator(".player[data-color=white] .tray .tray-score")).to_have_text("+1")
 
     click_move(app, "f7", "f6")
     take_device(app, "white")

@@ -44,9 +44,12 @@ function renderPools(st) {
     th.title = POOL_NAMES[r];
     head.appendChild(th);
   }
-  const covers = { white: 0, black: 0 };
-  const colors = boardColors(st.fen);
-  for (const sq of rv.covered || []) if (colors[sq]) covers[colors[sq]] += 1;
+  let covers = rv.covers;
+  if (!covers) {
+    covers = { white: 0, black: 0 };
+    const colors = boardColors(st.fen);
+    for (const sq of rv.covered || []) if (colors[sq]) covers[colors[sq]] += 1;
+  }
   const drawn = new Set((rv.last || []).map(r => `${r.color}|${(ROLE_LETTER_OF[r.role] || '').toLowerCase()}`));
   const body = table.tBodies[0];
   body.replaceChildren();
@@ -66,8 +69,12 @@ function renderPools(st) {
       const td = document.createElement('td');
       td.dataset.role = r;
       const n = pool[r] || 0;
+      // (no cover left: the roles still in the pool are those of covers captured unrevealed,
+      // which never come back, so there is no next reveal and no odds)
+      const none = !covers[color];
       const pct = Math.round((odds[r] || 0) * 100);
-      td.title = `${COLOR_NAMES[color]}: ${n} ${POOL_NAMES[r].toLowerCase()}${n === 1 ? '' : 's'} left, ${pct}% for the next reveal`;
+      td.title = `${COLOR_NAMES[color]}: ${n} ${POOL_NAMES[r].toLowerCase()}${n === 1 ? '' : 's'} left, `
+        + (none ? 'no covered piece left to reveal' : `${pct}% for the next reveal`);
       td.classList.toggle('is-empty', !n);
       if (drawn.has(`${color}|${r}`)) td.classList.add('just-drawn');
       const icon = document.createElement('span');
@@ -81,7 +88,7 @@ function renderPools(st) {
       count.textContent = String(n);
       const odd = document.createElement('span');
       odd.className = 'pool-odds';
-      odd.textContent = `${pct}%`;
+      odd.textContent = none ? '–' : `${pct}%`;
       td.append(icon, count, odd);
       tr.appendChild(td);
     }

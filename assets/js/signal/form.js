@@ -15,16 +15,26 @@ const STYLE = `
   .signal-status { font-size: 0.85rem; color: var(--text-dim, #aaa); }
   .signal-status.is-error { color: #ff8a80; }`;
 
+/** The form's styles, once: a constructed style sheet, which the page's Content-Security-Policy
+ * allows (style-src 'self' refuses a <style> element made by a script). */
+let styled = false;
+function addStyle() {
+  if (styled) return;
+  styled = true;
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  } catch {
+    // (a browser without constructed style sheets: the form keeps the page's own styles)
+  }
+}
+
 /** Draw the settings form into `element` (idempotent). */
 export function mountSettings(element) {
   if (!element || element.dataset.hcRelays === '1') return;
   element.dataset.hcRelays = '1';
-  if (!document.getElementById('hc-relays-style')) {
-    const style = document.createElement('style');
-    style.id = 'hc-relays-style';
-    style.textContent = STYLE;
-    document.head.appendChild(style);
-  }
+  addStyle();
   const custom = localStorage.getItem(RELAYS_KEY) !== null;
   element.innerHTML = `
     <details class="signal-settings">

@@ -25,18 +25,16 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import zlib
 
 from hiddenchess.app.errors import SessionError
-from hiddenchess.app.panels import base_variant
-from hiddenchess.engine.variant import VARIANTS
+from hiddenchess.app.pgn import GENERATED, MAX_TAGS, MAX_VALUE, check_kept, clock_comments, export_tags, read_pgn
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.game import Game
 from hiddenchess.game.record import from_record, to_pgn, to_record
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
-__all__ = ["MAX_IMPORT_BYTES", "export_game", "import_text", "import_into", "game_from_pgn", "pack_link",
+__all__ = ["MAX_IMPORT_BYTES", "export_game", "import_text", "read_import", "import_into", "game_from_pgn", "pack_link",
            "unpack_link"]
 
 #: The largest text import takes (a record of a very long game is well under this).
@@ -44,29 +42,31 @@ MAX_IMPORT_BYTES = 400_000
 #: The largest replay link's fragment (compressed and base64).
 MAX_LINK_CHARS = 200_000
 
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
-_NUMBER = re.compile(r"^\d+\.(\.\.)?$|^\d+\.\.\.$")
-_RESULT = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
-_ANNOTATION = re.compile(r"[!?]+$")
-
 
 def _truth_shown(session) -> bool:
     g = session.game
     return not session.panel.keeps_secrets or (g.status.over and getattr(g, "truth_known", True))
 
 
-def export_game(session) -> dict:
+def export_game(session, site: "str | None" = None) -> dict:
     """``{"pgn", "record", "fen", "link", "filename"}`` of the session's game (``fen``/``link``:
-    ``None`` where not offered); SessionError while its secrets are still secret."""
+    ``None`` where not offered); SessionError while its secrets are still secret. ``site``: the
+    page's address, the PGN's ``Site`` (:func:`hiddenchess.app.pgn.export_tags`)."""
     g = session.game
     if not _truth_shown(session):
         raise SessionError("this game can be exported once it is over: until then its record "
                            "would show both sides' secrets")
-    record = to_record(g, clock=session.clock)
+    if site is not None and (not isinstance(site, str) or len(site) > MAX_VALUE):
+        site = None
+    tags = export_tags(session, site)
+    comments = clock_comments(session)
+    kept = {"tags": dict(list((k, str(v)[:MAX_VALUE]) for k, v in tags.items()
+                              if k not in GENERATED)[:MAX_TAGS]),
+            "clk": list((session.pgn or {}).get("clk", []))}
+    record = to_record(g, clock=session.clock, meta={"pgn": kept})
     text = json.dumps(record, separators=(",", ":"))
     return {
-        "pgn": to_pgn(g, clock=session.clock),
+        "pgn": to_pgn(g, tags=tags, clock=session.clock, comments=comments),
         "record": text,
         "fen": None if session.panel.keeps_secrets else g.fen(),
         "link": pack_link(text) if g.status.over else None,
@@ -97,6 +97,14 @@ def unpack_link(value: str) -> str:
 
 def import_text(text) -> tuple:
     """``(game, clock)`` from a pasted or loaded JSON record or PGN (SessionError)."""
+    game, clock, _kept = read_import(text)
+    return game, clock
+
+
+def read_import(text) -> tuple:
+    """``(game, clock, kept)`` from a pasted or loaded JSON record or PGN (SessionError);
+    ``kept``: what a PGN brings besides its moves (:func:`hiddenchess.app.pgn.read_pgn`), or what
+    a record's ``meta`` kept of one, else ``None``."""
     if not isinstance(text, str) or not text.strip():
         raise SessionError("paste a game's PGN or its JSON record to import it")
     if len(text.encode("utf-8")) > MAX_IMPORT_BYTES:
@@ -110,80 +118,18 @@ def import_text(text) -> tuple:
         if not isinstance(data, dict):
             raise SessionError("this is not a game record")
         try:
-            game, clock, _meta = from_record(data)
+            game, clock, meta = from_record(data)
         except HiddenChessError as e:
             raise SessionError(f"this record cannot be read: {e}") from None
-        return game, clock
-    return game_from_pgn(stripped), None
-
-
-def _variant_of(tags: dict):
-    if "Variant" not in tags:
-        return base_variant()
-    name = tags["Variant"]
-    for vid, v in VARIANTS.items():
-        if name.lower() in ((v.pgn_name or v.name).lower(), v.name.lower(), vid):
-            return vid
-    if name.lower() in ("chess", "normal", "from position"):  # (other sites' names of chess)
-        return base_variant()
-    raise SessionError(f"the PGN's variant {name!r} is not one this page plays")
-
-
-def _movetext_tokens(text: str) -> list:
-    text = _COMMENT.sub(" ", text)
-    depth, out = 0, []
-    for ch in text:          # variations (nested parentheses) are left out
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            out.append(ch)
-    tokens = []
-    for tok in "".join(out).split():
-        if _NUMBER.match(tok) or tok.startswith("$") or tok in _RESULT:
-            continue
-        m = re.match(r"^\d+\.+(.+)$", tok)   # "1.e4"
-        tokens.append(m.group(1) if m else tok)
-    return tokens
+        return game, clock, check_kept(meta.get("pgn"))
+    game, kept = read_pgn(stripped)
+    return game, None, kept
 
 
 def game_from_pgn(text: str) -> Game:
-    """The game a PGN describes, every move replayed and checked (SessionError)."""
-    tags = {k: v.replace('\\"', '"').replace("\\\\", "\\") for k, v in _TAG.findall(text)}
-    body = _TAG.sub(" ", text)
-    vid = _variant_of(tags)
-    fen = tags.get("FEN") if tags.get("SetUp", "1" if "FEN" in tags else "0") == "1" else None
-    try:
-        game = Game.new(vid, fen=fen)
-    except HiddenChessError as e:
-        raise SessionError(f"the PGN's start position cannot be used: {e}") from None
-    if game.phase != "play":
-        raise SessionError(f"a {game.variant.name} game is imported from its JSON record: a PGN "
-                           f"does not hold the choices made before the first move")
-    tokens = [t for t in _movetext_tokens(body) if not t.startswith("**")]
-    if not tokens:
-        raise SessionError("this text holds no moves (paste a PGN or a JSON record)")
-    number = game.position.fullmove
-    for tok in tokens:
-        label = f"{number}{'.' if game.turn == 'white' else '...'} {tok}"
-        wanted = _ANNOTATION.sub("", tok)
-        try:
-            result = game.play(wanted)
-        except HiddenChessError as e:
-            raise SessionError(f"move {label} of the PGN cannot be played: {e}") from None
-        if result.san.split()[0].rstrip("+#") != wanted.rstrip("+#") and not _same_uci(result.uci, wanted):
-            raise SessionError(f"move {label} of the PGN came out as {result.san}: this variant's "
-                               f"game is imported from its JSON record")
-        if game.turn == "white":
-            number += 1
-        if game.status.over:
-            break
-    return game
-
-
-def _same_uci(uci: str, text: str) -> bool:
-    return uci == text.lower()
+    """The game a PGN describes, every move replayed and checked, its ending applied
+    (SessionError); see :func:`hiddenchess.app.pgn.read_pgn`."""
+    return read_pgn(text)[0]
 
 
 def import_into(session, text=None, link=None, *, now_ms: int) -> dict:
@@ -191,7 +137,7 @@ def import_into(session, text=None, link=None, *, now_ms: int) -> dict:
     try:
         if link is not None:
             text = unpack_link(link)
-        game, clock = import_text(text)
+        game, clock, kept = read_import(text)
     except HiddenChessError as e:
         return session.error(e, now_ms)
     settings = clock.settings if clock is not None else None
@@ -199,6 +145,8 @@ def import_into(session, text=None, link=None, *, now_ms: int) -> dict:
     session.start(opts, settings, now_ms, game=game)
     if clock is not None:
         session.clock = clock
+    session.pgn = kept
+    session.save(now_ms)
     if game.status.over:
         session.replaying.select(game, game.ply, "all", session.orientation)
     return session.state(now_ms=now_ms)

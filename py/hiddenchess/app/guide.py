@@ -54,6 +54,9 @@ class Example:
     #: ``() -> dict`` of keyword arguments for :meth:`Game.new` (e.g. Reveal's scripted draws,
     #: so that the example shows the same reveal every time).
     game_options: object = field(default=None, compare=False)
+    #: The side whose action the example shows (``"white"``/``"black"``): its board is turned
+    #: towards that side. Default: the side to move at the start.
+    side: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,8 @@ class Guide:
     icon: str = "favicon.svg"
     #: A short hint shown once at the start of a first game of the variant.
     hint: str = ""
+    #: The hint while the setup is being made (``""``: the hint); once it is done, the hint.
+    setup_hint: str = ""
     sections: tuple = ()
     examples: tuple = ()
     #: A warning shown at the top of the rules page (e.g. Royal Pawn's exposed pawn).
@@ -91,12 +96,13 @@ def guide_of(variant_id: str) -> "Guide | None":
 
 
 def guide_card(variant_id: str) -> dict:
-    """The start screen's card: ``{"how": [two lines], "icon", "hint"}``."""
+    """The start screen's card: ``{"how": [two lines], "icon", "hint", "setupHint"}``."""
     v = get_variant(variant_id)
     g = guide_of(variant_id)
     if g is None:
-        return {"how": [v.summary], "icon": "favicon.svg", "hint": ""}
-    return {"how": list(g.how), "icon": g.icon, "hint": g.hint}
+        return {"how": [v.summary], "icon": "favicon.svg", "hint": "", "setupHint": ""}
+    return {"how": list(g.how), "icon": g.icon, "hint": g.hint,
+            "setupHint": g.setup_hint or g.hint}
 
 
 def _frames(variant_id: str, example: Example, marks) -> list:
@@ -127,10 +133,11 @@ def _frames(variant_id: str, example: Example, marks) -> list:
 
 def guide_page(variant_id: str) -> dict:
     """The rules page of ``variant_id``: ``{"id", "name", "how", "warning", "sections":
-    [{"title", "paragraphs"}], "examples": [{"title", "text", "outline", "captions", "frames":
-    [{"board", "turn", "san", "lastMove", "check", "reveals", "message", "marks"}]}], "more":
-    [{"text", "href"}]}`` (``more``: :data:`MORE`); every example is played by the engine (an
-    illegal example move raises its error)."""
+    [{"title", "paragraphs"}], "examples": [{"title", "text", "outline", "captions",
+    "orientation", "frames": [{"board", "turn", "san", "lastMove", "check", "reveals", "message",
+    "marks"}]}], "more": [{"text", "href"}]}`` (``more``: :data:`MORE`); every example is played by
+    the engine (an illegal example move raises its error), its board turned towards the side that
+    acts (``orientation``)."""
     v = get_variant(variant_id)
     g = guide_of(variant_id)
     card = guide_card(variant_id)
@@ -142,9 +149,13 @@ def guide_page(variant_id: str) -> dict:
     page["warning"] = g.warning
     page["sections"] = [{"title": s.title, "paragraphs": list(s.paragraphs)} for s in g.sections]
     for ex in g.examples:
+        frames = _frames(v.id, ex, g.marks)
+        if ex.side not in ("", "white", "black"):
+            raise HiddenChessError(f"the example {ex.title!r} names side {ex.side!r}")
         page["examples"].append({
             "title": ex.title, "text": ex.text, "outline": list(ex.outline),
-            "captions": list(ex.captions), "frames": _frames(v.id, ex, g.marks),
+            "captions": list(ex.captions), "orientation": ex.side or frames[0]["turn"],
+            "frames": frames,
         })
     return page
 

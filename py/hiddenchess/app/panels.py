@@ -321,9 +321,8 @@ def material(board: str) -> dict:
 
 def variant_menu() -> list:
     """The new-game menu (``state.variantMenu``): one entry per variant that is not another's
-    option, ``{"id", "name", "summary", "how", "icon", "hint", "options": [{"key", "label"}],
-    "ids": {"": id,
-    "rk": ..., "rk,tt": ...}}``; ``ids`` maps each registered combination of options (keys
+    option, ``{"id", "name", "summary", "how", "icon", "hint", "setupHint", "options": [{"key",
+    "label"}], "ids": {"": id, "rk": ..., "rk,tt": ...}}``; ``ids`` maps each registered combination of options (keys
     joined by commas, in menu order) to its variant id.
 
     >>> [e["id"] for e in variant_menu()][:2]

@@ -12,6 +12,7 @@ from hiddenchess.app.modes import friend_mode
 from hiddenchess.app.keyboard import keyboard_for
 from hiddenchess.app.panels import (board_colors, kept_plies, material, menu_choice, variant_menu,
                                     viewer_seat)
+from hiddenchess.app.pgn import shown_names, speakers
 from hiddenchess.app.speech import announce, ply_words
 from hiddenchess.app.state import MODE_KEYS, PANEL_KEYS
 from hiddenchess.app.text import CLAIM_TEXT, COLORS, message, other
@@ -25,7 +26,7 @@ def state(session, now_ms: int) -> dict:
     g = session.game
     panel = session.panel
     status = g.status.to_json()
-    status["message"] = message(status)
+    status["message"] = message(status, speakers(session))
     over = bool(status["over"])
     viewer = session.viewer()
     if not panel.keeps_secrets:
@@ -64,6 +65,8 @@ def state(session, now_ms: int) -> dict:
                              or not session.mode.may_claim(session)),
         "options": options,
         "gameId": session.game_id,
+        "players": shown_names(session),
+        "inProgress": session.mode.in_progress(session),
         "notice": session.notice,
         "noticeDetail": session.notice_detail if session.notice else None,
         "corrupt": ({"key": session.corrupt_key}

@@ -2,7 +2,8 @@
 
 The record (:mod:`hiddenchess.game.record`) holds the game and its clock; its ``meta`` holds
 what the page adds: ``mode``, ``orientation``, ``autoflip``, ``created_ms``, ``updated_ms``,
-``game_id`` (a random id, :func:`new_game_id`) and what the play mode saves
+``game_id`` (a random id, :func:`new_game_id`), ``pgn`` (an imported game's tags and clock
+comments, :mod:`hiddenchess.app.pgn`) and what the play mode saves
 (:meth:`hiddenchess.app.modes.base.Mode.meta`).
 
 >>> len(new_game_id()), new_game_id() != new_game_id()
@@ -27,6 +28,7 @@ from hiddenchess.app.modes.computer import ComputerMode
 from hiddenchess.app.modes import friend_mode
 from hiddenchess.app.options import default_options
 from hiddenchess.app.panels import panel_for
+from hiddenchess.app.pgn import check_kept
 from hiddenchess.app.text import COLORS
 from hiddenchess.errors import (
     HiddenChessError, StaleSaveError, StorageFullError, StorageUnavailableError,
@@ -70,6 +72,8 @@ def meta(session, now_ms: int) -> dict:
         "game_id": session.game_id,
         "updated_ms": now_ms,
     }
+    if session.pgn:
+        out["pgn"] = session.pgn
     out.update(session.mode.meta())
     return out
 
@@ -213,6 +217,7 @@ def adopt(session, game, clock, meta_data) -> None:
     orientation = data.get("orientation")
     session.orientation = orientation if orientation in COLORS else "white"
     session.created_ms, session.game_id = ids_of(data)
+    session.pgn = check_kept(data.get("pgn"))
 
 
 def take_notice(session, loaded) -> None:

@@ -92,14 +92,16 @@ class Session:
         #: The seat that confirmed it holds the device (variants with secrets), else ``None``.
         self.holder: str | None = None
         self.replaying = Replay()
+        #: What an imported PGN brought besides its moves (``{"tags", "clk"}``,
+        #: :mod:`hiddenchess.app.pgn`), written again on export; ``None`` for the page's own games.
+        self.pgn: dict | None = None
         #: The play mode (:mod:`hiddenchess.app.modes`).
         self.mode: Mode = Mode()
         #: The variant's page plug-in (:mod:`hiddenchess.app.panels`).
         self.panel: Panel = panel_for(base_variant())
 
     def __getattr__(self, name: str):
-        """The variant's own actions (``seal``, ``place`` ...), the friend mode's (``peer_open``,
-        ``peer_receive`` ...) and the games' (``open_game`` ...) as methods of the session."""
+        """The variant's, friend mode's and games' own actions as methods of the session."""
         routed = name in FRIEND_ACTIONS or name in games.GAMES_ACTIONS
         if name.startswith("_") or name not in variant_actions() and not routed:
             raise AttributeError(name)
@@ -150,9 +152,8 @@ class Session:
     # ------------------------------------------------------------------ actions
 
     def restore(self, game: str | None = None, *, now_ms: int) -> dict:
-        """Load the saved game ``game`` (default: the last one opened on this device, see
-        :func:`hiddenchess.app.games.prepare`), or start a fresh standard game when there is none
-        or it is unreadable.
+        """Load the saved game ``game`` (default: see :func:`hiddenchess.app.games.prepare`), or
+        start a fresh standard game when there is none or it is unreadable.
 
         A running clock keeps running across a reload: the time the page was closed counts, and a
         flag that fell meanwhile ends the game now.
@@ -511,6 +512,7 @@ class Session:
         self.created_ms = now_ms
         self.game_id = saving.new_game_id()
         self.holder = None
+        self.pgn = None
         self.replaying.stop()
         self.mode.make_setup(self)
         self.save(now_ms)

@@ -99,6 +99,7 @@ class MenuEntry(TypedDict):
     how: List[str]               # two lines for the start screen's card (app/guide.py)
     icon: str                    # the card's picture, under assets/img/
     hint: str                    # shown once at the start of a first game ("" for none)
+    setupHint: str               # the hint while the setup is being made (sealing, placing)
     options: List[MenuOption]
     ids: Dict[str, str]          # "" | "rk" | "rk,tt" ... -> variant id
 
@@ -158,7 +159,8 @@ class Secrets(TypedDict):       # hidden variants, as the viewer knows them
 
 class RevealView(TypedDict):    # Reveal Chess (no hand-over: nobody knows a cover's role)
     pools: Dict[Side, Dict[str, int]]     # {"q": 1, "r": 2, "b": 2, "n": 2, "p": 8}
-    odds: Dict[Side, Dict[str, float]]    # each role's chance for the side's next reveal
+    odds: Dict[Side, Dict[str, float]]    # each role's chance for the side's next reveal ({}: no cover left)
+    covers: Dict[Side, int]               # the side's covered pieces on the board
     covered: List[Square]
     last: List[dict]             # {"square", "color", "cover", "role", "promoted"}
     conditional: List[Uci]       # promotions by a cover: they apply only if it reveals a pawn
@@ -237,6 +239,8 @@ class State(TypedDict):
     claim: Claim
     options: Options
     gameId: str                  # a random id, new with every game (not a time)
+    players: Optional[dict]      # {"white": name|None, "black": ...}: an imported PGN's players
+    inProgress: bool             # replacing the game loses a move or setup choice: ask first
     notice: Optional[str]        # about the saved game
     noticeDetail: Optional[str]
     corrupt: Optional[dict]      # {"key"} of unreadable data kept aside

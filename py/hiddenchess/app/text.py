@@ -28,8 +28,14 @@ def title(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def message(status: dict) -> str:
-    """The one line the page shows for a finished game.
+def _verb(name: str, verb: str) -> str:
+    """``"You win"``, ``"Computer wins"``: the verb agreeing with the name."""
+    return f"{name} {verb}" if name == "You" else f"{name} {verb}s"
+
+
+def message(status: dict, names: "dict | None" = None) -> str:
+    """The one line the page shows for a finished game; ``names`` (``{"white": "You", "black":
+    "Computer"}``) says who played each side where the page knows it (else the colours).
 
     >>> message({"over": True, "reason": "checkmate", "winner": "white", "result": "1-0"})
     'Checkmate — White wins'
@@ -41,13 +47,21 @@ def message(status: dict) -> str:
     'Draw by agreement'
     >>> message({"over": True, "reason": "threefold-repetition", "winner": None, "result": "1/2-1/2"})
     'Draw claimed by threefold repetition'
+    >>> message({"over": True, "reason": "resignation", "winner": "black", "result": "0-1"},
+    ...         {"white": "You", "black": "Computer"})
+    'You resign — Computer wins'
+    >>> message({"over": True, "reason": "checkmate", "winner": "white", "result": "1-0"},
+    ...         {"white": "You", "black": "Computer"})
+    'Checkmate — You win'
     """
     if not status.get("over"):
         return ""
     reason, winner = status.get("reason"), status.get("winner")
+    names = names or {}
+    named = {c: names.get(c) or title(c) for c in COLORS}
     if reason == "resignation" and winner in COLORS:
-        return f"{title(other(winner))} resigns — {title(winner)} wins"
+        return f"{_verb(named[other(winner)], 'resign')} — {_verb(named[winner], 'win')}"
     text = REASON_TEXT.get(reason) or title(str(reason or "game over").replace("-", " "))
     if winner in COLORS:
-        return f"{text} — {title(winner)} wins"
+        return f"{text} — {_verb(named[winner], 'win')}"
     return text if text.lower().startswith("draw") else f"{text} — draw"

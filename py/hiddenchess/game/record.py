@@ -64,7 +64,7 @@ field needs ``version`` 2.
 [Black "Bob"]
 [Result "1-0"]
 [Variant "Standard"]
-[Termination "normal"]
+[Termination "Normal"]
 <BLANKLINE>
 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# {Checkmate - White wins} 1-0
 <BLANKLINE>

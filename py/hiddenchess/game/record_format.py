@@ -296,23 +296,28 @@ def _tag_value(value: object) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _termination(game) -> str:
+def termination(game) -> str:
+    """The ``Termination`` tag as lichess writes it: ``Normal``, ``Time forfeit``,
+    ``Unterminated``."""
     status = game.status
     if not status.over:
-        return "unterminated"
+        return "Unterminated"
     if status.reason in ("timeout", "timeout-insufficient-material"):
-        return "time forfeit"
-    return "normal"
+        return "Time forfeit"
+    return "Normal"
 
 
-def to_pgn(game, *, tags: dict | None = None, clock: Clock | None = None) -> str:
+def to_pgn(game, *, tags: dict | None = None, clock: Clock | None = None,
+           comments: list | None = None) -> str:
     """The game as PGN: tags, SAN movetext with move numbers wrapped at 80 columns, result.
 
     Tags: the Seven Tag Roster (``"?"`` where unknown; pass ``tags`` for names, date, event...),
     ``Variant`` (``Standard`` for ordinary chess), ``SetUp``/``FEN`` when the game did not
     start from the variant's start position, ``TimeControl`` when a ``clock`` is given,
     ``Termination``, then any other ``tags`` in the order given. ``Result`` always comes from the
-    game. The movetext ends with a comment saying how the game ended, then the result.
+    game. ``comments``: a text per ply (or ``None``) written as a comment after its move, e.g. a
+    clock ``[%clk 0:03:00]``. The movetext ends with a comment saying how the game ended, then
+    the result.
 
     >>> from hiddenchess import Game
     >>> g = Game.new("standard", fen="4k3/8/8/8/8/8/4P3/4K3 b - - 0 30")
@@ -328,7 +333,7 @@ def to_pgn(game, *, tags: dict | None = None, clock: Clock | None = None) -> str
     [Variant "Standard"]
     [SetUp "1"]
     [FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 30"]
-    [Termination "unterminated"]
+    [Termination "Unterminated"]
     [Annotator "me"]
     <BLANKLINE>
     30... Kd7 31. e4 *
@@ -352,7 +357,7 @@ def to_pgn(game, *, tags: dict | None = None, clock: Clock | None = None) -> str
         generated["FEN"] = game.start_fen
     if clock is not None:
         generated["TimeControl"] = clock.settings.pgn_time_control()
-    generated["Termination"] = _termination(game)
+    generated["Termination"] = termination(game)
     for name, value in generated.items():
         value = tags.get(name, value) if name not in ("FEN", "SetUp") else value
         lines.append(f'[{name} "{_tag_value(value)}"]')
@@ -360,7 +365,7 @@ def to_pgn(game, *, tags: dict | None = None, clock: Clock | None = None) -> str
         if name not in SEVEN_TAG_ROSTER and name not in generated:
             lines.append(f'[{name} "{_tag_value(value)}"]')
 
-    tokens = _movetext_tokens(game)
+    tokens = _movetext_tokens(game, comments or [])
     if game.status.over:
         message = game.status.message.replace("\u2014", "-").replace("{", "(").replace("}", ")")
         tokens.append("{" + message + "}")
@@ -368,7 +373,11 @@ def to_pgn(game, *, tags: dict | None = None, clock: Clock | None = None) -> str
     return "\n".join(lines) + "\n\n" + "\n".join(_wrap(tokens, LINE_WIDTH)) + "\n"
 
 
-def _movetext_tokens(game) -> list[str]:
+def _comment(text: str) -> str:
+    return "{ " + " ".join(str(text).replace("{", "(").replace("}", ")").split()) + " }"
+
+
+def _movetext_tokens(game, comments: list) -> list[str]:
     fields = game.start_fen.split()
     black_first = len(fields) > 1 and fields[1] == "b"
     try:
@@ -376,18 +385,25 @@ def _movetext_tokens(game) -> list[str]:
     except (IndexError, ValueError):
         number = 1
     tokens = []
+    commented = False
     for index, ply in enumerate(game.history):
         white_to_move = (index % 2 == 0) != black_first
         if white_to_move:
             tokens.append(f"{number}.")
-        elif index == 0:
+        elif index == 0 or commented:   # (after a comment, as lichess and python-chess write)
             tokens.append(f"{number}...")
         # Reveal marks of Secret Pawn Chess ("Rd5 **c4") are not PGN movetext: keep them as a
         # comment after the move ({**c4}).
         move, _, reveal = ply.san.partition(" ")
         tokens.append(move)
+        commented = False
         if reveal:
             tokens.append("{" + reveal + "}")
+            commented = True
+        extra = comments[index] if index < len(comments) else None
+        if extra:
+            tokens.append(_comment(extra))
+            commented = True
         if not white_to_move:
             number += 1
     return tokens

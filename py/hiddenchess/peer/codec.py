@@ -4,7 +4,7 @@ Every message is one JSON object (UTF-8 text, at most :data:`MAX_BYTES` bytes)::
 
     {"v": 1, "g": <game id>, "n": <sender's sequence number>, "prev": <hash of the sender's
      previous message or "">, "ack": <hash of the last message received from the peer or "">,
-     "t": <type>, ...payload}
+     "t": <type>, ...payload, "tag": <optional: the sender's own HMAC, see chain.py>}
 
 ``hash(message)`` is the SHA-256 of its canonical JSON (keys sorted, no spaces, see
 :func:`canonical`). Messages from the peer are untrusted: :func:`decode` checks the size, the JSON
@@ -34,7 +34,7 @@ from hiddenchess.errors import HiddenChessError
 from hiddenchess.safejson import MAX_NUMBER_CHARS, nesting_depth
 
 __all__ = ["ProtocolError", "Reject", "encode", "decode", "canonical", "message_hash", "SCHEMAS",
-           "MAX_BYTES", "VERSION", "GAME_ID"]
+           "OPTIONAL", "MAX_BYTES", "VERSION", "GAME_ID"]
 
 VERSION = 1
 #: Largest message accepted, in bytes of UTF-8.
@@ -126,6 +126,7 @@ def _nullable(check_inner):
 
 _hex64 = _pattern(_HEX64, "64 lowercase hex digits")
 _hex64_or_empty = _pattern(_HEX64, "64 lowercase hex digits", empty=True)
+_hex32 = _pattern(_HEX32, "32 lowercase hex digits")
 _uci = _pattern(_UCI, "a move in UCI form like 'e2e4'")
 _uci_or_empty = _pattern(_UCI, "a move in UCI form like 'e2e4'", empty=True)
 _ply = _int(0, MAX_PLY)
@@ -172,6 +173,10 @@ SCHEMAS = {
     "open": {"ply": _ply, "open": _openings, "nonce": _hex64_or_empty},
     "probe": {"ply": _ply, "moves": _list(_uci, 256)},
     "probe-answer": {"ply": _ply, "refused": _list(_uci, 256)},
+    # (a question's oblivious transfer, see hiddenchess.peer.tries)
+    "probe-key": {"ply": _ply, "key": _hex64},
+    "try": {"ply": _ply, "round": _int(1, 16), "point": _hex64},
+    "try-answer": {"ply": _ply, "round": _int(1, 16), "table": _list(_hex32, 17)},
     "resign": {"ply": _ply},
     "draw-offer": {"ply": _ply},
     "draw-accept": {"ply": _ply},
@@ -184,6 +189,8 @@ SCHEMAS = {
     "rematch-offer": {"game": _pattern(GAME_ID, "a game id")},
     "rematch-accept": {"game": _pattern(GAME_ID, "a game id")},
 }
+#: Payload keys a message of a type may leave out (older pages sent it without them).
+OPTIONAL = {"final": {"tries": _hex64_or_empty}}
 ENVELOPE = ("v", "g", "n", "prev", "ack", "t")
 
 
@@ -216,14 +223,20 @@ def validate(msg) -> dict:
         label = kind if isinstance(kind, str) and len(kind) < 30 else "?"
         raise ProtocolError(f"unknown message type {label!r}")
     schema = SCHEMAS[kind]
-    extra = sorted(set(msg) - set(schema) - set(ENVELOPE))
+    optional = OPTIONAL.get(kind, {})
+    extra = sorted(set(msg) - set(schema) - set(optional) - set(ENVELOPE) - {"tag"})
     if extra:
         label = extra[0] if len(extra[0]) < 30 else extra[0][:27] + "..."
         raise ProtocolError(f"a {kind!r} message does not take {label!r}")
+    if "tag" in msg:
+        _pattern(_HEX32, "32 lowercase hex digits")(msg["tag"], "'tag'")
     for key, check in schema.items():
         if key not in msg:
             raise ProtocolError(f"a {kind!r} message needs {key!r}")
         check(msg[key], f"'{key}'")
+    for key, check in optional.items():
+        if key in msg:
+            check(msg[key], f"'{key}'")
     return msg
 
 

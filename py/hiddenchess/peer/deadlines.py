@@ -40,6 +40,8 @@ class Deadlines:
     last_ms = 0                 # the latest time this page was told (``now_ms``)
     away: dict | None = None    # {"total": ms disconnected before "since", "since": ms or None}
     final_due: dict | None = None  # {"since", "off"}: when this page sent its final
+    resync_since: dict | None = None  # {"since", "off"}: when the friend said this page lost
+    # messages it holds (they are owed from then; not saved)
 
     # ------------------------------------------------------------------ time and connection
     def saw_time(self, now_ms) -> int:
@@ -77,6 +79,9 @@ class Deadlines:
     def owed(self) -> dict | None:
         """What the peer owes this page now: ``{"what": words, "since", "off"}`` or ``None``."""
         p = self.pending
+        if self.resync_since is not None and self.chain.behind > len(self.chain.sent):
+            return {"what": "the messages of this page that it holds (this page restored an "
+                            "older copy of the game)", **_mark(self.resync_since)}
         if self.phase == "play":
             if p is not None and p["by"] == self.seat and p["stage"] == "answer":
                 return {"what": "its answer to your move", **_mark(p)}
@@ -115,9 +120,15 @@ class Deadlines:
     def claim_stalled(self, *, now_ms: int) -> None:
         """Claim the game: the peer did not send a message it owes in time (it forfeits)."""
         self.saw_time(now_ms)
+        if self.resync_since is None:
+            self.require_synced()
         self.require(self.can_claim_stall(now_ms), "your friend does not owe a message for "
                      f"{STALL_MS // 1000} seconds")
-        owed = self.owed()
+        self.stalled(now_ms)
+
+    def stalled(self, now_ms: int) -> None:
+        """The stall claim itself (sent; the peer forfeits)."""
+        owed = self.owed() or {"what": "a message it owed"}
         evidence = self.stall_evidence(owed)
         if self.phase == "over":
             # The final never came: the result found so far is replaced by a forfeit.

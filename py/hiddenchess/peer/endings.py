@@ -108,7 +108,7 @@ class Endings:
 
     def on_probe_answer(self, msg, now_ms):
         pr = self.probe
-        if pr is None or pr["by"] != self.seat or pr["refused"] is not None:
+        if pr is None or pr["by"] != self.seat or pr["refused"] is not None or "key" in pr:
             raise Reject("out of turn: an answer to no probe")
         self.check_ply(msg)
         refused = msg["refused"]
@@ -144,15 +144,20 @@ class Endings:
             if self.peer_commits is None or item not in self.peer_commits:
                 raise Reject(f"the final openings name {item!r}, which was never committed to")
             opened[item] = o
-        if self.peer_final is not None and self.peer_final["open"] != opened:
+        if self.peer_final is not None and (self.peer_final["open"] != opened or
+                                            self.peer_final.get("tries", "") != msg.get("tries", "")):
             # (a second final only follows crossed endings: it repeats the same openings)
             raise Reject("the final openings changed", "changed-secret", self.ply)
         return lambda: self.take_final(msg, opened)
 
     def take_final(self, msg, opened) -> None:
-        self.peer_final = {"ply": msg["ply"], "open": opened, "result": msg["result"],
-                           "reason": msg["reason"]}
-        self.audit = None  # (again, if this final repeats an earlier one after crossed endings)
+        final = {"ply": msg["ply"], "open": opened, "result": msg["result"],
+                 "reason": msg["reason"], "tries": msg.get("tries", "")}
+        if final == self.peer_final and self.audit is not None:
+            return  # (a repeat of the final already audited: nothing to do again)
+        if final != self.peer_final:
+            self.audit = None  # (again: a different final, after endings that crossed)
+        self.peer_final = final
         self.protocol.final_received()
         if not self.final_sent:
             self.send_final()

@@ -44,11 +44,12 @@ import json
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.clock import Clock, ClockSettings
 from hiddenchess.game.game import Game
-from hiddenchess.peer.chain import Chain
+from hiddenchess.peer.chain import Chain, Conflict, KeyedRng
 from hiddenchess.peer.codec import GAME_ID, ProtocolError, Reject, canonical, decode
 from hiddenchess.peer.crypto import SystemRng, check_opening, sha256_hex
 from hiddenchess.peer.match import LATENCY_ALLOWANCE_MS, SEATS, STALL_MS, Match, other
 from hiddenchess.peer.protocol import PAWN_START, PROTOCOLS, peer_variants, protocol_class
+from hiddenchess.peer.resync import Resync
 from hiddenchess.peer.verdict import apply_verdict
 
 #: Messages that change nothing for good (draw offers and declines, rematch offers): at most
@@ -104,15 +105,16 @@ def check_settings(settings) -> dict:
     return {"g": g, "v": v, "c": c, "h": h}
 
 
-class PeerGame(Match):
+class PeerGame(Resync, Match):
     """One seat's side of a friend game (see the module docstring).
 
     ``settings``: the invite ``{"g": game id, "v": variant, "c": [initial s, increment s] or
     None, "h": the host's colour}``; ``seat``: this side's colour; ``rng``: an object with
-    ``token_hex(nbytes)`` (default: :mod:`secrets`).
+    ``token_hex(nbytes)`` (default: :mod:`secrets`) that makes this page's secret key (``key``:
+    a saved one); salts and nonces come from that key (:class:`~hiddenchess.peer.chain.KeyedRng`).
     """
 
-    def __init__(self, settings: dict, seat: str, *, rng=None):
+    def __init__(self, settings: dict, seat: str, *, rng=None, key: str | None = None):
         self.settings = check_settings(settings)
         if seat not in SEATS:
             raise ProtocolError(f"seat must be 'white' or 'black', not {seat!r}")
@@ -121,8 +123,9 @@ class PeerGame(Match):
         self.game_id = self.settings["g"]
         self.variant = self.settings["v"]
         self.digest = settings_digest(self.settings)
-        self.rng = rng if rng is not None else SystemRng()
-        self.chain = Chain(self.game_id, seat, self.digest)
+        key = key or (rng if rng is not None else SystemRng()).token_hex(32)
+        self.rng = KeyedRng(key, lambda: len(self.chain.sent))
+        self.chain = Chain(self.game_id, seat, self.digest, key)
         self.protocol = protocol_class(self.variant)(self)
         self.my_secrets: dict | None = None      # {item: {"value", "salt"}} once committed
         self.peer_commits: dict | None = None    # {item: commitment}
@@ -175,17 +178,6 @@ class PeerGame(Match):
     @property
     def connected(self) -> bool:
         return self.chain.connected
-
-    @property
-    def fork(self) -> str | None:
-        """Why the game cannot be resumed when the two logs disagree (``None``: they agree): proved
-        by a chained message (saved), or said by the friend's hello (until the next hello)."""
-        return self.chain.fork or self.chain.suspect
-
-    @fork.setter
-    def fork(self, reason: str | None) -> None:
-        self.chain.fork = reason
-        self.chain.suspect = None
 
     @property
     def needs_setup(self) -> bool:
@@ -282,13 +274,19 @@ class PeerGame(Match):
     def seal(self, squares) -> None:
         """Secret Pawn Chess: choose this side's secret pawns (start squares) and send the
         commitments to all eight pawn flags."""
+        self.rng.fresh()
+        self.require_synced()
         self.protocol.seal(squares)
+        self.setup_choice = json.loads(json.dumps(squares))  # (to do it again, resync.py)
         self.after_change(None)
 
     def place(self, placement) -> None:
         """Hidden Identity Chess: place this side's sixteen pieces and send the commitments to all
         sixteen identities (see :mod:`hiddenchess.variants.hidden_identity.peer`)."""
+        self.rng.fresh()
+        self.require_synced()
         self.protocol.place(placement)
+        self.setup_choice = json.loads(json.dumps(placement))
         self.after_change(None)
 
     def opening(self, item: str) -> dict:
@@ -297,6 +295,7 @@ class PeerGame(Match):
         return {"item": item, "value": s["value"], "salt": s["salt"]}
 
     def require_my_turn(self) -> None:
+        self.require_synced()
         self.require(self.phase != "over", "the game is over")
         self.require(self.phase == "play", "the game starts once both sides have committed")
         self.require(self.turn == self.seat, "it is your friend's turn")
@@ -307,6 +306,7 @@ class PeerGame(Match):
     def move(self, uci: str, *, now_ms: int = 0) -> None:
         """Play ``uci`` (this side to move). Raises HiddenChessError (nothing sent) when it is
         not possible; a move the opponent's secrets refuse comes back as a refusal answer."""
+        self.rng.fresh()
         self.tick(now_ms=now_ms)
         self.require_my_turn()
         self.protocol.move(uci, now_ms)
@@ -381,7 +381,8 @@ class PeerGame(Match):
         st = self.status()
         openings = [{"item": i, "value": s["value"], "salt": s["salt"]}
                     for i, s in sorted((self.my_secrets or {}).items())]
-        self.send("final", ply=self.ply, open=openings, result=st.result, reason=st.reason or "")
+        self.send("final", ply=self.ply, open=openings, result=st.result, reason=st.reason or "",
+                  **({"tries": self.tries_seed} if self.tries_seed else {}))
         self.final_sent = True
         self.final_due = self.owe_mark(None)  # (the peer's final is due from now)
         self.maybe_audit()
@@ -395,8 +396,10 @@ class PeerGame(Match):
 
     def waiting_for(self) -> str | None:
         """What this side is waiting for, in words (``None`` when nothing)."""
-        if self.fork:
-            return None
+        if self.chain.behind and len(self.chain.sent) < self.chain.behind:
+            return "the messages this page had sent, from your friend's page"
+        if not self.chain.synced and self.connected:
+            return "your friend's page to confirm this game's messages"
         if self.phase == "setup":
             if self.my_secrets is None:
                 return None
@@ -417,14 +420,20 @@ class PeerGame(Match):
         duplicate, silently dropped), else the reason it was rejected (the state is unchanged) --
         or, when the message proves at once that the peer broke a rule, ``"forfeit: <evidence>"``
         (the message is kept as evidence and the peer lost the game)."""
+        self.rng.fresh()
         try:
             msg = decode(text)
             if msg["g"] != self.game_id:
                 raise Reject("the message belongs to another game")
             if msg["t"] == "hello":
-                self.chain.on_hello(msg, self.peer)
+                self.chain.on_hello(msg, self.peer, self.saw_time(now_ms))
+                behind = self.chain.behind
+                self.resync_since = (self.resync_since or self.owe_mark(now_ms)) if behind else None
                 self.rejected = None
                 return None
+            if self.chain.is_mine(msg):
+                return self.take_returned(msg, text, now_ms)
+            self.catch_up(now_ms)
             if not self.chain.admit(msg, text):
                 return None
             if self.phase == "over" and msg["t"] in self.CROSSING:
@@ -448,6 +457,8 @@ class PeerGame(Match):
             self.rejected = f"the message could not be handled ({type(e).__name__}: {e})"
             return self.rejected
         except Reject as e:
+            if isinstance(e, Conflict):
+                return self.conflict(e, msg, text, now_ms)
             if e.forfeit and self.phase == "play":
                 return self.forfeit(text, msg, e, now_ms)
             self.rejected = e.reason
@@ -465,6 +476,7 @@ class PeerGame(Match):
             self.cur_n = msg["n"]
             commit()
         self.after_change(now_ms)
+        self.catch_up(now_ms)
         return None
 
     def problem(self, kind: str, message: str, ply: int, by: str) -> None:
@@ -529,8 +541,8 @@ class PeerGame(Match):
     # ------------------------------------------------------------------ persistence
     _FIELDS = ("seat", "sent", "recv", "my_secrets", "peer_commits", "peer_open", "my_open", "moves",
                "attempts", "pending", "probe", "draw_offer", "ending", "final_sent", "peer_final",
-               "problems", "audit", "notice", "rematch", "fork", "refused", "my_last_left", "idle",
-               "last_ms", "away", "final_due", "claim_wait")
+               "problems", "audit", "notice", "rematch", "equivocation", "refused", "my_last_left", "idle",
+               "last_ms", "away", "final_due", "claim_wait", "setup_choice", "tries_seed")
 
     def to_json(self) -> dict:
         """Everything needed to continue after a reload (own secrets and salts included: it stays
@@ -538,7 +550,7 @@ class PeerGame(Match):
         data = {"settings": dict(self.settings)}
         for f in self._FIELDS:
             data[f] = getattr(self, f)
-        data["fork"] = self.chain.fork  # (a hello's suspicion is not kept)
+        data["key"] = self.rng.key  # (this page's secret: it stays on this device)
         for f in self.protocol.FIELDS:
             data[f] = getattr(self.protocol, f)
         data["clock"] = self.clock.to_json() if self.clock is not None else None
@@ -550,7 +562,9 @@ class PeerGame(Match):
         open). Raises ProtocolError when the data is unusable."""
         if not isinstance(data, dict) or "settings" not in data or "seat" not in data:
             raise ProtocolError("the saved friend game is incomplete")
-        game = cls(data["settings"], data["seat"], rng=rng)
+        key = data.get("key")
+        game = cls(data["settings"], data["seat"], rng=rng,
+                   key=key if isinstance(key, str) and len(key) == 64 else None)
         try:
             for f in cls._FIELDS:
                 if f in data and f not in ("sent", "recv"):

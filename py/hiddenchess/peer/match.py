@@ -15,19 +15,20 @@ from hiddenchess.game.game import Status
 from hiddenchess.peer.codec import Reject
 from hiddenchess.peer.deadlines import GRACE_MS, STALL_MS, Deadlines
 from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS, SEATS, Endings, claim_reason, other
+from hiddenchess.peer.tries import Questions
 
 __all__ = ["Match", "SEATS", "STALL_MS", "GRACE_MS", "LATENCY_ALLOWANCE_MS", "other",
            "claim_reason"]
 
 
-class Match(Deadlines, Endings):
+class Match(Deadlines, Endings, Questions):
     """Turns, endings, clocks, draws and rematches of :class:`~hiddenchess.peer.game.PeerGame`
     (which provides ``seat``, ``peer``, ``moves``, ``pending``, ``local``, ``phase``,
     :meth:`send` and :meth:`require`)."""
 
     #: Messages that may cross the end of the game in flight (logged, without effect).
-    CROSSING = ("move", "answer", "open", "probe", "probe-answer", "resign", "draw-offer",
-                "draw-accept", "draw-decline", "claim")
+    CROSSING = ("move", "answer", "open", "probe", "probe-answer", "probe-key", "try",
+                "try-answer", "resign", "draw-offer", "draw-accept", "draw-decline", "claim")
     cur_n = 0  # the chain number of the message being applied
 
     @property
@@ -74,6 +75,8 @@ class Match(Deadlines, Endings):
             return None
         started = self.clock.started
         left = self.time_left(self.seat, now_ms) if started else self.clock.settings.initial_ms
+        if self.replaying and self.chain.returned and self.chain.returned[0][1]["t"] == "move":
+            left = self.chain.returned[0][1]["left"]  # (re-done: the time it reported then)
         self.clock.stop(now_ms)  # my time stops: the move is made
         return left
 
@@ -101,6 +104,8 @@ class Match(Deadlines, Endings):
         self.saw_time(now_ms)
         if self.clock is None or self.phase != "play" or self.clock.running != self.seat:
             return
+        if self.replaying or not self.chain.synced:
+            return  # (this page's log may be behind: it says nothing until it is not)
         if self.time_left(self.seat, now_ms) <= 0:
             self.send("claim", ply=self.ply, reason="flag-self", move="",
                       left=self.time_left(self.seat, now_ms))
@@ -115,6 +120,7 @@ class Match(Deadlines, Endings):
 
     def claim_flag(self, *, now_ms: int) -> None:
         """Claim the game: the peer's time ran out (beyond the latency allowance)."""
+        self.require_synced()
         self.require(self.can_claim_flag(now_ms), "your friend's time has not run out "
                      f"(a flag counts {LATENCY_ALLOWANCE_MS // 1000} seconds after zero)")
         self.send("claim", ply=self.ply, reason="flag", move="", left=self.time_left(self.peer, now_ms))
@@ -140,12 +146,14 @@ class Match(Deadlines, Endings):
         return None
 
     def resign(self, *, now_ms: int = 0) -> None:
+        self.require_synced()
         self.require(self.phase != "over", "the game is over")
         self.send("resign", ply=self.ply)
         self.end(other(self.seat), "resignation", self.ply, self.seat)
         self.after_change(now_ms)
 
     def offer_draw(self, *, now_ms: int = 0) -> None:
+        self.require_synced()
         self.require(self.phase == "play", "draws are offered during play")
         self.require(self.pending is None or self.pending["by"] != self.seat,
                      f"wait for {self.waiting_for()} before offering a draw")
@@ -157,6 +165,7 @@ class Match(Deadlines, Endings):
         self.after_change(now_ms)
 
     def accept_draw(self, *, now_ms: int = 0) -> None:
+        self.require_synced()
         self.require(self.phase == "play", "the game is not in progress")
         self.require(bool(self.draw_offer) and self.draw_offer["by"] == self.peer,
                      "there is no draw offer from your friend to accept")
@@ -165,6 +174,7 @@ class Match(Deadlines, Endings):
         self.after_change(now_ms)
 
     def decline_draw(self, *, now_ms: int = 0) -> None:
+        self.require_synced()
         self.require(bool(self.draw_offer) and self.draw_offer["by"] == self.peer,
                      "there is no draw offer from your friend to decline")
         self.send("draw-decline", ply=self.ply)
@@ -208,12 +218,14 @@ class Match(Deadlines, Endings):
 
     def offer_rematch(self, game_id: str) -> None:
         """Offer a new game (colours swapped) with the id ``game_id``."""
+        self.require_synced()
         self.require(self.phase == "over", "a rematch is offered once the game is over")
         self.send("rematch-offer", game=game_id)
         self.rematch = {"by": self.seat, "game": game_id}
 
     def accept_rematch(self) -> dict:
         """Accept the peer's rematch offer; returns the new game's settings."""
+        self.require_synced()
         self.require(bool(self.rematch) and self.rematch["by"] == self.peer,
                      "your friend has not offered a rematch")
         self.send("rematch-accept", game=self.rematch["game"])

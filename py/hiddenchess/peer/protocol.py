@@ -32,9 +32,10 @@ from hiddenchess.engine import notation
 from hiddenchess.engine.core import SQUARE_INDEX
 from hiddenchess.engine.variant import VARIANTS, get_variant, load_plugin
 from hiddenchess.game.game import Game
-from hiddenchess.peer.audit import replay
+from hiddenchess.peer.audit import force, replay
 from hiddenchess.peer.codec import Reject
 from hiddenchess.peer.endings import claim_reason
+from hiddenchess.peer.tries import prepare_questions
 
 __all__ = ["Protocol", "PROTOCOLS", "register_protocol", "protocol_class", "peer_variants",
            "is_king_move", "PAWN_START"]
@@ -139,7 +140,13 @@ class Protocol:
         """The local game: this side's knowledge, ``moves`` played."""
         g = Game.new(self.pg.variant, fen=self.start_fen(peer_open))
         for i, mv in enumerate(moves):
-            self.play(g, i, mv)
+            try:
+                self.play(g, i, mv)
+            except HiddenChessError:
+                # A final move that what was opened since refuses (it was wrongly accepted; the
+                # audit says by whom): it stays played, as both pages saw it.
+                if not force(g, mv["uci"], mv.get("role")):
+                    raise
         return g
 
     def play(self, g: Game, i: int, mv: dict):
@@ -168,6 +175,8 @@ class Protocol:
         uci = notation.uci(m)
         if uci in pg.refused_moves():
             raise IllegalMoveError(self.refusal)
+        if pg.try_first(uci, now_ms):
+            return  # (a try of the question, or the move once its remaining rounds are done)
         declined = pg.decline_by_moving()
         ply = pg.ply
         king = is_king_move(local, uci)
@@ -316,8 +325,12 @@ class Protocol:
 
     def ask(self, moves: list, now_ms: int) -> None:
         """Send a probe about my ``moves`` (``[]``: "no move is left"): the peer owes the
-        answer, its clock runs and mine stops (:mod:`hiddenchess.peer.deadlines`)."""
+        answer, its clock runs and mine stops (:mod:`hiddenchess.peer.deadlines`). A question
+        about moves is then tried move by move (:mod:`hiddenchess.peer.tries`)."""
         pg = self.pg
+        if moves:
+            pg.ask_question(moves, now_ms)
+            return
         pg.probe = {"ply": pg.ply, "by": pg.seat, "moves": list(moves), "refused": None,
                     **pg.owe_mark(now_ms)}
         pg.clock_probe(pg.probe, now_ms)
@@ -342,6 +355,7 @@ class Protocol:
 
     def audit(self) -> dict:
         """The end-of-game audit (:mod:`hiddenchess.peer.audit`)."""
+        prepare_questions(self.pg)
         return replay(self.pg, self)
 
     def audit_values(self, problems: list, final: dict, values: dict) -> None:

@@ -18,6 +18,8 @@ __all__ = ["Mode", "MODES"]
 #: Play modes: ``"local"`` (two players on one device), ``"computer"``, and ``"friend"`` (peer to
 #: peer, see :mod:`hiddenchess.app.modes.friend`), with their names in the new-game dialog.
 MODES = {"local": "On this device", "computer": "Against the computer", "friend": "Invite a friend"}
+#: variant id -> whether its games start with a setup phase (see :meth:`Mode.in_progress`).
+_HAS_SETUP: dict = {}
 
 
 class Mode:
@@ -70,6 +72,33 @@ class Mode:
             return
         g = session.game
         st["takeback"] = {"by": other(g.turn), "agree": g.turn, "san": last.san}
+
+    def players(self, session) -> tuple:
+        """The seats the people at this page play (here: both)."""
+        return ("white", "black")
+
+    def in_progress(self, session) -> bool:
+        """Whether replacing the game loses something a player did (a move, a setup choice
+        such as sealed pawns): the page asks first (``state.inProgress``)."""
+        g = session.game
+        if g.status.over:
+            return False
+        if g.ply > 0:
+            return True
+        if g.variant.id not in _HAS_SETUP:
+            _HAS_SETUP[g.variant.id] = type(g).new(g.variant).phase == "setup"
+        pending = g.setup_pending()
+        return _HAS_SETUP[g.variant.id] and any(c not in pending for c in self.players(session))
+
+    def names(self, session) -> "dict | None":
+        """Who plays each side, as the PGN names them (``{"white": "You", "black": "Computer
+        level 5"}``), or ``None``: on one device the page knows no names."""
+        return None
+
+    def speakers(self, session) -> "dict | None":
+        """The short names the end-of-game line uses (``"You resign — Computer wins"``), or
+        ``None``: the colours."""
+        return None
 
     def meta(self) -> dict:
         """What this mode saves with the game."""

@@ -103,6 +103,15 @@ class ComputerMode(Mode):
         return {"level": self.level, "color": self.player_seat, "score": self.score}
 
     # ------------------------------------------------------------------ hooks
+    def players(self, session) -> tuple:
+        return (self.player_seat,)
+
+    def names(self, session) -> dict:
+        return {self.player_seat: "You", self.seat: f"Computer level {self.level}"}
+
+    def speakers(self, session) -> dict:
+        return {self.player_seat: "You", self.seat: "Computer"}
+
     def holder(self, session) -> "str | None":
         return self.player_seat  # no hand-over: the device stays with the player
 

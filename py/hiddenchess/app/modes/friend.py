@@ -40,7 +40,8 @@ referee for their penalties).
 None, "rejected": the last rejected message's reason or None, "audit": None | {"status":
 "pending"|"verified"|"failed", "problems": [...]}, "connected": bool, "notice": e.g. a refusal,
 "canClaim": None|"flag"|"stalled", "rematch": None | {"by": "me"|"friend", "game"}, "fork": text
-or None (the two saved games disagree: this game cannot be resumed), "provisional": bool, "owed":
+or None (the two logs are being brought together: a page restored from an older copy takes its
+messages back, see peer/resync.py), "provisional": bool, "owed":
 None | {"what", "counted_s", "limit_s", "text"}}``. A forfeit's ``state["status"]["message"]``
 ends with its evidence in words; while ``audit.status`` is ``"pending"`` the result is
 provisional (``provisional``: the end-of-game audit may still turn it into a forfeit of the
@@ -58,7 +59,7 @@ import string
 from hiddenchess.app.modes.base import Mode
 from hiddenchess.app.modes import FRIEND_ACTIONS, FRIEND_OPTIONS, ROUTED_ACTIONS
 from hiddenchess.app.panels import absent_text, base_variant, variant_actions
-from hiddenchess.app.text import COLORS, message
+from hiddenchess.app.text import COLORS, message, other
 from hiddenchess.engine.core import SQUARE_INDEX
 from hiddenchess.engine.variant import VARIANTS
 from hiddenchess.errors import HiddenChessError
@@ -165,6 +166,13 @@ class Friend(Mode):
     def meta(self) -> dict:
         return {"friend": self.to_json()}
 
+    def in_progress(self, session) -> bool:
+        return self.pg.phase != "over"      # (the friend is there, even before a move)
+
+    def names(self, session) -> dict:
+        seat = self.pg.seat
+        return {seat: "You", other(seat): "Your friend"}
+
     def may_claim(self, session) -> bool:
         return self.pg.turn == self.viewer()
 
@@ -230,7 +238,7 @@ class Friend(Mode):
             "notice": pg.notice,
             "canClaim": can_claim,
             "rematch": rematch,
-            "fork": pg.fork,
+            "fork": pg.resync_note,
             "provisional": provisional(pg),
             "owed": owed_state(pg, now_ms),
         }

@@ -26,6 +26,14 @@ GUIDE = Guide(
             "left. A covered rook can become a knight on its new square.",
             "Capturing a cover does not reveal it and does not change its owner's pool.",
         )),
+        Section("Notation", (
+            "A move that reveals a cover is written as the cover moved, then ? and the role it "
+            "revealed: Ra3?N means the rook cover went to a3 and became a Knight; exd3?B a pawn "
+            "cover captured on d3 and became a Bishop; O-O?B the corner rook cover castled and "
+            "became a Bishop on f1.",
+            "A cover reaching the last rank that reveals a Pawn promotes to the piece chosen "
+            "before the move: Ra8?P=Q. A move without ? was made by a revealed piece or a king.",
+        )),
         Section("Pawns, castling and promotion", (
             "A pawn on its home rank may advance two squares. A two-square move of a pawn cover "
             "allows en passant only if it reveals a Pawn.",
@@ -44,9 +52,11 @@ GUIDE = Guide(
         Example(
             "A covered rook moves as a rook, then reveals",
             "The rook cover on a1 slides to a3 as a rook would, and reveals the role its pool "
-            "drew (here a Knight). From now on it moves as a knight.",
-            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 covered:a1 pools:q1r2b2n2p8/q1r2b2n2p8",
-            ("a1a3",), outline=("a3",), game_options=lambda: {"draw_source": ScriptedDraw(["n"])}),
+            "drew, here a Knight: the move is written Ra3?N (? and the role revealed). From now "
+            "on it moves as a knight: Nb5.",
+            "4k3/7p/8/8/8/8/8/R3K3 w Q - 0 1 covered:a1 pools:q1r2b2n2p8/q1r2b2n2p8",
+            ("a1a3", "h7h6", "a3b5"), outline=("a3",),
+            game_options=lambda: {"draw_source": ScriptedDraw(["n"])}),
     ),
     marks=marks,
 )

@@ -97,6 +97,10 @@ def reveal_state(pos, last_events, promotions: dict) -> dict:
     promotion choices offered now."""
     pools = {name: pool_of(pos, c) for c, name in ((WHITE, "white"), (BLACK, "black"))}
     covered = squares_of(pos.covered)
+    # A side's pool also keeps the roles of covers captured unrevealed, which never return: with
+    # no cover of its own left on the board it reveals nothing more, so it has no odds.
+    covers = {"white": bin(pos.covered & pos.white).count("1"),
+              "black": bin(pos.covered & pos.black).count("1")}
     last = []
     for e in last_events:
         data = e if isinstance(e, dict) else {"kind": e.kind, **e.public}
@@ -104,7 +108,8 @@ def reveal_state(pos, last_events, promotions: dict) -> dict:
             last.append({k: data.get(k) for k in ("square", "color", "cover", "role", "promoted")})
     return {
         "pools": pools,
-        "odds": {name: odds(pool) for name, pool in pools.items()},
+        "odds": {name: odds(pool) if covers[name] else {} for name, pool in pools.items()},
+        "covers": covers,
         "covered": covered,
         "last": last,
         "conditional": sorted(uci for uci in promotions if uci[:2] in covered),

@@ -34,11 +34,12 @@ GUIDE = Guide(
     ),
     examples=(
         Example(
-            "Mate in two",
-            "1.e4 opens the royal pawn to a check from the d-pawn, 2.e5 walks away, and the "
-            "knight on c6 attacks it where nothing can take the knight, block or step aside.",
+            "Black mates in two",
+            "After 1.e4 White's royal pawn is exposed: Black checks it with 1...d5+, it steps to "
+            "e5, and 2...Nc6 mates: nothing can take the knight, block or step aside. The board "
+            "is shown from Black's side, the side that mates.",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            ("e2e4", "d7d5", "e4e5", "b8c6"), outline=("e5",)),
+            ("e2e4", "d7d5", "e4e5", "b8c6"), outline=("e5",), side="black"),
     ),
     marks=marks,
 )

@@ -15,9 +15,12 @@ GUIDE = Guide(
     how=("Before play, each side secretly chooses two of its pawns.",
          "They may also step or capture one square in any direction, and reveal when they use it."),
     icon="necktie.svg",
-    hint="Choose your two secret pawns: they wear neckties only you can see. A secret pawn may "
-         "step or capture one square in any direction, and is revealed when it does something an "
-         "ordinary pawn could not.",
+    setup_hint="Choose your two secret pawns: they wear neckties only you can see. A secret pawn "
+               "may step or capture one square in any direction, and is revealed when it does "
+               "something an ordinary pawn could not.",
+    hint="Your secret pawns wear neckties only you can see. A secret pawn may step or capture one "
+         "square in any direction, and is revealed when it does something an ordinary pawn could "
+         "not.",
     sections=(
         Section("Setup and movement", (
             "Play starts from the usual position. Each player chooses exactly two of their eight "

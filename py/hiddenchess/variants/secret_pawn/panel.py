@@ -93,6 +93,8 @@ def _candidates(game, seat: str) -> list:
 @register_panel("secret-pawn")
 class SecretPawnPanel(SecretsPanel):
     setup_action = "seal"
+    #: Every piece is on the board as it is (a secret pawn is a pawn): the material is public.
+    shows_material = True
     reveal_kinds = frozenset(("reveal",))
     actions = {"seal": ("squares",)}
     absent = {"seal": "there is nothing to seal now"}

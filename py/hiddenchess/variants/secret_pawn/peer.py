@@ -7,8 +7,10 @@ revealed, a captured pawn's flag always). A king move's own openings follow in a
 message after the opponent accepted it. At the start of every turn on which an unopened pawn of
 the opponent could refuse one of its king moves, the side to move asks about *all* those king
 moves in one ``probe`` (the same question whatever its own secrets and whatever move it means
-to play: privacy by uniform messages, :meth:`SecretPawnProtocol.uniform_tries`) and the
-opponent says which its hidden pawns refuse; a side left with no move says so with an empty
+to play: privacy by uniform messages, :meth:`SecretPawnProtocol.uniform_tries`); the opponent
+answers with its key, and the mover then tries the moves it wants to, one per round of an
+oblivious transfer, learning about a move only by trying it, while the opponent learns nothing
+of the tries (:mod:`hiddenchess.peer.tries`). A side left with no move says so with an empty
 probe (checkmate or stalemate), checked at once as far as the opponent's board allows.
 """
 
@@ -238,7 +240,8 @@ class SecretPawnProtocol(Protocol):
         uci = p["uci"]
         self.check_refusals(pg.local, [uci], p["ply"])
         if any(a["kind"] == "probe" and a["by"] == pg.seat and a["ply"] == p["ply"]
-               and uci in a["moves"] and uci not in a["refused"] for a in pg.attempts):
+               and not a.get("key") and uci in a["moves"] and uci not in a["refused"]
+               for a in pg.attempts):
             raise Reject(f"your friend refused {uci}, which its own answer to the probe of this "
                          "move allowed", "wrong-refusal", p["ply"], forfeit=True)
 
@@ -311,7 +314,8 @@ class SecretPawnProtocol(Protocol):
         never depend on its own side's secrets) and that an unopened pawn of the opponent could
         refuse (:meth:`could_refuse`, public too). Whether the probe is sent and what it asks
         thus never depend on this side's secret pawns nor on the move it means to play; the
-        answer tells what trying each of these moves in turn would tell."""
+        answer is only the holder's key, and each move is then told to the mover only when it
+        tries it (:mod:`hiddenchess.peer.tries`)."""
         return sorted(u for u in game.legal_moves()
                       if is_king_move(game, u) and self.could_refuse(game, u))
 
@@ -324,24 +328,22 @@ class SecretPawnProtocol(Protocol):
             raise Reject("the probe names a move twice")
         if not msg["moves"]:
             return self.on_no_move(local, ply)
-        refused = []
+        if len(msg["moves"]) > 16:
+            raise Reject("the probe asks about more moves than a king has", "bad-probe", ply)
+        entries = []
         for uci in msg["moves"]:
             if not is_king_move(local, uci):
                 raise Reject(f"the probe asks about {uci}, which is not a king move", "bad-probe", ply)
             try:
                 local.play(uci)
                 local.undo()
+                entries.append("allowed")
             except HiddenChessError:
                 if not self.tryable(local, uci):
                     raise Reject(f"the probe asks about {uci}, which is not a legal try", "bad-probe",
                                  ply)
-                refused.append(uci)
-
-        def commit():
-            pg.attempts.append({"kind": "probe", "ply": ply, "by": pg.peer,
-                                "moves": list(msg["moves"]), "refused": list(refused)})
-            pg.send("probe-answer", ply=ply, refused=refused)
-        return commit
+                entries.append("refused")
+        return pg.answer_question(msg["moves"], entries)
 
     def on_no_move(self, local: Game, ply: int):
         """The peer says it has no move left (an empty probe): every move legal on this side's
@@ -371,10 +373,12 @@ class SecretPawnProtocol(Protocol):
 
     def auto_probe(self, now_ms: int) -> None:
         """At the start of each of my turns: ask the uniform question (:meth:`uniform_tries`)
-        if there is one; then, once answered, say so when no move is left (checkmate or
-        stalemate: the game ends, which the rules tell anyway)."""
+        if there is one; once my player chose its move, the question's remaining rounds and
+        the move (:meth:`~hiddenchess.peer.tries.Questions.question_step`); and say so when no
+        move is left (checkmate or stalemate: the game ends, which the rules tell anyway)."""
         pg = self.pg
-        if not (pg.phase == "play" and pg.turn == pg.seat and pg.pending is None):
+        if pg.question_step(now_ms) or not (pg.phase == "play" and pg.turn == pg.seat
+                                            and pg.pending is None):
             return
         pr = pg.probe
         if pr is not None and pr["ply"] == pg.ply and (pr["refused"] is None or not pr["moves"]):

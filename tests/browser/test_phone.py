@@ -1,0 +1,157 @@
+"""The action of the moment is on screen without scrolling, on phones (portrait and landscape)
+and on the desktop: sealing Secret Pawn's pawns, placing Hidden Identity's pieces (the tray and
+Confirm), the promotion picker, the hand-over screen, a draw offer's answer and the resign
+confirmation. "On screen" means: with the page scrolled to the top, the element's box lies
+inside the viewport and the element itself is what a tap at its middle reaches (nothing clips or
+covers it). Set ``HC_SHOTS=/some/dir`` to save a screenshot of each case.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import square_center, state
+
+pytestmark = pytest.mark.browser
+
+SHOTS = os.environ.get("HC_SHOTS")
+
+SIZES = {
+    "360x640": (360, 640), "640x360": (640, 360),
+    "390x844": (390, 844), "844x390": (844, 390),
+    "412x915": (412, 915), "915x412": (915, 412),
+    "desktop": (1280, 800),
+}
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(app, request):
+    width, height = SIZES[request.param]
+    app.set_viewport_size({"width": width, "height": height})
+    app.evaluate("localStorage.removeItem('hiddenchess:hints-seen')")  # the first-game hints show
+    yield app, request.param
+    app.set_viewport_size({"width": 1280, "height": 800})
+
+
+REACHABLE = """sel => {
+    window.scrollTo(0, 0);
+    const out = [];
+    for (const el of document.querySelectorAll(sel)) {
+        const b = el.getBoundingClientRect();
+        if (!(b.width > 0 && b.height > 0)) { out.push(`${sel}: not drawn`); continue; }
+        if (b.top < -0.5 || b.left < -0.5 || b.bottom > innerHeight + 0.5 || b.right > innerWidth + 0.5) {
+            out.push(`${sel}: [${b.left|0},${b.top|0} - ${b.right|0},${b.bottom|0}] outside ${innerWidth}x${innerHeight}`);
+            continue;
+        }
+        const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+        if (!hit || !(el === hit || el.contains(hit))) out.push(`${sel}: covered or clipped (a tap reaches ${hit && (hit.id || hit.className || hit.tagName)})`);
+    }
+    if (!document.querySelector(sel)) out.push(`${sel}: missing`);
+    if (window.scrollY !== 0) out.push('the page scrolled');
+    return out;
+}"""
+
+
+def on_screen(page, name, *selectors):
+    """Every element of each selector is inside the viewport and reachable (see module doc)."""
+    page.wait_for_timeout(50)  # (a resize redraws the board in the next frame)
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"))
+    problems = [p for sel in selectors for p in page.evaluate(REACHABLE, sel)]
+    assert problems == [], f"{name}: {problems}"
+
+
+def own_squares(page, rank):
+    """The middle of each square of ``rank`` (the viewer's), as a selector-free check."""
+    h = page.evaluate("innerHeight")
+    w = page.evaluate("innerWidth")
+    for file in "abcdefgh":
+        x, y = square_center(page, f"{file}{rank}")
+        assert 0 <= x <= w and 0 <= y <= h, (file, rank, x, y, w, h)
+
+
+def test_sealing_secret_pawns(sized):
+    page, size = sized
+    page.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', level: 1, color: 'white'})")
+    expect(page.locator("#seal-panel")).to_be_visible()
+    expect(page.locator("#hint")).to_be_attached()
+    on_screen(page, f"seal-{size}", "#seal-submit", "#seal-clear", "#seal-chosen")
+    own_squares(page, 2)
+
+
+def test_placing_hidden_identity_pieces(sized):
+    page, size = sized
+    page.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity', mode: 'computer', level: 1, color: 'white'})")
+    expect(page.locator("#place-panel")).to_be_visible()
+    on_screen(page, f"place-{size}", "#place-tray", "#place-tray button", "#place-confirm",
+              "#place-shuffle", "#place-standard")
+    own_squares(page, 1)
+    own_squares(page, 2)
+    page.locator("#place-standard").click()
+    expect(page.locator("#place-confirm")).to_be_enabled()
+    on_screen(page, f"place-done-{size}", "#place-confirm")
+
+
+def test_hand_over_screen(sized):
+    page, size = sized
+    page.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
+    expect(page.locator("#handover")).to_be_visible()
+    on_screen(page, f"handover-{size}", "#handover-show")
+    page.locator("#handover-show").click()
+    on_screen(page, f"seal-local-{size}", "#seal-submit")
+
+
+def test_promotion_picker(sized):
+    page, size = sized
+    page.evaluate("window.hcApp.call('new_game', {fen: '8/4P1k1/8/8/8/8/8/4K3 w - - 0 1'})")
+    page.mouse.click(*square_center(page, "e7"))
+    page.mouse.click(*square_center(page, "e8"))
+    expect(page.locator("#promo-picker")).to_be_visible()
+    on_screen(page, f"promotion-{size}", "#promo-picker button")
+    page.keyboard.press("Escape")
+    expect(page.locator("#promo")).to_be_hidden()
+
+
+def test_draw_offer_and_resign_confirmation(sized):
+    page, size = sized
+    page.evaluate("window.hcApp.call('new_game', {clock: {minutes: 5, increment: 3}})")
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6"):
+        page.evaluate(f"window.hcApp.call('move', {{orig: '{uci[:2]}', dest: '{uci[2:]}'}})")
+    on_screen(page, f"play-{size}", "#player-bottom .act-draw", "#player-bottom .act-resign",
+              "#player-top .act-draw")
+    page.locator("#player-bottom .act-draw").click()
+    expect(page.locator("#offer")).to_be_visible()
+    on_screen(page, f"offer-{size}", "#btn-accept", "#btn-decline")
+    page.locator("#btn-decline").click()
+    expect(page.locator("#offer")).to_be_hidden()
+    page.locator("#player-bottom .act-resign").click()
+    expect(page.locator("#dlg-confirm")).to_be_visible()
+    on_screen(page, f"resign-{size}", "#confirm-yes", "#confirm-no")
+    page.locator("#confirm-no").click()
+    expect(page.locator("#dlg-confirm")).to_be_hidden()
+    assert not state(page)["status"]["over"]
+
+
+def test_choosing_a_tabletop_penalty(sized):
+    page, size = sized
+    page.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity-tt'})")
+    for seat in ("white", "black"):
+        page.evaluate(f"window.hcApp.call('show_board', {{seat: '{seat}'}})")
+        page.evaluate("window.hcApp.call('layout', {kind: 'standard'})")
+        page.evaluate("window.hcApp.call('confirm_setup', {})")
+    page.evaluate("window.hcApp.call('show_board', {seat: 'white'})")
+    page.mouse.click(*square_center(page, "a1"))   # the rook jumps over its own pawn: illegal
+    page.mouse.click(*square_center(page, "a4"))
+    on_screen(page, f"illegal-confirm-{size}", "#confirm-yes")
+    page.locator("#confirm-yes").click()
+    expect(page.locator("#handover")).to_be_visible()
+    on_screen(page, f"penalty-handover-{size}", "#handover-show")
+    page.locator("#handover-show").click()
+    expect(page.locator("#penalty-panel")).to_be_visible()
+    on_screen(page, f"penalty-{size}", "#penalty-submit", "#penalty-clear", "#penalty-chosen")
+    own_squares(page, 1)   # White's pieces, on the far side for Black: all on screen
