@@ -7,7 +7,7 @@ each under its own key, and the index the page keeps), the page is reloaded, and
 ``--runs`` times each, medians printed:
 
 * ``open``: a click on the header's Games button until the screen is drawn (reading the index
-  from localStorage, the in-progress and finished lists, the first 100 rows);
+  from localStorage, the in-progress and finished lists, the first 50 rows);
 * ``all``: drawing every finished game (the "Show more" button pressed until none is left);
 * ``restore``: the Session's ``restore`` (Python under Pyodide: the index checked against the
   games kept, the game opened), what a page load pays for the archive;
@@ -122,7 +122,7 @@ def main(argv=None) -> None:
     finally:
         server.shutdown()
     print(f"{'':<10}{small['games']:>8} games{big['games']:>10} games     ratio")
-    for key, what in (("open", "open the Games screen (first 100 rows)"),
+    for key, what in (("open", "open the Games screen (first 50 rows)"),
                       ("all", "draw every finished game"),
                       ("restore", "restore at page load (Python)"),
                       ("move", "a move's call (Python, saving the game and its line)")):

@@ -17,7 +17,7 @@ import { permissionText, askPermission } from './yourmove.js';
 
 const ACTIVE_KEY = 'hiddenchess.games';
 const ARCHIVE_KEY = 'hiddenchess.archive';
-const PAGE = 100;
+const PAGE = 50;
 const RESULTS = { '1-0': 'white', '0-1': 'black' };
 const REASONS = {
   checkmate: 'checkmate',
