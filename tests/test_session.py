@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from saved import game_key
 from hiddenchess.game.game import Game
 from hiddenchess.app.session import ACTIONS, Session, message
 from hiddenchess.app.storage import MemoryBackend
@@ -50,7 +51,7 @@ def test_restore_without_saved_game_starts_a_standard_game_and_saves_it():
     assert state["clock"] is None and state["status"]["over"] is False
     assert state["notice"] is None and state["warning"] is None and state["error"] is None
     assert state["claim"] == {"now": None, "nowText": None, "moves": []}
-    assert KEY in backend.data
+    assert game_key(backend) in backend.data
     json.dumps(state)  # JSON-able
 
 
@@ -97,11 +98,11 @@ def test_saved_game_is_restored_exactly_by_a_new_session():
 )
 def test_illegal_or_malformed_moves_are_refused_and_change_nothing(orig, dest, promo, words):
     s, before, backend = fresh()
-    saved = backend.data[KEY]
+    saved = backend.data[game_key(backend)]
     state = s.move(orig, dest, promo, now_ms=T0 + 5)
     assert state["error"] and words in state["error"].lower()
     assert stable(state) == stable(before)
-    assert backend.data[KEY] == saved
+    assert backend.data[game_key(backend)] == saved
     assert s.move("e2", "e4", now_ms=T0 + 6)["error"] is None  # the game goes on
 
 
@@ -295,11 +296,11 @@ def test_new_game_changes_the_game_id():
 def test_bad_new_game_options_keep_the_current_game(options, words):
     s, _, backend = fresh()
     before = play(s, "e2e4")
-    saved = backend.data[KEY]
+    saved = backend.data[game_key(backend)]
     state = s.new_game(options, now_ms=T0)
     assert state["error"] and words in state["error"].lower(), state["error"]
     assert stable(state) == stable(before)
-    assert backend.data[KEY] == saved
+    assert backend.data[game_key(backend)] == saved
 
 
 # ------------------------------------------------------------------ Royal Pawn
@@ -423,10 +424,10 @@ def test_corrupt_data_that_cannot_be_kept_aside_is_offered_for_download():
 def test_a_record_that_does_not_replay_is_kept_aside():
     s, _, backend = fresh()
     play(s, "e2e4")
-    envelope = json.loads(backend.data[KEY])
+    envelope = json.loads(backend.data[game_key(backend)])
     envelope["record"]["moves"].append({"uci": "e2e4", "san": "e4"})  # illegal for Black
     raw = json.dumps(envelope)
-    backend.data[KEY] = raw
+    backend.data[game_key(backend)] = raw
     s2, state, _ = fresh(backend)
     assert state["notice"] and state["moves"] == []
     assert backend.data[state["corrupt"]["key"]] == raw
@@ -441,12 +442,12 @@ def test_full_storage_warns_and_the_game_goes_on_in_memory():
     backend = MemoryBackend(quota_bytes=10_000)
     s, state, _ = fresh(backend)
     assert state["warning"] is None
-    saved = backend.data[KEY]
+    saved = backend.data[game_key(backend)]
     backend.quota_bytes = len(saved) * 2  # nothing bigger than the current save fits
     state = play(s, "e2e4", "e7e5", "g1f3")
     assert state["warning"] and "storage is full" in state["warning"]
     assert [m["san"] for m in state["moves"]] == ["e4", "e5", "Nf3"]
-    assert backend.data[KEY] == saved  # the old save is intact
+    assert backend.data[game_key(backend)] == saved  # the old save is intact
     backend.quota_bytes = None  # space was freed
     state = play(s, "b8c6")
     assert state["warning"] is None

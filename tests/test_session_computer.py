@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from saved import game_key
 from hiddenchess.app.modes import computer as computer_mode
 import hiddenchess.ai
 from hiddenchess.ai import DETERMINIZERS, choose_move
@@ -152,7 +153,7 @@ def test_bad_or_stale_answers_change_nothing():
     s, st, backend = computer_game(color="white")
     st = s.move("e2", "e4", now_ms=T0 + 1)
     req = st["computer"]["request"]
-    saved = backend.data[KEY]
+    saved = backend.data[game_key(backend)]
     for kwargs, words in [
         ({"uci": "e7e4"}, "illegal"),
         ({"uci": "e2e4"}, "illegal"),
@@ -164,7 +165,7 @@ def test_bad_or_stale_answers_change_nothing():
         bad = s.computer_move(**args, now_ms=T0 + 2)
         assert bad["error"] and words in bad["error"].lower(), (kwargs, bad["error"])
         assert len(bad["moves"]) == 1 and bad["computer"]["thinking"]
-        assert backend.data[KEY] == saved
+        assert backend.data[game_key(backend)] == saved
     # and nobody may play for the computer when it is not its turn
     ok = s.computer_move("e7e5", ply=req["ply"], game=req["game"], now_ms=T0 + 3)
     assert ok["error"] is None
@@ -273,7 +274,7 @@ def test_draw_offers_declined_unless_the_computer_stands_clearly_worse():
 def test_save_and_restore_keep_mode_level_colour_and_resume_thinking():
     backend = MemoryBackend()
     s, st, _ = computer_game(level=4, color="black", backend=backend, clock="5+3")
-    record = json.loads(backend.data[KEY])["record"]
+    record = json.loads(backend.data[game_key(backend)])["record"]
     assert record["meta"]["mode"] == "computer"
     assert record["meta"]["level"] == 4 and record["meta"]["color"] == "black"
     st = answer(s, st, T0 + 1_000)
@@ -296,9 +297,9 @@ def test_save_and_restore_keep_mode_level_colour_and_resume_thinking():
 def test_a_broken_computer_record_falls_back_to_local_play():
     backend = MemoryBackend()
     computer_game(level=2, backend=backend)
-    envelope = json.loads(backend.data[KEY])
+    envelope = json.loads(backend.data[game_key(backend)])
     envelope["record"]["meta"]["level"] = 9
-    backend.data[KEY] = json.dumps(envelope)
+    backend.data[game_key(backend)] = json.dumps(envelope)
     st = Session(backend).restore(now_ms=T0)
     assert st["computer"] is None and st["options"]["mode"] == "local"
 
@@ -316,10 +317,10 @@ def test_a_broken_computer_record_falls_back_to_local_play():
 )
 def test_bad_computer_options_keep_the_current_game(options, words):
     s, before, backend = computer_game(color="white")
-    saved = backend.data[KEY]
+    saved = backend.data[game_key(backend)]
     st = s.new_game(options, now_ms=T0 + 1)
     assert st["error"] and words in st["error"].lower(), st["error"]
-    assert st["computer"] == before["computer"] and backend.data[KEY] == saved
+    assert st["computer"] == before["computer"] and backend.data[game_key(backend)] == saved
 
 
 def test_the_view_sent_holds_only_what_the_computers_seat_knows(monkeypatch):

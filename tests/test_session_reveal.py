@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from saved import game_key
 from hiddenchess.app.session import Session
 from hiddenchess.variants.reveal import panel as reveal_panel
 from hiddenchess.variants.reveal.panel import ScriptedDraw
@@ -188,7 +189,7 @@ def test_save_and_restore_keep_the_revealed_roles():
         assert restored[key] == state[key], key
     assert restored["clock"]["label"] == "5+3"
     # The stored record holds every drawn role, and play goes on with fresh draws.
-    saved = json.loads(backend.get_item(next(k for k in backend.keys() if k.endswith("current"))))
+    saved = json.loads(backend.get_item(game_key(backend)))
     roles = [r["role"] for r in saved["record"]["setup"]["reveals"]]
     assert len(roles) == 7
     assert roles == [m["san"].split("?")[1][0].lower() for m in state["moves"]]

@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from saved import game_key
 from hiddenchess.app.session import Session
 from hiddenchess.app.storage import MemoryBackend
 from test_peer_session import Link
@@ -64,15 +65,15 @@ def saves():
         s = fresh(backend)
         assert s.dispatch("new_game", {"variant": variant, "clock": "5+3"}, now_ms=T0)["error"] is None
         play_some(s, 14, rnd, T0)
-        out.append(backend.get_item(CURRENT))
+        out.append(backend.get_item(game_key(backend)))
     backend = MemoryBackend()
     s = fresh(backend)
     s.dispatch("new_game", {"variant": "secret-pawn", "mode": "computer", "level": 2}, now_ms=T0)
     play_some(s, 4, rnd, T0)
-    out.append(backend.get_item(CURRENT))
+    out.append(backend.get_item(game_key(backend)))
     link = Link("reveal", clock="5+3")
     link.play(["e2e4", "e7e5", "g1f3"])
-    out.append(link.a.storage.backend.get_item(CURRENT))
+    out.append(link.a.storage.backend.get_item(game_key(link.a.storage.backend)))
     return out
 
 
@@ -189,7 +190,7 @@ def test_two_tabs_never_lose_a_move():
     # the other tab, which has not seen e4, may not play over it
     st = second.dispatch("move", {"orig": "d2", "dest": "d4"}, now_ms=T0 + 3)
     assert st["stale"] and "another tab" in st["error"] and st["moves"] == []
-    assert json.loads(backend.get_item(CURRENT))["record"]["moves"][0]["uci"] == "e2e4"
+    assert json.loads(backend.get_item(game_key(backend)))["record"]["moves"][0]["uci"] == "e2e4"
     assert second.dispatch("state", {}, now_ms=T0 + 4)["stale"]
     # the storage event makes a quiet tab stale too, before anyone clicks
     third = fresh(backend, T0 + 5)
@@ -237,9 +238,9 @@ def test_setting_the_system_clock_back_gives_no_time_back():
 def test_a_save_from_the_future_does_not_freeze_the_clock():
     backend = MemoryBackend()
     clocked(backend)
-    doc = json.loads(backend.get_item(CURRENT))
+    doc = json.loads(backend.get_item(game_key(backend)))
     doc["record"]["clock"]["since_ms"] += 86_400_000  # started "tomorrow"
-    backend.set_item(CURRENT, json.dumps(doc))
+    backend.set_item(game_key(backend), json.dumps(doc))
     s = Session(backend)
     assert s.restore(now_ms=T0 + 4_000)["clock"]["white"] == 60_000
     assert s.dispatch("tick", {}, now_ms=T0 + 14_000)["clock"]["white"] == 50_000

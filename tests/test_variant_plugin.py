@@ -23,7 +23,7 @@ from hiddenchess.ai import computer_variants
 from hiddenchess.app import panels, state as state_schema
 from hiddenchess.app.panels import Panel, panel_class, register_panel, variant_menu
 from hiddenchess.app.session import Session
-from hiddenchess.app.storage import MemoryBackend
+from hiddenchess.app.storage import MemoryBackend, Storage
 from hiddenchess.peer.protocol import peer_variants
 from hiddenchess.engine.variant import STANDARD_START, VARIANTS, Variant, derive, get_variant, register_variant
 
@@ -172,12 +172,13 @@ def test_game_ids_are_random_and_old_saves_get_one():
     a = s.new_game({}, now_ms=T0)["gameId"]
     b = s.new_game({}, now_ms=T0)["gameId"]
     assert isinstance(a, str) and len(a) == 16 and a != b and str(T0) not in (a, b)
-    backend = s.storage.backend
     record = s.storage.load_current().record
     del record["meta"]["game_id"]
-    s.storage.save_current(record, T0)
+    backend = MemoryBackend()
+    Storage(backend).save_current(record, T0)  # the single save of older versions, without an id
     restored = Session(backend).restore(now_ms=T0)["gameId"]
     assert isinstance(restored, str) and len(restored) == 16 and restored != b
+    assert backend.get_item(f"hiddenchess.game.{restored}") is not None  # its own key from now on
 
 
 # ------------------------------------------------------------------ the app layer names no variant

@@ -135,7 +135,7 @@ export function openNewGame() {
   if (inProgress && !warn) {
     warn = document.createElement('p');
     warn.className = 'form-warning';
-    warn.textContent = 'Starting a new game ends the game in progress (only one game is kept).';
+    warn.textContent = 'The game in progress is kept in Your games: the new game starts beside it.';
     f.querySelector('h2').after(warn);
   } else if (!inProgress && warn) {
     warn.remove();

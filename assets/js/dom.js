@@ -94,15 +94,43 @@ export function gameTitle(st) {
 // The saved game as last shown (preview.js writes it): used before the engine is up, and only
 // while the save it was drawn from is still the current one (same write revision).
 export const PREVIEW_KEY = 'hiddenchess:preview';
-export const SAVE_KEY = 'hiddenchess.current';
 const SAVE_REV = /^\{"schema":(\d{1,9}),"rev":(\d{1,15}),/;
+// Each game has its own key, "hiddenchess.game.<ID>" (py/hiddenchess/app/library.py); a tab
+// remembers its game in sessionStorage (tabgame.js), a new tab opens the device's last game.
+const TAB_KEY = 'hiddenchess:tab-game';
+const GAME_ID = /^[0-9A-Za-z_-]{1,64}$/;
 
-/** The current save's revision ("schema:rev"), or null (no save, or storage blocked). */
-export function saveRevision() {
+/** This tab's game id, or null (a new tab: Python opens the device's last game). */
+export function tabGame() {
   try {
-    const head = window.localStorage.getItem(SAVE_KEY);
+    const id = window.sessionStorage.getItem(TAB_KEY);
+    return id && GAME_ID.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The storage key of game `id` (default: the one this tab shows, or will open). */
+export function saveKey(id = null) {
+  let game = id || tabGame();
+  if (!game) {
+    try {
+      game = window.localStorage.getItem('hiddenchess.last');
+    } catch {
+      game = null;
+    }
+  }
+  return game && GAME_ID.test(game) ? `hiddenchess.game.${game}` : 'hiddenchess.current';
+}
+
+/** The save's revision ("key|schema:rev": revisions are per game), or null (no save, or storage
+ * blocked); `id`: the game (default: this tab's). */
+export function saveRevision(id = null) {
+  try {
+    const key = saveKey(id);
+    const head = window.localStorage.getItem(key);
     const m = head && SAVE_REV.exec(head.slice(0, 60));
-    return m ? `${m[1]}:${m[2]}` : null;
+    return m ? `${key}|${m[1]}:${m[2]}` : null;
   } catch {
     return null;
   }

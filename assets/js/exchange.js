@@ -58,7 +58,7 @@ async function importGame(args) {
   const st = app.state;
   // (a move or a setup choice made, such as sealed pawns: state.inProgress)
   const going = st && !isOver(st) && (st.inProgress || (st.moves || []).length > 0);
-  if (going && !(await confirmDialog('Replace the game in progress?', 'Importing replaces the game on this device (only one game is kept).', 'Import'))) {
+  if (going && !(await confirmDialog('Import a game?', 'The imported game opens beside the game in progress, which is kept in Your games.', 'Import'))) {
     return null;
   }
   const res = call('import_game', args, { quiet: true });

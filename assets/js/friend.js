@@ -378,7 +378,7 @@ export async function friendOpenLink() {
   }
   const inProgress = st && !isOver(st) && (st.moves || []).length > 0;
   if (inProgress) {
-    const ok = await confirmDialog("Join your friend's game?", 'This ends the game in progress on this device (only one game is kept).', 'Join');
+    const ok = await confirmDialog("Join your friend's game?", 'The game in progress is kept in Your games.', 'Join');
     if (!ok) {
       clearHash();
       return;

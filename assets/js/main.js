@@ -12,6 +12,8 @@
 //   start.js     start screen, rules pages, first-game hints    preview.js  the saved game drawn before Python is up
 //   settings.js  board, colours, coordinates, animation, sound  sound.js   the sounds (Web Audio)
 //   exchange.js  export (PGN, record, FEN, replay link) and import
+//   games.js     the Games screen (the games kept here)   yourmove.js  "your move": title, icon, notification
+//   tabgame.js   which game this tab shows (each game has its own storage key)
 //   panels/      one module per variant (panels/registry.js: the hooks they answer)
 //
 // The board is drawn by chessground as soon as this module runs (before Python is up) and
@@ -84,6 +86,9 @@ const [
   { renderSound, startSound },
   { openReplayLink, startExchange },
   { fitBoard, startFit },
+  { gamesChanged, renderGamesBadge, renderStartGames, startGames },
+  { renderYourMove, startYourMove },
+  { saveKey, tabGame },
 ] = await Promise.all([
   import('./panels/index.js'),
   import('./players.js'),
@@ -100,6 +105,9 @@ const [
   import('./sound.js'),
   import('./exchange.js'),
   import('./fit.js'),
+  import('./games.js'),
+  import('./yourmove.js'),
+  import('./tabgame.js'),
 ]).catch(error => {
   // A reload or a link followed while the parts load cuts their fetches short: nothing failed.
   if (leaving.now) return new Promise(() => {});
@@ -147,6 +155,9 @@ onRender(renderStart);
 onRender(rememberPreview);
 onRender(renderSound);
 onRender(fitBoard);
+onRender(renderGamesBadge);
+onRender(renderStartGames);
+onRender(renderYourMove);
 onAfterCall(friendAfterCall); // friend play: send the protocol messages this call queued
 
 // ------------------------------------------------------------------ buttons and keys
@@ -211,10 +222,11 @@ $('board').addEventListener(
 function onReady() {
   if (app.ready) return;
   app.ready = true;
-  const st = call('restore');
+  const tab = tabGame(); // (this tab's game across its reloads; a new tab: the device's last game)
+  const st = call('restore', tab ? { game: tab } : {});
   endPreview();
   $('loading').hidden = true;
-  for (const id of ['btn-new', 'btn-flip', 'chk-autoflip', 'btn-exchange']) $(id).disabled = false;
+  for (const id of ['btn-new', 'btn-flip', 'chk-autoflip', 'btn-exchange', 'btn-games']) $(id).disabled = false;
   document.body.dataset.ready = 'true';
   friendOpenLink(); // opened with an invite link (#join=...)
   maybeOpenStart(st); // a first visit: the start screen; #rules=<id>: a rules page
@@ -223,9 +235,13 @@ function onReady() {
 }
 
 // Another tab saved this game: the Session checks whether it is newer (then this page goes stale
-// and says so). Leaving the page saves the clocks as they stand (see Session.suspend).
+// and says so); each game has its own key, so another game played in another tab changes nothing
+// here but the list of games. Leaving the page saves the clocks as they stand (see Session.suspend).
 window.addEventListener('storage', e => {
-  if (app.ready && (e.key === 'hiddenchess.current' || e.key === null)) call('storage_changed', {}, { quiet: true });
+  if (!app.ready) return;
+  const own = app.state && app.state.gameId ? saveKey(app.state.gameId) : null;
+  if (e.key === own || e.key === null) call('storage_changed', {}, { quiet: true });
+  gamesChanged(e.key);
 });
 window.addEventListener('pagehide', () => {
   if (!app.ready) return;
@@ -246,6 +262,8 @@ startSettings();
 startSound();
 startExchange();
 startFit();
+startGames();
+startYourMove();
 
 if (window.hcReady) onReady();
 else {

@@ -18,7 +18,7 @@ function write() {
   pending.timer = 0;
   const st = pending.state;
   if (!st || !app.ready) return;
-  const rev = saveRevision();
+  const rev = saveRevision(st.gameId); // (this game's own save)
   try {
     if (!rev || st.stale) {
       window.localStorage.removeItem(KEY);

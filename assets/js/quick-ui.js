@@ -98,7 +98,7 @@ export async function startQuick(variant, clockValue) {
   const clock = clockChoice(clockValue);
   const st = app.state;
   if (st && !isOver(st) && (st.moves || []).length > 0) {
-    const ok = await confirmDialog('Quick play?', 'This ends the game in progress on this device (only one game is kept).', 'Find an opponent');
+    const ok = await confirmDialog('Quick play?', 'The game in progress is kept in Your games.', 'Find an opponent');
     if (!ok) return;
   }
   stopQuick();

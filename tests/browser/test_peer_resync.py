@@ -54,7 +54,8 @@ def test_a_page_restored_from_an_older_save_takes_its_move_back(page, site):
     f.pump()
     f.black.move("e7e5")
     f.pump()
-    old = page.evaluate("() => localStorage.getItem('hiddenchess.current')")
+    key = f"hiddenchess.game.{state(page)['gameId']}"  # (each game has its own key, issue 26)
+    old = page.evaluate("(k) => localStorage.getItem(k)", key)
     f.call("move", {"orig": "g1", "dest": "f3"})
     f.pump()
     f.black.move("b8c6")
@@ -63,7 +64,7 @@ def test_a_page_restored_from_an_older_save_takes_its_move_back(page, site):
     # The page goes back to the older save (its Nf3 and Black's Nc6 are not in it).
     f.call("peer_closed")
     f.black.disconnect()
-    page.evaluate("(v) => localStorage.setItem('hiddenchess.current', v)", old)
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, old])
     page.reload()
     wait_ready(page)
     page.evaluate(RECORD)

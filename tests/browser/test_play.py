@@ -235,7 +235,7 @@ def test_claim_button_appears_only_when_a_draw_can_be_claimed(app):
 def test_a_bad_custom_clock_is_explained_in_the_dialog(app):
     click_move(app, "e2", "e4")
     app.locator("#btn-new").click()
-    expect(app.locator("#dlg-new .form-warning")).to_contain_text("ends the game in progress")
+    expect(app.locator("#dlg-new .form-warning")).to_contain_text("kept in Your games")
     app.locator("#dlg-new label.choice:has(input[name=clock]):has-text('Custom')").click()
     app.locator("#clock-minutes").fill("0")
     app.locator("#new-start").click()

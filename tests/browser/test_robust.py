@@ -64,7 +64,8 @@ def test_two_tabs_never_lose_a_move(context, site, tmp_path):
     # a move tried there anyway changes nothing, in the tab or in storage
     st = second.evaluate("window.hcApp.call('move', {orig: 'd2', dest: 'd4'})")
     assert st["error"] and st["moves"] == []
-    saved = first.evaluate("k => JSON.parse(localStorage.getItem(k)).record.moves", CURRENT)
+    key = f"hiddenchess.game.{state(first)['gameId']}"  # (each game has its own key, issue 26)
+    saved = first.evaluate("k => JSON.parse(localStorage.getItem(k)).record.moves", key)
     assert [m["uci"] for m in saved] == ["e2e4"]
     # "Load it" reloads the tab onto the newer game, which then plays on
     second.locator("#notice-reload").click()

@@ -238,7 +238,7 @@ def test_a_reload_draws_the_saved_game_before_the_engine_is_ready(fresh):
     expect(page.locator("body")).to_have_attribute("data-preview", "false")
     assert [m["san"] for m in state(page)["moves"]] == ["d3", "d6", "f3"]
     # A preview never outlives its save: another game saved elsewhere is not drawn from it.
-    page.evaluate("""() => { const k = 'hiddenchess.current';
+    page.evaluate("""() => { const k = 'hiddenchess.game.' + window.hcApp.state().gameId;
         localStorage.setItem(k, localStorage.getItem(k).replace(/"rev":(\\d+)/, (m, n) => `"rev":${+n + 7}`)); }""")
     page.evaluate("window.__preview = undefined")
     page.reload()

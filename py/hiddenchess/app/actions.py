@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from hiddenchess.app.errors import SessionError
+from hiddenchess.app.games import GAMES_ACTIONS
 from hiddenchess.app.modes import FRIEND_ACTIONS
 from hiddenchess.app.options import panel_option_keys
 from hiddenchess.app.panels import variant_actions
@@ -25,7 +26,9 @@ _SQUARE = re.compile(r"^[a-h][1-8]$")
 QUIET_ACTIONS = frozenset({"restore", "state", "tick", "storage_changed", "export_corrupt",
                            "dismiss_notice", "flip", "replay", "replay_exit", "catalog",
                            # (the move box: a move or command it types is dispatched, and checked, again)
-                           "typed"})
+                           "typed",
+                           # (other games than this one: open, export, delete)
+                           "open_game", "export_games", "delete_game"})
 #: Why a stale page refuses everything else.
 STALE_TEXT = ("this game was changed in another tab or window: reload the page to continue from "
               "the newer position.")
@@ -33,7 +36,7 @@ STALE_TEXT = ("this game was changed in another tab or window: reload the page t
 #: The session's actions, and those of the variants registered when it was imported (see
 #: :func:`actions` for the current list).
 ACTIONS = {
-    "restore": (),
+    "restore": ("game",),
     "state": (),
     "new_game": ("options", "variant", "mode", "clock", "autoflip", "fen", "level", "color"),
     "move": ("orig", "dest", "promotion", "allow_illegal"),
@@ -61,6 +64,8 @@ ACTIONS = {
     "typed": ("text",),
     # games with a friend (hiddenchess.app.modes.friend)
     **FRIEND_ACTIONS,
+    # the games kept on this device (hiddenchess.app.games)
+    **GAMES_ACTIONS,
 }
 
 

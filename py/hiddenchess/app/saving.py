@@ -21,6 +21,7 @@ import json
 import secrets
 import weakref
 
+from hiddenchess.app import games
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.modes.base import MODES, Mode
 from hiddenchess.app.modes.computer import ComputerMode
@@ -102,12 +103,27 @@ def moves_text(game) -> str:
     return "[" + ",".join(texts) + "]"
 
 
+def compact_moves(game) -> str:
+    """The record's ``moves`` of a finished game, UCI only (the record's SAN is optional).
+
+    >>> from hiddenchess.game.game import Game
+    >>> g = Game.new("standard"); _ = g.play("e4")
+    >>> compact_moves(g)
+    '[{"uci":"e2e4"}]'
+    """
+    return "[" + ",".join('{"uci":%s}' % json.dumps(ply.uci) for ply in game.history) + "]"
+
+
 def save(session, now_ms: int) -> None:
     """Write the session's game; a full storage sets ``session.warning`` (the game goes on)."""
     try:
+        session.storage.select(session.game_id)  # one key per game (hiddenchess.app.library)
         record = to_record(session.game, clock=session.clock, meta=meta(session, now_ms),
                            moves=[])
-        splice = (_MOVES_HOLE, '"moves":' + moves_text(session.game))
+        over = session.game.status.over  # (a finished game is kept compact: its moves' SAN
+        # is written again by the replay on load, so thousands of finished games fit)
+        splice = (_MOVES_HOLE, '"moves":' + (compact_moves(session.game) if over
+                                             else moves_text(session.game)))
         session.storage.save_current(record, now_ms, splice=splice)
     except StaleSaveError:
         session.stale = True  # another tab's newer save is kept; this page stops playing
@@ -117,6 +133,7 @@ def save(session, now_ms: int) -> None:
         session.warning = FULL_WARNING
     else:
         session.warning = None
+        games.note(session, now_ms)  # its line in the list of games (a full storage: a warning)
 
 
 def restore(session, now_ms: int) -> bool:

@@ -49,7 +49,7 @@ from hiddenchess.app.errors import SessionError
 from hiddenchess.app.modes.base import MODES, Mode
 from hiddenchess.app.modes.computer import ComputerMode
 from hiddenchess.app.modes import FRIEND_ACTIONS, friend_mode
-from hiddenchess.app import exchange
+from hiddenchess.app import exchange, games
 from hiddenchess.app.options import default_options, new_game as game_from_options
 from hiddenchess.app.panels import Panel, absent_text, base_variant, panel_for, variant_actions
 from hiddenchess.app.replay import Replay
@@ -101,13 +101,13 @@ class Session:
         self.panel: Panel = panel_for(base_variant())
 
     def __getattr__(self, name: str):
-        """The variant's own actions (``seal``, ``place`` ...) and the friend mode's
-        (``peer_open``, ``peer_receive`` ...) as methods of the session."""
-        if name.startswith("_") or name not in variant_actions() and name not in FRIEND_ACTIONS:
+        """The variant's, friend mode's and games' own actions as methods of the session."""
+        routed = name in FRIEND_ACTIONS or name in games.GAMES_ACTIONS
+        if name.startswith("_") or name not in variant_actions() and not routed:
             raise AttributeError(name)
 
         def action(*args, now_ms: int, **kwargs) -> dict:
-            if name in FRIEND_ACTIONS:
+            if routed:
                 return self.dispatch(name, kwargs, now_ms=now_ms)
             return self.variant_action(name, *args, now_ms=now_ms, **kwargs)
 
@@ -151,14 +151,18 @@ class Session:
 
     # ------------------------------------------------------------------ actions
 
-    def restore(self, *, now_ms: int) -> dict:
-        """Load the saved game (or start a fresh standard game when there is none or it is unreadable).
+    def restore(self, game: str | None = None, *, now_ms: int) -> dict:
+        """Load the saved game ``game`` (default: see :func:`hiddenchess.app.games.prepare`), or
+        start a fresh standard game when there is none or it is unreadable.
 
         A running clock keeps running across a reload: the time the page was closed counts, and a
         flag that fell meanwhile ends the game now.
         """
+        games.prepare(self, game, now_ms)
         if not saving.restore(self, now_ms):
             self.start(default_options(), None, now_ms)
+        elif self.storage.game_id:  # (its key names it; a clock paused when it was left runs)
+            games.opened(self, now_ms)
         return self.state(now_ms=now_ms)
 
     def suspend(self, *, now_ms: int) -> dict:
@@ -180,7 +184,7 @@ class Session:
         return self.state(now_ms=now_ms)
 
     def new_game(self, options: dict | None = None, *, now_ms: int) -> dict:
-        """Start a new game, replacing the current one (only one game is kept).
+        """Start a new game (the one left stays on this device under its own key).
 
         ``options``: ``variant`` (an id of :data:`hiddenchess.engine.variant.VARIANTS`), ``mode``
         (``"local"``; ``"computer"`` for a variant of :func:`hiddenchess.ai.computer_variants`,
@@ -459,9 +463,8 @@ class Session:
             return self.error(
                 SessionError(f"{action!r} does not take {', '.join(map(repr, unknown))}."), now_ms
             )
-        if action == "new_game":
-            options = args["options"] if "options" in args else args
-            return self.new_game(options, now_ms=now_ms)
+        if action in games.ROUTED:  # the games on this device, and new ones (one clock at most)
+            return games.dispatch(self, action, args, now_ms)
         if self.mode.routes(action):  # e.g. my seat of a friend game, through the protocol
             return self.mode.dispatch(self, action, args, now_ms)
         if action in variant_actions():

@@ -251,11 +251,25 @@ class Storage:
         #: ``rev`` (every other writer raises it), the saved text is ``text``, so a save reads
         #: only the head of the saved game, not all of it (issue 17).
         self._known: tuple | None = None
+        #: The game this page has open (:meth:`select`); ``None``: the single key of older versions.
+        self.game_id: str | None = None
 
     @property
     def current_key(self) -> str:
-        """``"<prefix>.current"``: where the game in progress lives."""
+        """Where the game this page has open lives: ``"<prefix>.game.<ID>"`` once a game is
+        selected (:mod:`hiddenchess.app.library`: one key per game), else ``"<prefix>.current"``
+        (the single saved game of older versions)."""
+        if self.game_id is not None:
+            return f"{self.prefix}.game.{self.game_id}"
         return f"{self.prefix}.current"
+
+    def select(self, game_id: str | None) -> None:
+        """Open the game ``game_id``'s key: what this page read or wrote of another game says
+        nothing about this one (its revisions are its own)."""
+        if game_id != self.game_id:
+            self.game_id = game_id
+            self.rev = None
+            self._known = None
 
     @property
     def _corrupt_prefix(self) -> str:

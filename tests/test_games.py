@@ -1,0 +1,383 @@
+"""The games kept on this device (issue 26): one key per game plus an index, the older single save
+migrated, several games in progress (the two-tab protection per game), the clock rule, the
+archive's export and deletion, and a full storage that loses nothing and says so."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hiddenchess.app.games import INDEX_WARNING, summary_from_text
+from hiddenchess.app.library import INDEX_SCHEMA, Library
+from hiddenchess.app.session import Session
+from hiddenchess.app.storage import MemoryBackend, Storage
+from hiddenchess.game.game import Game
+from hiddenchess.game.record import to_record
+
+T0 = 1_700_000_000_000
+KEY = "hiddenchess.game."
+
+
+def game_keys(backend) -> list:
+    return sorted(k for k in backend.data if k.startswith(KEY))
+
+
+def play(s: Session, *ucis: str, t: int = T0) -> dict:
+    st = None
+    for i, uci in enumerate(ucis):
+        st = s.move(uci[:2], uci[2:4], uci[4:] or None, now_ms=t + i + 1)
+        assert st["error"] is None, st["error"]
+    return st
+
+
+def fools_mate(s: Session) -> dict:
+    st = play(s, "f2f3", "e7e5", "g2g4", "d8h4")
+    assert st["status"]["over"] and st["status"]["result"] == "0-1"
+    return st
+
+
+def index(backend, which="games") -> dict:
+    return json.loads(backend.data[f"hiddenchess.{which}"])["games"]
+
+
+# -- keys and the index ----------------------------------------------------------------------------
+
+
+def test_every_game_has_its_own_key_and_a_line_in_the_index():
+    backend = MemoryBackend()
+    s = Session(backend)
+    first = s.restore(now_ms=T0)["gameId"]
+    play(s, "e2e4")
+    second = s.dispatch("new_game", {"variant": "royal-pawn"}, now_ms=T0 + 10)["gameId"]
+    assert first != second
+    assert game_keys(backend) == sorted([KEY + first, KEY + second])
+    active = index(backend)
+    assert set(active) == {first, second}
+    assert active[first]["p"] == 1 and active[first]["t"] == "black" and active[first]["v"] == "standard"
+    assert active[second]["v"] == "royal-pawn" and active[second]["p"] == 0
+    assert backend.data["hiddenchess.last"] == second
+    # the first game's save is untouched by the second
+    saved = json.loads(backend.data[KEY + first])["record"]
+    assert [m["uci"] for m in saved["moves"]] == ["e2e4"]
+
+
+def test_a_finished_game_moves_to_the_archive_compact_with_its_summary():
+    backend = MemoryBackend()
+    s = Session(backend)
+    gid = s.dispatch("new_game", {"mode": "computer", "level": 2, "color": "white"},
+                     now_ms=T0)["gameId"]
+    s.dispatch("resign", {}, now_ms=T0 + 5)
+    assert gid not in index(backend)
+    entry = index(backend, "archive")[gid]
+    assert entry["r"] == "0-1" and entry["e"] == "resignation" and entry["m"] == "computer"
+    assert entry["l"] == 2 and entry["s"] == "white" and "y" not in entry
+    # the archived record is compact (UCI only) and still replays
+    local = Session(backend)
+    gid2 = local.dispatch("new_game", {}, now_ms=T0 + 6)["gameId"]
+    fools_mate(local)
+    moves = json.loads(backend.data[KEY + gid2])["record"]["moves"]
+    assert moves[0] == {"uci": "f2f3"}
+    assert local.dispatch("open_game", {"id": gid}, now_ms=T0 + 20)["status"]["over"]
+    st = local.dispatch("open_game", {"id": gid2}, now_ms=T0 + 21)
+    assert [m["san"] for m in st["moves"]] == ["f3", "e5", "g4", "Qh4#"]
+
+
+def test_whose_move_it_is_in_the_index():
+    backend = MemoryBackend()
+    s = Session(backend)
+    gid = s.dispatch("new_game", {"mode": "computer", "color": "black"}, now_ms=T0)["gameId"]
+    assert "y" not in index(backend)[gid]  # the computer (White) to move
+    s.dispatch("computer_move", {"uci": "e2e4", "ply": 0, "game": gid}, now_ms=T0 + 1)
+    assert index(backend)[gid]["y"] == 1 and index(backend)[gid]["t"] == "black"
+
+
+def test_an_unreadable_or_stale_index_is_rebuilt_from_the_games():
+    backend = MemoryBackend()
+    s = Session(backend)
+    a = s.restore(now_ms=T0)["gameId"]
+    play(s, "e2e4")
+    b = s.dispatch("new_game", {}, now_ms=T0 + 1)["gameId"]
+    fools_mate(s)
+    backend.data["hiddenchess.games"] = "{damaged"
+    del backend.data["hiddenchess.archive"]
+    backend.data[KEY + "0123456789ABCDEF"] = "not even json"  # a damaged game is listed, never dropped
+    fresh = Session(backend)
+    fresh.restore(now_ms=T0 + 50)
+    assert set(index(backend)) == {a}
+    archive = index(backend, "archive")
+    assert archive[b]["r"] == "0-1" and archive["0123456789ABCDEF"]["bad"] == 1
+    # an entry whose game is gone is dropped
+    del backend.data[KEY + a]
+    Session(backend).restore(now_ms=T0 + 60)
+    assert a not in index(backend)
+
+
+def test_summary_read_back_equals_the_one_written():
+    backend = MemoryBackend()
+    s = Session(backend)
+    gid = s.dispatch("new_game", {"mode": "computer", "color": "black", "level": 4,
+                                  "clock": "5+3"}, now_ms=T0)["gameId"]
+    s.dispatch("computer_move", {"uci": "d2d4", "ply": 0, "game": gid}, now_ms=T0 + 1)
+    written = index(backend)[gid]
+    read = summary_from_text(backend.data[KEY + gid])
+    assert {k: v for k, v in read.items() if k != "u"} == {k: v for k, v in written.items() if k != "u"}
+
+
+# -- the single save of older versions ------------------------------------------------------------
+
+
+def legacy_envelope(game: Game, meta: dict | None = None, schema: int = 2) -> str:
+    record = to_record(game, meta=meta or {"mode": "local", "created_ms": 5})
+    env = {"schema": schema, "rev": 7, "saved_at": T0, "record": record}
+    if schema == 1:
+        del env["rev"]
+    return json.dumps(env, separators=(",", ":"))
+
+
+def test_the_single_saved_game_of_older_versions_becomes_one_of_the_games():
+    g = Game.new("standard")
+    for m in ("e4", "e5", "Nf3"):
+        g.play(m)
+    raw = legacy_envelope(g, {"mode": "local", "created_ms": 5, "game_id": "00AA11BB22CC33DD"}, schema=1)
+    backend = MemoryBackend({"hiddenchess.current": raw})
+    s = Session(backend)
+    st = s.restore(now_ms=T0)
+    assert st["gameId"] == "00AA11BB22CC33DD" and [m["san"] for m in st["moves"]] == ["e4", "e5", "Nf3"]
+    assert "hiddenchess.current" not in backend.data
+    assert game_keys(backend) == [KEY + "00AA11BB22CC33DD"]
+    assert index(backend)["00AA11BB22CC33DD"]["p"] == 3
+    play(s, "b8c6", t=T0 + 10)  # and it plays on under its own key
+    assert json.loads(backend.data[KEY + "00AA11BB22CC33DD"])["record"]["moves"][-1]["uci"] == "b8c6"
+
+
+def test_a_finished_older_save_goes_to_the_archive_and_a_new_game_is_shown():
+    g = Game.new("standard")
+    for m in ("f3", "e5", "g4", "Qh4#"):
+        g.play(m)
+    backend = MemoryBackend({"hiddenchess.current": legacy_envelope(g)})  # no game id in its meta
+    s = Session(backend)
+    st = s.restore(now_ms=T0)
+    (old,) = index(backend, "archive")
+    assert index(backend, "archive")[old]["r"] == "0-1"
+    assert st["gameId"] == old and st["status"]["over"]  # (the last game is shown as it was)
+    assert backend.data[KEY + old] == legacy_envelope(g)  # copied verbatim
+
+
+def test_an_older_save_that_cannot_be_copied_stays_where_it_is():
+    g = Game.new("standard")
+    g.play("e4")
+    raw = legacy_envelope(g)
+    backend = MemoryBackend({"hiddenchess.current": raw}, quota_bytes=2 * (len("hiddenchess.current") + len(raw)) + 10)
+    s = Session(backend)
+    st = s.restore(now_ms=T0)
+    assert [m["san"] for m in st["moves"]] == ["e4"]  # read from where it was
+    assert backend.data["hiddenchess.current"] == raw
+    st = s.move("e7", "e5", now_ms=T0 + 1)
+    assert st["warning"] and "storage is full" in st["warning"]
+    assert backend.data["hiddenchess.current"] == raw  # nothing lost
+
+
+# -- several games in progress -------------------------------------------------------------------
+
+
+def test_two_games_in_progress_switch_back_and_forth_keeping_each():
+    backend = MemoryBackend()
+    s = Session(backend)
+    a = s.restore(now_ms=T0)["gameId"]
+    play(s, "e2e4", "e7e5")
+    b = s.dispatch("new_game", {"variant": "royal-pawn"}, now_ms=T0 + 10)["gameId"]
+    play(s, "d2d4", t=T0 + 10)
+    st = s.dispatch("open_game", {"id": a}, now_ms=T0 + 20)
+    assert st["gameId"] == a and [m["san"] for m in st["moves"]] == ["e4", "e5"]
+    play(s, "g1f3", t=T0 + 20)
+    st = s.dispatch("open_game", {"id": b}, now_ms=T0 + 30)
+    assert st["gameId"] == b and st["variant"]["id"] == "royal-pawn" and len(st["moves"]) == 1
+    st = s.dispatch("open_game", {"id": a}, now_ms=T0 + 40)
+    assert [m["san"] for m in st["moves"]] == ["e4", "e5", "Nf3"]
+    assert "no game" in s.dispatch("open_game", {"id": "FFFFFFFFFFFFFFFF"}, now_ms=T0 + 50)["error"]
+
+
+def test_two_tabs_on_two_games_never_stale_each_other_but_on_one_game_they_do():
+    backend = MemoryBackend()
+    one, two = Session(backend), Session(backend)
+    a = one.restore(now_ms=T0)["gameId"]
+    assert two.restore(now_ms=T0)["gameId"] == a  # a new tab opens the device's last game
+    b = two.dispatch("new_game", {}, now_ms=T0 + 1)["gameId"]
+    play(one, "e2e4", t=T0 + 2)  # tab one plays game A, tab two game B: no conflict
+    play(two, "d2d4", t=T0 + 3)
+    assert one.dispatch("storage_changed", {}, now_ms=T0 + 4)["stale"] is False
+    assert two.dispatch("storage_changed", {}, now_ms=T0 + 4)["stale"] is False
+    # both on game A: the protection holds for that game
+    two.dispatch("open_game", {"id": a}, now_ms=T0 + 5)
+    play(two, "e7e5", t=T0 + 6)
+    st = one.dispatch("move", {"orig": "g1", "dest": "f3"}, now_ms=T0 + 7)
+    assert st["stale"] and "another tab" in st["error"]
+    assert [m["uci"] for m in json.loads(backend.data[KEY + a])["record"]["moves"]] == ["e2e4", "e7e5"]
+    # a stale tab may still go to another game, which plays
+    st = one.dispatch("open_game", {"id": b}, now_ms=T0 + 8)
+    assert not st["stale"] and st["gameId"] == b
+    assert play(one, "d7d5", t=T0 + 9)["error"] is None
+
+
+def test_a_tab_reopens_its_own_game():
+    backend = MemoryBackend()
+    s = Session(backend)
+    a = s.restore(now_ms=T0)["gameId"]
+    play(s, "e2e4")
+    b = s.dispatch("new_game", {}, now_ms=T0 + 1)["gameId"]
+    assert Session(backend).restore(now_ms=T0 + 2)["gameId"] == b  # the last one opened
+    assert Session(backend).restore(game=a, now_ms=T0 + 3)["gameId"] == a  # this tab's
+    assert Session(backend).restore(game="0000000000000000", now_ms=T0 + 4)["gameId"] in (a, b)
+
+
+def test_a_clock_on_this_device_pauses_while_its_game_is_left():
+    backend = MemoryBackend()
+    s = Session(backend)
+    s.restore(now_ms=T0)
+    a = s.dispatch("new_game", {"clock": "1+0"}, now_ms=T0)["gameId"]
+    play(s, "e2e4", "e7e5")  # White's clock runs from T0 + 2
+    st = s.dispatch("new_game", {"clock": "3+2"}, now_ms=T0 + 10_002)
+    assert st["error"] is None and st["clock"]["label"] == "3+2"
+    st = s.dispatch("open_game", {"id": a}, now_ms=T0 + 500_000)  # 490 s away: not counted
+    assert st["clock"]["white"] == 50_000 and st["clock"]["running"] == "white"
+    assert s.tick(now_ms=T0 + 501_000)["clock"]["white"] == 49_000  # and it runs again
+
+
+def test_a_friend_game_with_a_clock_allows_no_second_game_with_a_clock():
+    backend = MemoryBackend()
+    s = Session(backend)
+    s.restore(now_ms=T0)
+    st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "clock": "5+3"}, now_ms=T0)
+    assert st["error"] is None
+    friend = st["gameId"]
+    st = s.dispatch("new_game", {"clock": "1+0"}, now_ms=T0 + 1)
+    assert "cannot pause" in st["error"] and st["gameId"] == friend
+    st = s.dispatch("new_game", {"variant": "standard"}, now_ms=T0 + 2)  # no clock: fine
+    assert st["error"] is None and st["gameId"] != friend
+
+
+# -- the archive: export, deletion -----------------------------------------------------------------
+
+
+def test_export_one_or_all_finished_games_and_delete_one():
+    backend = MemoryBackend()
+    s = Session(backend)
+    s.restore(now_ms=T0)
+    first = s.dispatch("new_game", {}, now_ms=T0)["gameId"]
+    fools_mate(s)
+    second = s.dispatch("new_game", {"variant": "royal-pawn"}, now_ms=T0 + 100)["gameId"]
+    s.dispatch("resign", {}, now_ms=T0 + 101)
+    st = s.dispatch("export_games", {"ids": [first], "format": "pgn"}, now_ms=T0 + 102)
+    assert st["download"]["name"] == f"hidden-chess-{first}.pgn"
+    assert "1. f3 e5 2. g4 Qh4#" in st["download"]["text"]
+    assert '[Date "2023.11.14"]' in st["download"]["text"]  # (T0, UTC)
+    st = s.dispatch("export_games", {"ids": None, "format": "json"}, now_ms=T0 + 103)
+    doc = json.loads(st["download"]["text"])
+    assert doc["format"] == "hiddenchess-games" and [g["variant"] for g in doc["games"]] == ["standard", "royal-pawn"]
+    st = s.dispatch("export_games", {"ids": None, "format": "pgn"}, now_ms=T0 + 104)
+    assert st["download"]["text"].count("[Event ") == 2
+    assert "format" in s.dispatch("export_games", {"ids": None, "format": "xml"}, now_ms=T0)["error"]
+    # the open game is not deleted; another one is, key and line
+    assert "open" in s.dispatch("delete_game", {"id": second}, now_ms=T0 + 105)["error"]
+    st = s.dispatch("delete_game", {"id": first}, now_ms=T0 + 106)
+    assert st["error"] is None and KEY + first not in backend.data
+    assert first not in index(backend, "archive") and second in index(backend, "archive")
+
+
+def test_a_game_with_secrets_in_progress_is_not_exported():
+    backend = MemoryBackend()
+    s = Session(backend)
+    s.restore(now_ms=T0)
+    secret = s.dispatch("new_game", {"variant": "secret-pawn"}, now_ms=T0)["gameId"]
+    s.dispatch("new_game", {}, now_ms=T0 + 1)
+    st = s.dispatch("export_games", {"ids": [secret], "format": "json"}, now_ms=T0 + 2)
+    assert "once it is over" in st["error"] and st.get("download") is None
+
+
+# -- a full storage ---------------------------------------------------------------------------------
+
+
+def test_a_full_storage_loses_no_game_and_says_so():
+    backend = MemoryBackend(quota_bytes=60_000)
+    s = Session(backend)
+    s.restore(now_ms=T0)
+    kept, st = [], None
+    for i in range(200):
+        t = T0 + 1000 * i
+        st = s.dispatch("new_game", {}, now_ms=t)
+        for j, (orig, dest) in enumerate((("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4"))):
+            if not st["warning"]:
+                st = s.dispatch("move", {"orig": orig, "dest": dest}, now_ms=t + j + 1)
+        if st["warning"]:
+            break
+        kept.append(st["gameId"])
+    else:
+        pytest.fail("the storage never filled up")
+    assert "storage is full" in st["warning"]
+    assert len(kept) > 5
+    # every game finished before is still there, readable, and listed: nothing was evicted
+    archive = Library(backend).index("archive")
+    for gid in kept:
+        assert archive[gid]["r"] == "0-1"
+        assert json.loads(backend.data[KEY + gid])["record"]["moves"][-1] == {"uci": "d8h4"}
+    # deleting finished games makes room: the game in progress is saved again
+    for gid in kept[:3]:
+        assert s.dispatch("delete_game", {"id": gid}, now_ms=T0 + 500_000)["error"] is None
+    st = s.dispatch("move", {"orig": "a2", "dest": "a3"} if st["turnColor"] == "white"
+                    else {"orig": "a7", "dest": "a6"}, now_ms=T0 + 500_001)
+    assert st["error"] is None and st["warning"] is None
+
+
+def test_a_full_index_keeps_the_game_and_lists_it_later():
+    backend = MemoryBackend()
+    s = Session(backend)
+    gid = s.restore(now_ms=T0)["gameId"]
+    backend.data["hiddenchess.games"] = json.dumps({"schema": 1, "games": {}})  # (lost its line)
+    backend.quota_bytes = backend.used_bytes() + 150  # the game's next save fits, its line not
+    st = s.move("e2", "e4", now_ms=T0 + 1)
+    assert json.loads(backend.data[KEY + gid])["record"]["moves"][0]["uci"] == "e2e4"  # saved
+    assert st["warning"] == INDEX_WARNING
+    lib = Library(backend)
+    assert gid not in lib.index("active")
+    backend.quota_bytes = None  # room made: the next visit lists it again
+    Session(backend).restore(now_ms=T0 + 2)
+    assert lib.index("active")[gid]["p"] == 1
+
+
+def test_the_index_format():
+    backend = MemoryBackend()
+    lib = Library(backend)
+    lib.note("0123456789ABCDEF", {"v": "standard", "r": "*", "u": 1})
+    doc = json.loads(backend.data["hiddenchess.games"])
+    assert doc == {"schema": INDEX_SCHEMA, "games": {"0123456789ABCDEF": {"v": "standard", "r": "*", "u": 1}}}
+    assert Storage(backend).current_key == "hiddenchess.current"  # nothing selected: the old key
+
+
+def test_an_unreadable_older_save_is_kept_aside_even_beside_other_games():
+    backend = MemoryBackend()
+    s = Session(backend)
+    kept = s.restore(now_ms=T0)["gameId"]
+    play(s, "e2e4")
+    backend.data["hiddenchess.current"] = "{broken"
+    st = Session(backend).restore(game=kept, now_ms=T0 + 1)
+    assert st["notice"].startswith("Your saved game could not be read")
+    assert backend.data["hiddenchess.corrupt.1"] == "{broken" and "hiddenchess.current" not in backend.data
+    assert st["gameId"] != kept and st["moves"] == []
+    # the other game is untouched, and opens
+    assert [m["san"] for m in Session(backend).restore(game=kept, now_ms=T0 + 2)["moves"]] == ["e4"]
+
+
+def test_a_game_left_untouched_is_not_kept():
+    backend = MemoryBackend()
+    s = Session(backend)
+    empty = s.restore(now_ms=T0)["gameId"]
+    played = s.dispatch("new_game", {}, now_ms=T0 + 1)["gameId"]
+    assert game_keys(backend) == [KEY + played]  # the page's first, empty game is not kept
+    play(s, "e2e4", t=T0 + 2)
+    s.dispatch("new_game", {"variant": "secret-pawn"}, now_ms=T0 + 3)  # (secrets: kept at once)
+    s.dispatch("new_game", {"mode": "friend", "variant": "standard"}, now_ms=T0 + 4)
+    last = s.dispatch("new_game", {}, now_ms=T0 + 5)["gameId"]
+    assert len(game_keys(backend)) == 4 and empty not in index(backend)
+    assert s.dispatch("open_game", {"id": played}, now_ms=T0 + 6)["error"] is None
+    assert KEY + last not in backend.data and set(index(backend)) == {k[len(KEY):] for k in game_keys(backend)}
