@@ -75,11 +75,12 @@ import itertools
 import random
 
 from hiddenchess.engine.core import (
-    BB_RANKS, BB_SQUARES, BLACK, SQUARE_INDEX, SQUARE_NAMES, WHITE,
+    BB_RANKS, BB_SQUARES, BLACK, KING_ATTACKS, SQUARE_INDEX, SQUARE_NAMES, WHITE, popcount,
 )
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.engine.notation import fen as _fen
 from hiddenchess.engine.notation import parse_uci, position_from_fen, uci
+from hiddenchess.engine.position import move_from, move_to
 from hiddenchess.variants.secret_pawn.rules import SecretPawnRules
 from hiddenchess.engine.variant import get_variant
 from hiddenchess.ai.determinizers import (
@@ -89,6 +90,9 @@ from hiddenchess.ai.search import repetition_key
 
 #: How many consistent assignments of the opponent's secret pawns are searched per move.
 SAMPLES = 4
+#: At most this many when more are needed so that every pawn that could take a piece of the
+#: computer's with its extra power is secret in one of them (:func:`representative_worlds`).
+MAX_SAMPLES = 6
 #: Sealing preference by file (a..h): central pawns more often, flank pawns sometimes.
 SEAL_WEIGHTS = (1, 2, 4, 5, 5, 4, 2, 1)
 _SEATS = ("white", "black")
@@ -308,13 +312,133 @@ def secret_pawn(view, rng) -> list:
         allowed = moves if allowed is None else allowed & moves
     turn = view.get("turn")
     samples = []
-    for _, world, keys in worlds[:SAMPLES]:
-        pos = world.copy()
+    for index, weight in representative_worlds(worlds, exposed_mask(worlds[0][1], allowed)):
+        pos = worlds[index][1].copy()
         if turn is not None and turn != _SEATS[pos.turn]:
             raise InvalidViewError(f"the view says {turn} to move but its FEN disagrees")
-        samples.append(Sample(pos, keys, 1.0, root_moves=frozenset(allowed)))
+        samples.append(Sample(pos, worlds[index][2], weight, root_moves=frozenset(allowed)))
     return samples
 
 
-__all__ = ["SAMPLES", "SEAL_WEIGHTS", "choose_seal", "consistent_assignments", "pawn_constraints",
-           "secret_pawn"]
+# --- Secret Pawn Chess: wary of hidden attacks -------------------------------------------------------
+def exposed_mask(pos, allowed=None) -> int:
+    """The squares of the opponent's pawns (``pos`` is a world, the computer to move) whose extra
+    power could take one of the computer's pieces right after its move: pawns next to a square
+    where a piece (not a pawn) of the computer stands or can go with one of ``allowed`` (UCI;
+    every legal move when ``None``). A secret pawn captures on any of its eight neighbours."""
+    us = pos.white if pos.turn == WHITE else pos.black
+    them = pos.black if pos.turn == WHITE else pos.white
+    targets = us & ~pos.pawns
+    for m in pos.legal_moves():
+        if allowed is None or uci(m) in allowed:
+            if BB_SQUARES[move_from(m)] & targets:
+                targets |= BB_SQUARES[move_to(m)]
+    out = 0
+    pawns = pos.pawns & them
+    while pawns:
+        bit = pawns & -pawns
+        pawns ^= bit
+        if KING_ATTACKS[bit.bit_length() - 1] & targets:
+            out |= bit
+    return out
+
+
+def representative_worlds(worlds, exposed: int, count: int = SAMPLES,
+                          most: int = MAX_SAMPLES) -> list:
+    """Which of ``worlds`` (from :func:`consistent_assignments`, in a random order) to search,
+    as ``[(index, weight)]``, so that the chance that an *exposed* pawn (``exposed``: see
+    :func:`exposed_mask`) is secret is weighed as the rules leave it.
+
+    A world's *key* is which exposed pawns are secret in it. Keys are chosen greedily, each
+    time the one that brings the worlds closest to a chosen key (in exposed pawns that differ);
+    then, up to ``most`` samples, keys that make an exposed pawn secret that no chosen key does
+    -- so a piece left next to a pawn that may be secret is searched in a world where it is.
+    Every consistent world is then represented by its nearest chosen key (ties shared), and a
+    key's weight is the share of the worlds it represents; spare samples (up to ``count``) go to
+    the heaviest keys, as further random worlds with the key's weight shared. Last, the weights
+    are raked (:func:`_rake`) so that each exposed pawn is secret in the weighted samples as
+    often as among all consistent worlds (the rules' reveals and silences make the worlds): with
+    eight candidate pawns and nothing known, a pawn next to the piece is secret with weight
+    1/4. Weights average 1.
+
+    >>> ws = [(None, _mask_world(s), None) for s in ("ab", "ac", "bc", "ad", "bd", "cd")]
+    >>> [(i, round(w, 2)) for i, w in representative_worlds(ws, _mask(["a2"]), count=2)]
+    [(0, 1.0), (2, 1.0)]
+    """
+    if not worlds:
+        return []
+    keys = [_world_secret(w) & exposed for w in worlds]
+    groups = {}
+    for i, k in enumerate(keys):
+        groups.setdefault(k, []).append(i)
+    distinct = list(groups)
+
+    def total(chosen):
+        return sum(len(groups[k]) * min(popcount(k ^ c) for c in chosen) for k in distinct)
+
+    chosen = []
+    while distinct and len(chosen) < min(count, len(distinct)):
+        rest = [k for k in distinct if k not in chosen]
+        chosen.append(min(rest, key=lambda k: (total(chosen + [k]), -len(groups[k]))))
+    covered = 0
+    for k in chosen:
+        covered |= k
+    for k in distinct:
+        if len(chosen) >= most:
+            break
+        if k & ~covered and k not in chosen:
+            chosen.append(k)
+            covered |= k
+    share = {c: 0.0 for c in chosen}
+    for k in distinct:
+        near = min(popcount(k ^ c) for c in chosen)
+        ties = [c for c in chosen if popcount(k ^ c) == near]
+        for c in ties:
+            share[c] += len(groups[k]) / len(ties)
+    reps = {c: 1 for c in chosen}
+    while sum(reps.values()) < min(count, len(worlds)):
+        spare = [c for c in chosen if reps[c] < len(groups[c])]
+        if not spare:
+            break
+        best = max(spare, key=lambda c: share[c] / reps[c])
+        reps[best] += 1
+    picks = []
+    for c in chosen:
+        for i in groups[c][:reps[c]]:
+            picks.append([i, share[c] / reps[c]])
+    _rake(picks, keys, exposed)
+    scale = len(picks) / sum(w for _, w in picks)
+    return [(i, w * scale) for i, w in picks]
+
+
+def _rake(picks, keys, exposed: int, rounds: int = 30) -> None:
+    """Adjust the weights of ``picks`` (``[index, weight]``) in place so that each exposed
+    pawn is secret in the weighted samples as often as in all the worlds (``keys``: each
+    world's secret exposed pawns) -- iterative proportional fitting, one pawn at a time."""
+    bits = [1 << s for s in range(64) if exposed >> s & 1]
+    target = {b: sum(1 for k in keys if k & b) / len(keys) for b in bits}
+    for _ in range(rounds):
+        for b in bits:
+            total = sum(w for _, w in picks)
+            have = sum(w for i, w in picks if keys[i] & b) / total
+            if have <= 0.0 or have >= 1.0 or not 0.0 < target[b] < 1.0:
+                continue
+            up, down = target[b] / have, (1.0 - target[b]) / (1.0 - have)
+            for pick in picks:
+                pick[1] *= up if keys[pick[0]] & b else down
+
+
+def _world_secret(world) -> int:
+    pos = world[1]
+    return pos.secret
+
+
+def _mask_world(pawns: str):
+    """A stand-in world whose secret pawns are on rank 2 of the files ``pawns`` (doctests)."""
+    class _W:
+        secret = _mask([f + "2" for f in pawns])
+    return _W()
+
+
+__all__ = ["MAX_SAMPLES", "SAMPLES", "SEAL_WEIGHTS", "choose_seal", "consistent_assignments",
+           "exposed_mask", "pawn_constraints", "representative_worlds", "secret_pawn"]
