@@ -21,8 +21,9 @@ with the same start (book line or setup), colours swapped.
   fields of ``Game.view(seat).fen`` -- unrevealed covers as the piece of their cover type (the
   symbol the board shows), hidden pawns as ordinary pawns. It never uses an extra move. A move
   the truth refuses (a king step a hidden pawn guards) is asked again with that move excluded;
-  a board Stockfish cannot take (a pawn on a first or last rank) gets our level 1's move
-  (column ``fb``).
+  a pawn on a first or last rank (Reveal: a back-rank cover revealed as a Pawn; Secret Pawn: a
+  secret pawn stepped back home) is left off Stockfish's board (column ``bk`` counts those
+  moves); a board Stockfish still cannot take gets our level 1's move (column ``fb``).
 * ``--reference blind`` (Secret Pawn): instead of Stockfish, our own level at the same budget
   playing *as if it saw nothing*: it searches only the board its seat sees (hidden enemy pawns
   as ordinary pawns), but it knows its own secret pawns and uses their extra moves -- so a piece
@@ -95,6 +96,31 @@ def ensure_stockfish() -> str:
 
 
 # --- players -------------------------------------------------------------------------------------
+#: Boards Stockfish plays although python-chess calls them invalid: more than eight pawns or
+#: sixteen pieces of a side (Reveal: the roles drawn from the pools).
+_COUNTS = (chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
+           | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
+
+
+def _playable(board) -> bool:
+    return not board.status() & ~_COUNTS
+
+
+def stockfish_board(fen):
+    """``(board, stripped)``: the chess board of a FEN's first six fields, or None when
+    Stockfish cannot play it. A pawn on a first or last rank (Reveal: a back-rank cover revealed
+    as a Pawn; Secret Pawn: a secret pawn stepped back home) is not chess: it is left off
+    (``stripped``), and a move the truth then refuses is asked again."""
+    board = chess.Board(" ".join(fen.split()[:6]))
+    stripped = False
+    if not _playable(board):
+        stripped = True
+        for sq in chess.SquareSet(board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8)):
+            board.remove_piece_at(sq)
+        board.castling_rights = board.clean_castling_rights()
+    return (board if _playable(board) else None), stripped
+
+
 class StockfishPlayer:
     """Stockfish at ``UCI_Elo`` ``elo`` seeing the board its seat sees (``view["fen"]``)."""
 
@@ -106,11 +132,12 @@ class StockfishPlayer:
                       else chess.engine.Limit(nodes=nodes))
         self.name = f"SF {elo}"
         self.fallbacks = 0
+        self.stripped = 0
 
     def __call__(self, view, seed, refused=()):
-        fen = " ".join(view["fen"].split()[:6])
-        board = chess.Board(fen)
-        if not board.is_valid():
+        board, stripped = stockfish_board(view["fen"])
+        self.stripped += stripped
+        if board is None:
             self.fallbacks += 1
             return choose_move(view, 1, seed=seed)["uci"]
         legal = [m for m in board.legal_moves if m.uci() not in refused]
@@ -138,7 +165,7 @@ def blind(variant):
 class OurPlayer(LevelPlayer):
     """Our level (node budget only); a refused move is asked again with another seed."""
 
-    fallbacks = 0
+    fallbacks = stripped = 0
 
     def __call__(self, view, seed, refused=()):
         return super().__call__(view, seed + 7 * len(refused))
@@ -151,7 +178,7 @@ class BlindPlayer(LevelPlayer):
         super().__init__(level, scale)
         self.variant = variant
         self.name = f"blind {level}"
-        self.fallbacks = 0
+        self.fallbacks = self.stripped = 0
 
     def __call__(self, view, seed, refused=()):
         with blind(self.variant):
@@ -177,7 +204,7 @@ def hidden_pawn_squares(view) -> set:
 def hanging_captures(game, view) -> list:
     """The extra-move captures (UCI) of the truth's side to move, by enemy pawns that could be
     secret as ``view`` (the other side's) sees it, of a piece that is not a pawn or king."""
-    truth = position_from_fen(game.fen(), get_variant(game.variant_id))
+    truth = position_from_fen(game.fen(), game.variant)
     out = []
     for sq in hidden_pawn_squares(view):
         pos = truth.copy()
@@ -231,7 +258,7 @@ def play_game(game, white, black, tested, max_plies, seed, judge, threshold, sta
         else:
             raise RuntimeError(f"{seat} had 8 moves refused at ply {game.ply}: {game.fen()}")
         hanging = set()
-        if seat == tested and game.variant_id == "secret-pawn" and not game.status.over:
+        if seat == tested and game.variant.id == "secret-pawn" and not game.status.over:
             hanging = set(hanging_captures(game, game.view(seat).to_json()))
             if hanging:
                 stats["hang"] += 1
@@ -245,8 +272,8 @@ def make_judge(path, nodes):
 
     def judge(game):
         """Full-strength Stockfish's score (cp, White's view) of the truth, or None."""
-        board = chess.Board(" ".join(game.fen().split()[:6]))
-        if not board.is_valid():
+        board, _ = stockfish_board(game.fen())
+        if board is None:
             return None
         info = engine.analyse(board, chess.engine.Limit(nodes=nodes))
         return info["score"].white().score(mate_score=10_000)
@@ -316,6 +343,33 @@ def score_line(w, d, l):
     return f"{w:3d}-{d:d}-{l:d} {100 * p:5.1f}% {diff:>5s}"
 
 
+def run(args, path, judge, variants, elo_list, games, max_plies, log):
+    """Every row of the run, printed as it ends; returns ``{variant: [(elo, w, d, l)]}``."""
+    results = {}
+    t0 = time.perf_counter()
+    for variant in variants:
+        for elo in elo_list:
+            ours = OurPlayer(args.level, args.scale)
+            other = (BlindPlayer(args.level, args.scale, variant) if args.reference == "blind"
+                     else StockfishPlayer(path, elo, args.sf_nodes, args.sf_movetime))
+            t = time.perf_counter()
+            try:
+                w, d, l, st = match(variant, ours, other, games, max_plies,
+                                    args.seed * 7919 + elo, judge, args.adjudicate, log)
+            finally:
+                if isinstance(other, StockfishPlayer):
+                    other.close()
+            results.setdefault(variant, []).append((elo, w, d, l))
+            hang = f"{st['hang']:4d} {len(st['hang_games']):5d}" if variant == "secret-pawn" \
+                else f"{'-':>4s} {'-':>5s}"
+            print(f"{variant:12s} {other.name:10s} {score_line(w, d, l)} {hang} "
+                  f"{st['lost']:4d} {st['adj']:3d} {other.fallbacks:3d} {other.stripped:3d} "
+                  f"{time.perf_counter() - t:5.0f}s   ({st['our_moves']} moves of ours)",
+                  flush=True)
+    print(f"\ntotal {time.perf_counter() - t0:.0f} s")
+    return results
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="about 5 minutes (smoke test)")
@@ -361,40 +415,25 @@ def main(argv=None):
     print(f"strength: level {args.level} at {args.scale} x its node budget; Stockfish "
           f"({path}) at {sf_limit} a move; {games} games a row; cap {max_plies} plies\n")
     head = (f"{'variant':12s} {'opponent':10s} {'W-D-L':>7s} {'score':>6s} {'diff':>5s} "
-            f"{'hang':>4s} {'games':>5s} {'lost':>4s} {'adj':>3s} {'fb':>3s} {'time':>6s}")
+            f"{'hang':>4s} {'games':>5s} {'lost':>4s} {'adj':>3s} {'fb':>3s} {'bk':>3s} {'time':>6s}")
     print(head, flush=True)
-    results = {}
-    t0 = time.perf_counter()
-    for variant in variants:
-        for elo in elo_list:
-            ours = OurPlayer(args.level, args.scale)
-            other = (BlindPlayer(args.level, args.scale, variant) if args.reference == "blind"
-                     else StockfishPlayer(path, elo, args.sf_nodes, args.sf_movetime))
-            t = time.perf_counter()
-            try:
-                w, d, l, st = match(variant, ours, other, games, max_plies,
-                                    args.seed * 7919 + elo, judge, args.adjudicate, log)
-            finally:
-                if isinstance(other, StockfishPlayer):
-                    other.close()
-            results.setdefault(variant, []).append((elo, w, d, l))
-            hang = f"{st['hang']:4d} {len(st['hang_games']):5d}" if variant == "secret-pawn" \
-                else f"{'-':>4s} {'-':>5s}"
-            print(f"{variant:12s} {other.name:10s} {score_line(w, d, l)} {hang} "
-                  f"{st['lost']:4d} {st['adj']:3d} {other.fallbacks:3d} "
-                  f"{time.perf_counter() - t:5.0f}s   ({st['our_moves']} moves of ours)",
-                  flush=True)
-    judge_engine.quit()
+    try:
+        results = run(args, path, judge, variants, elo_list, games, max_plies, log)
+    finally:
+        judge_engine.quit()
     if args.reference == "stockfish":
         print()
         for variant, rows in results.items():
             low, best, high = rating(rows)
-            lo = f"{low:.0f}" if low is not None else "?"
-            hi = f"{high:.0f}" if high is not None else "?"
             n = sum(w + d + l for _, w, d, l in rows)
-            print(f"{variant:12s} level {args.level} ~ {best:.0f} (95%: {lo}-{hi}) on the UCI_Elo "
-                  f"scale, {n} games")
-    print(f"\ntotal {time.perf_counter() - t0:.0f} s")
+            if low is None or high is None:  # no loss or no win: one-sided
+                text = f"below {high:.0f}" if low is None else f"above {low:.0f}"
+                text = text if (low, high) != (None, None) else "unbounded"
+                print(f"{variant:12s} level {args.level}: {text} (95%) on the UCI_Elo scale, "
+                      f"{n} games")
+                continue
+            print(f"{variant:12s} level {args.level} ~ {best:.0f} (95%: {low:.0f}-{high:.0f}) on "
+                  f"the UCI_Elo scale, {n} games")
 
 
 if __name__ == "__main__":
