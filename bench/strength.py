@@ -293,6 +293,7 @@ def match(variant, ours, other, games, max_plies, seed, judge, threshold, log):
         white, black = (ours, other) if ours_white else (other, ours)
         game = start_game(variant, pair_seed, opening, 4)
         tested = "white" if ours_white else "black"
+        before = (stats["hang"], stats["lost"])
         result, reason, plies = play_game(game, white, black, tested, max_plies, seed + g,
                                           judge, threshold, stats)
         stats["our_moves"] += plies // 2
@@ -306,8 +307,14 @@ def match(variant, ours, other, games, max_plies, seed, judge, threshold, log):
             l += 1
             mark = "-"
         log(f"  {variant:12s} {ours.name} vs {other.name} game {g + 1} "
-            f"({'white' if ours_white else 'black'}): {mark} {result} {reason} ({plies} plies)")
+            f"({'white' if ours_white else 'black'}): {mark} {result} {reason} ({plies} plies"
+            f"{hung(stats, before) if variant == 'secret-pawn' else ''})")
     return w, d, l, stats
+
+
+def hung(stats, before):
+    """The hanging positions and pieces lost to them in the game just played (log text)."""
+    return f", hang {stats['hang'] - before[0]}, lost {stats['lost'] - before[1]}"
 
 
 # --- ratings -------------------------------------------------------------------------------------

@@ -21,10 +21,14 @@ The computer knows its own two secret pawns (they are in its view) and samples t
    check with the extra power, the empty-square rule for either king) but was not is rejected,
    and so is a pair that leaves an observed reveal unexplained. The replayed position must also
    look to the computer's seat exactly like the view's FEN.
-3. *Sampling*: up to :data:`SAMPLES` of the consistent pairs, chosen uniformly without
-   replacement with the seeded random generator (all of them when there are fewer), each with
-   weight 1. :func:`hiddenchess.ai.choose_move` searches each and plays the move with the best
-   mean score.
+3. *Sampling* (wary of hidden attacks): :data:`SAMPLES` of the consistent pairs (all of them
+   when there are fewer), more (up to :data:`MAX_SAMPLES`) when needed so that every *exposed*
+   pawn -- one whose extra power could take a piece of the computer's right after its move
+   (:func:`exposed_mask`) -- is secret in a searched world; weighted so that each exposed pawn is
+   secret in the samples as often as among all consistent pairs (:func:`representative_worlds`).
+   Among worlds alike in the exposed pawns the choice is uniform (the seeded generator). With
+   nothing exposed: four uniform worlds of weight 1. :func:`hiddenchess.ai.choose_move` searches
+   each and plays the move with the best weighted mean.
 
 Root moves are restricted to those legal under *every* consistent pair (``Sample.root_moves``):
 a king capture that only a hidden pawn forbids can then never be proposed while any consistent
