@@ -201,10 +201,29 @@ def hidden_pawn_squares(view) -> set:
     return out
 
 
-def hanging_captures(game, view) -> list:
+#: Material values (pawns) for the net-loss test of :func:`hanging_captures`.
+VALUES = {1: 1, 2: 3, 3: 3, 4: 5, 5: 9, 6: 0}
+
+
+def _material(pos, color) -> int:
+    """Material of ``color`` minus the other side's, in pawns."""
+    total = 0
+    for sq in range(64):
+        pt = pos.piece_type_at(sq)
+        if pt:
+            own = (pos.white if color == 0 else pos.black) >> sq & 1
+            total += VALUES.get(pt, 0) * (1 if own else -1)
+    return total
+
+
+def hanging_captures(game, view, before=None) -> list:
     """The extra-move captures (UCI) of the truth's side to move, by enemy pawns that could be
-    secret as ``view`` (the other side's) sees it, of a piece that is not a pawn or king."""
+    secret as ``view`` (the other side's) sees it, of a piece that is not a pawn or king, that
+    leave the other side worse off in material than ``before`` (its material balance before
+    its move; when given): the piece taken, less the pawn if an ordinary capture takes it back.
+    An even trade (a capture answered by a secret pawn, then retaken) is not counted."""
     truth = position_from_fen(game.fen(), game.variant)
+    us = 1 - truth.turn
     out = []
     for sq in hidden_pawn_squares(view):
         pos = truth.copy()
@@ -213,8 +232,15 @@ def hanging_captures(game, view) -> list:
             if move_from(m) != sq or is_ordinary_pawn_move(pos, m):
                 continue
             victim = pos.piece_type_at(move_to(m))
-            if victim and victim not in (PAWN, KING):
-                out.append(_uci(m))
+            if not victim or victim in (PAWN, KING):
+                continue
+            if before is not None:
+                after = pos.copy()
+                after.push(m)
+                back = any(move_to(r) == move_to(m) for r in after.legal_moves())
+                if _material(after, us) + (1 if back else 0) >= before:
+                    continue
+            out.append(_uci(m))
     return out
 
 

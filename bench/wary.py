@@ -32,7 +32,7 @@ sys.path.insert(0, HERE)
 from hiddenchess.ai import LEVELS, choose_move, choose_setup  # noqa: E402
 from hiddenchess.game.game import Game  # noqa: E402
 from ladder import OPENINGS  # noqa: E402
-from strength import blind, hanging_captures  # noqa: E402
+from strength import _material, blind, hanging_captures  # noqa: E402
 
 
 def replay(record):
@@ -44,15 +44,16 @@ def replay(record):
     return game
 
 
-def leaves_piece(record, level, seed, nodes):
+def leaves_piece(record, level, seed, nodes, net=False):
     """Whether ``level``'s move (seeded) in the record's position hangs a piece to a possible
     secret pawn; and the nodes searched."""
     game = replay(record)
     seat = game.turn
+    before = _material(game.position, 0 if seat == "white" else 1) if net else None
     out = choose_move(game.view(seat).to_json(), level, seed=seed, max_nodes=nodes,
                       time_limit_ms=10 ** 7)
     game.play(out["uci"])
-    return bool(hanging_captures(game, game.view(seat).to_json())), out["nodes"]
+    return bool(hanging_captures(game, game.view(seat).to_json(), before)), out["nodes"]
 
 
 def tempting_positions(count, seed, blind_nodes, log):
@@ -95,6 +96,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--save")
     ap.add_argument("--load")
+    ap.add_argument("--net", action="store_true",
+                    help="count only captures that lose material on balance (not even trades)")
     ap.add_argument("--only-save", action="store_true", help="find and save the positions only")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
@@ -119,7 +122,7 @@ def main(argv=None):
     hung = total = searched = 0
     for i, record in enumerate(records):
         for s in range(args.seeds):
-            hangs, n = leaves_piece(record, args.level, 1000 * i + s, nodes)
+            hangs, n = leaves_piece(record, args.level, 1000 * i + s, nodes, net=args.net)
             hung += hangs
             total += 1
             searched += n
