@@ -13,6 +13,7 @@ from hiddenchess.engine.core import KING_ATTACKS, SQUARE_INDEX, SQUARE_NAMES
 from hiddenchess.engine.notation import position_from_fen
 from hiddenchess.engine.variant import get_variant
 from hiddenchess.game.game import Game
+from hiddenchess.variants.secret_pawn import ai as secret_pawn_ai
 from hiddenchess.variants.secret_pawn.ai import (
     MAX_SAMPLES, SAMPLES, consistent_assignments, exposed_mask, representative_worlds,
 )
@@ -49,10 +50,13 @@ def _weighted_share(worlds, picks, square):
     return sum(w for i, w in picks if worlds[i][1].secret & bit) / total
 
 
+@pytest.mark.parametrize("wariness", [1.0, 2.0])
 @pytest.mark.parametrize("exposed", [["d2"], ["d2", "e2"], ["a2", "e2", "h2"], []])
-def test_weights_give_each_exposed_pawn_its_chance(exposed):
+def test_weights_give_each_exposed_pawn_its_chance(exposed, wariness, monkeypatch):
     # Nothing known: 28 pairs of 8 pawns, each pawn secret in a quarter of them. The samples
-    # weigh every exposed pawn's chance as the uniform posterior does, and each is searched.
+    # weigh every exposed pawn's chance as the uniform posterior does (times the wariness),
+    # and each is searched.
+    monkeypatch.setattr(secret_pawn_ai, "WARINESS", wariness)
     pawns = [f + "2" for f in "abcdefgh"]
     worlds = _worlds(itertools.combinations(pawns, 2))
     random.Random(3).shuffle(worlds)
@@ -61,7 +65,11 @@ def test_weights_give_each_exposed_pawn_its_chance(exposed):
     assert len({i for i, _ in picks}) == len(picks)
     assert sum(w for _, w in picks) == pytest.approx(len(picks))
     for square in exposed:
-        assert _weighted_share(worlds, picks, square) == pytest.approx(0.25)
+        share = _weighted_share(worlds, picks, square)
+        if wariness * 0.25 * len(exposed) <= 1:  # the targets can all be met
+            assert share == pytest.approx(0.25 * wariness)
+        else:  # three pawns at 1/2 each cannot all be met in four samples: the odds
+            assert share == pytest.approx(0.25)
 
 
 def test_every_exposed_pawn_is_searched_where_it_is_secret():

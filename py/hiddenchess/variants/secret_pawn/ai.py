@@ -98,8 +98,11 @@ SAMPLES = 4
 #: computer's with its extra power is secret in one of them (:func:`representative_worlds`).
 MAX_SAMPLES = 6
 #: Factor on the chance that an exposed pawn is secret (1: as the rules leave it; more: warier
-#: than the odds, capped at 0.95). Measured only on bench/wary.py's tempting positions.
-WARINESS = 1.0
+#: than the odds, capped at 0.95): a player who knows the variant uses an extra move whenever
+#: it wins something. 2 against 1 (bench/wary.py, 16 tempting positions x 2 seeds): a piece
+#: left to lose material to a possible secret pawn in 4 of 32 choices against 9 (the uniform
+#: sampler before: 7); level 5 with 2 against level 5 with 1: 3-0-1 (4 games, smoke-level).
+WARINESS = 2.0
 #: Sealing preference by file (a..h): central pawns more often, flank pawns sometimes.
 SEAL_WEIGHTS = (1, 2, 4, 5, 5, 4, 2, 1)
 _SEATS = ("white", "black")
@@ -363,14 +366,17 @@ def representative_worlds(worlds, exposed: int, count: int = SAMPLES,
     Every consistent world is then represented by its nearest chosen key (ties shared), and a
     key's weight is the share of the worlds it represents; spare samples (up to ``count``) go to
     the heaviest keys, as further random worlds with the key's weight shared. Last, the weights
-    are raked (:func:`_rake`) so that each exposed pawn is secret in the weighted samples as
-    often as among all consistent worlds (the rules' reveals and silences make the worlds): with
-    eight candidate pawns and nothing known, a pawn next to the piece is secret with weight
-    1/4. Weights average 1.
+    are raked (:func:`_rake`) so that each exposed pawn is secret in the weighted samples
+    :data:`WARINESS` times as often as among all consistent worlds (the rules' reveals and
+    silences make the worlds): with eight candidate pawns and nothing known, a pawn next to the
+    piece is secret in a quarter of the worlds, and weighed at 1/2. Weights average 1.
 
     >>> ws = [(None, _mask_world(s), None) for s in ("ab", "ac", "bc", "ad", "bd", "cd")]
     >>> [(i, round(w, 2)) for i, w in representative_worlds(ws, _mask(["a2"]), count=2)]
-    [(0, 1.0), (2, 1.0)]
+    [(0, 1.9), (2, 0.1)]
+
+    (``a2`` is secret in half the worlds; twice that, capped at 0.95. When the samples cannot
+    meet every warier target, the weights give each exposed pawn its odds as they are.)
     """
     if not worlds:
         return []
@@ -413,17 +419,24 @@ def representative_worlds(worlds, exposed: int, count: int = SAMPLES,
     for c in chosen:
         for i in groups[c][:reps[c]]:
             picks.append([i, share[c] / reps[c]])
-    _rake(picks, keys, exposed)
+    wary = [list(p) for p in picks]
+    if _rake(wary, keys, exposed, WARINESS):
+        picks = wary
+    else:  # the warier targets cannot all be met: the odds as they are
+        _rake(picks, keys, exposed, 1.0)
     scale = len(picks) / sum(w for _, w in picks)
     return [(i, w * scale) for i, w in picks]
 
 
-def _rake(picks, keys, exposed: int, rounds: int = 30) -> None:
+def _rake(picks, keys, exposed: int, factor: float, rounds: int = 30) -> bool:
     """Adjust the weights of ``picks`` (``[index, weight]``) in place so that each exposed
-    pawn is secret in the weighted samples as often as in all the worlds (``keys``: each
-    world's secret exposed pawns) -- iterative proportional fitting, one pawn at a time."""
+    pawn is secret in the weighted samples :data:`WARINESS` times as often as in all the worlds
+    (``keys``: each world's secret exposed pawns; at most 0.95) -- iterative proportional
+    fitting, one pawn at a time. Returns whether every exposed pawn ends at least at its odds
+    (warier targets that the samples cannot all meet may leave one below)."""
     bits = [1 << s for s in range(64) if exposed >> s & 1]
-    target = {b: min(0.95, WARINESS * sum(1 for k in keys if k & b) / len(keys)) for b in bits}
+    odds = {b: sum(1 for k in keys if k & b) / len(keys) for b in bits}
+    target = {b: min(0.95, max(odds[b], factor * odds[b])) for b in bits}
     for _ in range(rounds):
         for b in bits:
             total = sum(w for _, w in picks)
@@ -433,6 +446,8 @@ def _rake(picks, keys, exposed: int, rounds: int = 30) -> None:
             up, down = target[b] / have, (1.0 - target[b]) / (1.0 - have)
             for pick in picks:
                 pick[1] *= up if keys[pick[0]] & b else down
+    total = sum(w for _, w in picks)
+    return all(sum(w for i, w in picks if keys[i] & b) / total >= odds[b] - 1e-6 for b in bits)
 
 
 def _world_secret(world) -> int:
@@ -447,5 +462,5 @@ def _mask_world(pawns: str):
     return _W()
 
 
-__all__ = ["MAX_SAMPLES", "SAMPLES", "SEAL_WEIGHTS", "choose_seal", "consistent_assignments",
+__all__ = ["MAX_SAMPLES", "SAMPLES", "WARINESS", "SEAL_WEIGHTS", "choose_seal", "consistent_assignments",
            "exposed_mask", "pawn_constraints", "representative_worlds", "secret_pawn"]
