@@ -1,7 +1,7 @@
 """Strength of the computer on Stockfish's ``UCI_Elo`` scale, and how often it leaves a piece to a
 hidden pawn's extra move.
 
-    python3 bench/strength.py --quick        # about 5 minutes: a smoke test, not a measurement
+    python3 bench/strength.py --quick        # a smoke test: budgets x 0.25, SF 50k nodes, 2 games a variant
     python3 bench/strength.py                # 8 games per row: Standard, Secret Pawn, Reveal
     python3 bench/strength.py --full         # 24 games per row (an hour or more on a shared box)
     python3 bench/strength.py --variants standard --elos 1600,1800,2000 --games 12
@@ -422,8 +422,12 @@ def main(argv=None):
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
 
-    if args.quick:
-        games, elos, max_plies = 2, "1800", 100
+    if args.quick:  # a smoke test: smaller budgets on both sides
+        games, elos, max_plies = 2, "1800", 60
+        if args.scale == 1.0:
+            args.scale = 0.25
+        if args.sf_nodes == 200_000:
+            args.sf_nodes = 50_000
     elif args.full:
         games, elos, max_plies = 24, "1800,2100", 200
     else:
