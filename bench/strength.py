@@ -405,7 +405,7 @@ def run(args, path, judge, variants, elo_list, games, max_plies, log):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="about 5 minutes (smoke test)")
+    ap.add_argument("--quick", action="store_true", help="a smoke test (30 s idle, minutes on a loaded machine)")
     ap.add_argument("--full", action="store_true", help="24 games per row")
     ap.add_argument("--level", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply our node budget")
