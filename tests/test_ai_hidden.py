@@ -209,7 +209,7 @@ def test_sampled_assignments_reproduce_the_observed_reveals(seed):
         worlds = consistent_assignments(view)
         assert truth in [w[0] for w in worlds]  # the truth is never ruled out
         samples = determinize(view, random.Random(seed))
-        assert 1 <= len(samples) <= SAMPLES
+        assert 1 <= len(samples) <= hidden.MAX_SAMPLES
         their = game.position.black if seat == "white" else game.position.white
         for sample in samples:
             pos = sample.position

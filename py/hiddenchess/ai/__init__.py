@@ -45,8 +45,10 @@ material draws score 0 -- so it avoids a repetition when it stands better and st
 when it stands worse. The game's earlier positions come from replaying the view's move list.
 
 Hidden information (:mod:`hiddenchess.variants.secret_pawn.ai`): in Secret Pawn Chess the computer searches
-up to four samples of the opponent's secret pawns, each consistent with every reveal it has seen,
-and plays the best mean; in Reveal Chess a cover's first move is scored by expectimax over the
+four to six samples of the opponent's secret pawns, each consistent with every reveal it has seen,
+chosen so that every pawn that could take one of its pieces with an extra move is secret in one
+of them and weighted at twice the chance the rules leave (wary of hidden attacks), and plays
+the best weighted mean; in Reveal Chess a cover's first move is scored by expectimax over the
 roles left in the pool. :func:`choose_seal` picks the computer's two secret pawns. In Hidden
 Identity Chess (:mod:`hiddenchess.variants.hidden_identity.ai`) it searches up to four arrangements of the
 enemy identities consistent with what it has seen, and a captured king loses; level 5 draws

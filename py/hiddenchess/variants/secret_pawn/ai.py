@@ -21,10 +21,14 @@ The computer knows its own two secret pawns (they are in its view) and samples t
    check with the extra power, the empty-square rule for either king) but was not is rejected,
    and so is a pair that leaves an observed reveal unexplained. The replayed position must also
    look to the computer's seat exactly like the view's FEN.
-3. *Sampling*: up to :data:`SAMPLES` of the consistent pairs, chosen uniformly without
-   replacement with the seeded random generator (all of them when there are fewer), each with
-   weight 1. :func:`hiddenchess.ai.choose_move` searches each and plays the move with the best
-   mean score.
+3. *Sampling* (wary of hidden attacks): :data:`SAMPLES` of the consistent pairs (all of them
+   when there are fewer), more (up to :data:`MAX_SAMPLES`) when needed so that every *exposed*
+   pawn -- one whose extra power could take a piece of the computer's right after its move
+   (:func:`exposed_mask`) -- is secret in a searched world; weighted so that each exposed pawn is
+   secret in the samples as often as among all consistent pairs (:func:`representative_worlds`).
+   Among worlds alike in the exposed pawns the choice is uniform (the seeded generator). With
+   nothing exposed: four uniform worlds of weight 1. :func:`hiddenchess.ai.choose_move` searches
+   each and plays the move with the best weighted mean.
 
 Root moves are restricted to those legal under *every* consistent pair (``Sample.root_moves``):
 a king capture that only a hidden pawn forbids can then never be proposed while any consistent
@@ -75,11 +79,12 @@ import itertools
 import random
 
 from hiddenchess.engine.core import (
-    BB_RANKS, BB_SQUARES, BLACK, SQUARE_INDEX, SQUARE_NAMES, WHITE,
+    BB_RANKS, BB_SQUARES, BLACK, KING_ATTACKS, SQUARE_INDEX, SQUARE_NAMES, WHITE, popcount,
 )
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.engine.notation import fen as _fen
 from hiddenchess.engine.notation import parse_uci, position_from_fen, uci
+from hiddenchess.engine.position import move_from, move_to
 from hiddenchess.variants.secret_pawn.rules import SecretPawnRules
 from hiddenchess.engine.variant import get_variant
 from hiddenchess.ai.determinizers import (
@@ -89,6 +94,15 @@ from hiddenchess.ai.search import repetition_key
 
 #: How many consistent assignments of the opponent's secret pawns are searched per move.
 SAMPLES = 4
+#: At most this many when more are needed so that every pawn that could take a piece of the
+#: computer's with its extra power is secret in one of them (:func:`representative_worlds`).
+MAX_SAMPLES = 6
+#: Factor on the chance that an exposed pawn is secret (1: as the rules leave it; more: warier
+#: than the odds, capped at 0.95): a player who knows the variant uses an extra move whenever
+#: it wins something. 2 against 1 (bench/wary.py, 16 tempting positions x 2 seeds): a piece
+#: left to lose material to a possible secret pawn in 4 of 32 choices against 9 (the uniform
+#: sampler before: 7); level 5 with 2 against level 5 with 1: 3-0-1 (4 games, smoke-level).
+WARINESS = 2.0
 #: Sealing preference by file (a..h): central pawns more often, flank pawns sometimes.
 SEAL_WEIGHTS = (1, 2, 4, 5, 5, 4, 2, 1)
 _SEATS = ("white", "black")
@@ -308,13 +322,145 @@ def secret_pawn(view, rng) -> list:
         allowed = moves if allowed is None else allowed & moves
     turn = view.get("turn")
     samples = []
-    for _, world, keys in worlds[:SAMPLES]:
-        pos = world.copy()
+    for index, weight in representative_worlds(worlds, exposed_mask(worlds[0][1], allowed)):
+        pos = worlds[index][1].copy()
         if turn is not None and turn != _SEATS[pos.turn]:
             raise InvalidViewError(f"the view says {turn} to move but its FEN disagrees")
-        samples.append(Sample(pos, keys, 1.0, root_moves=frozenset(allowed)))
+        samples.append(Sample(pos, worlds[index][2], weight, root_moves=frozenset(allowed)))
     return samples
 
 
-__all__ = ["SAMPLES", "SEAL_WEIGHTS", "choose_seal", "consistent_assignments", "pawn_constraints",
-           "secret_pawn"]
+# --- Secret Pawn Chess: wary of hidden attacks -------------------------------------------------------
+def exposed_mask(pos, allowed=None) -> int:
+    """The squares of the opponent's pawns (``pos`` is a world, the computer to move) whose extra
+    power could take one of the computer's pieces right after its move: pawns next to a square
+    where a piece (not a pawn) of the computer stands or can go with one of ``allowed`` (UCI;
+    every legal move when ``None``). A secret pawn captures on any of its eight neighbours."""
+    us = pos.white if pos.turn == WHITE else pos.black
+    them = pos.black if pos.turn == WHITE else pos.white
+    targets = us & ~pos.pawns
+    for m in pos.legal_moves():
+        if allowed is None or uci(m) in allowed:
+            if BB_SQUARES[move_from(m)] & targets:
+                targets |= BB_SQUARES[move_to(m)]
+    out = 0
+    pawns = pos.pawns & them
+    while pawns:
+        bit = pawns & -pawns
+        pawns ^= bit
+        if KING_ATTACKS[bit.bit_length() - 1] & targets:
+            out |= bit
+    return out
+
+
+def representative_worlds(worlds, exposed: int, count: int = SAMPLES,
+                          most: int = MAX_SAMPLES) -> list:
+    """Which of ``worlds`` (from :func:`consistent_assignments`, in a random order) to search,
+    as ``[(index, weight)]``, so that the chance that an *exposed* pawn (``exposed``: see
+    :func:`exposed_mask`) is secret is weighed as the rules leave it.
+
+    A world's *key* is which exposed pawns are secret in it. Keys are chosen greedily, each
+    time the one that brings the worlds closest to a chosen key (in exposed pawns that differ);
+    then, up to ``most`` samples, keys that make an exposed pawn secret that no chosen key does
+    -- so a piece left next to a pawn that may be secret is searched in a world where it is.
+    Every consistent world is then represented by its nearest chosen key (ties shared), and a
+    key's weight is the share of the worlds it represents; spare samples (up to ``count``) go to
+    the heaviest keys, as further random worlds with the key's weight shared. Last, the weights
+    are raked (:func:`_rake`) so that each exposed pawn is secret in the weighted samples
+    :data:`WARINESS` times as often as among all consistent worlds (the rules' reveals and
+    silences make the worlds): with eight candidate pawns and nothing known, a pawn next to the
+    piece is secret in a quarter of the worlds, and weighed at 1/2. Weights average 1.
+
+    >>> ws = [(None, _mask_world(s), None) for s in ("ab", "ac", "bc", "ad", "bd", "cd")]
+    >>> [(i, round(w, 2)) for i, w in representative_worlds(ws, _mask(["a2"]), count=2)]
+    [(0, 1.9), (2, 0.1)]
+
+    (``a2`` is secret in half the worlds; twice that, capped at 0.95. When the samples cannot
+    meet every warier target, the weights give each exposed pawn its odds as they are.)
+    """
+    if not worlds:
+        return []
+    keys = [_world_secret(w) & exposed for w in worlds]
+    groups = {}
+    for i, k in enumerate(keys):
+        groups.setdefault(k, []).append(i)
+    distinct = list(groups)
+
+    def total(chosen):
+        return sum(len(groups[k]) * min(popcount(k ^ c) for c in chosen) for k in distinct)
+
+    chosen = []
+    while distinct and len(chosen) < min(count, len(distinct)):
+        rest = [k for k in distinct if k not in chosen]
+        chosen.append(min(rest, key=lambda k: (total(chosen + [k]), -len(groups[k]))))
+    covered = 0
+    for k in chosen:
+        covered |= k
+    for k in distinct:
+        if len(chosen) >= most:
+            break
+        if k & ~covered and k not in chosen:
+            chosen.append(k)
+            covered |= k
+    share = {c: 0.0 for c in chosen}
+    for k in distinct:
+        near = min(popcount(k ^ c) for c in chosen)
+        ties = [c for c in chosen if popcount(k ^ c) == near]
+        for c in ties:
+            share[c] += len(groups[k]) / len(ties)
+    reps = {c: 1 for c in chosen}
+    while sum(reps.values()) < min(count, len(worlds)):
+        spare = [c for c in chosen if reps[c] < len(groups[c])]
+        if not spare:
+            break
+        best = max(spare, key=lambda c: share[c] / reps[c])
+        reps[best] += 1
+    picks = []
+    for c in chosen:
+        for i in groups[c][:reps[c]]:
+            picks.append([i, share[c] / reps[c]])
+    wary = [list(p) for p in picks]
+    if _rake(wary, keys, exposed, WARINESS):
+        picks = wary
+    else:  # the warier targets cannot all be met: the odds as they are
+        _rake(picks, keys, exposed, 1.0)
+    scale = len(picks) / sum(w for _, w in picks)
+    return [(i, w * scale) for i, w in picks]
+
+
+def _rake(picks, keys, exposed: int, factor: float, rounds: int = 30) -> bool:
+    """Adjust the weights of ``picks`` (``[index, weight]``) in place so that each exposed
+    pawn is secret in the weighted samples :data:`WARINESS` times as often as in all the worlds
+    (``keys``: each world's secret exposed pawns; at most 0.95) -- iterative proportional
+    fitting, one pawn at a time. Returns whether every exposed pawn ends at least at its odds
+    (warier targets that the samples cannot all meet may leave one below)."""
+    bits = [1 << s for s in range(64) if exposed >> s & 1]
+    odds = {b: sum(1 for k in keys if k & b) / len(keys) for b in bits}
+    target = {b: min(0.95, max(odds[b], factor * odds[b])) for b in bits}
+    for _ in range(rounds):
+        for b in bits:
+            total = sum(w for _, w in picks)
+            have = sum(w for i, w in picks if keys[i] & b) / total
+            if have <= 0.0 or have >= 1.0 or not 0.0 < target[b] < 1.0:
+                continue
+            up, down = target[b] / have, (1.0 - target[b]) / (1.0 - have)
+            for pick in picks:
+                pick[1] *= up if keys[pick[0]] & b else down
+    total = sum(w for _, w in picks)
+    return all(sum(w for i, w in picks if keys[i] & b) / total >= odds[b] - 1e-6 for b in bits)
+
+
+def _world_secret(world) -> int:
+    pos = world[1]
+    return pos.secret
+
+
+def _mask_world(pawns: str):
+    """A stand-in world whose secret pawns are on rank 2 of the files ``pawns`` (doctests)."""
+    class _W:
+        secret = _mask([f + "2" for f in pawns])
+    return _W()
+
+
+__all__ = ["MAX_SAMPLES", "SAMPLES", "WARINESS", "SEAL_WEIGHTS", "choose_seal", "consistent_assignments",
+           "exposed_mask", "pawn_constraints", "representative_worlds", "secret_pawn"]
