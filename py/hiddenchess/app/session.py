@@ -476,15 +476,17 @@ class Session:
         return getattr(self, action)(**args, now_ms=now_ms)
 
     def import_game(self, text=None, link=None, *, now_ms: int) -> dict:
-        """Replace the game by one from a PGN, a JSON record or a replay link's ``#replay=``
-        value (:mod:`hiddenchess.app.exchange`); a damaged text changes nothing."""
+        """This session's game becomes one from a PGN, a JSON record or a replay link's
+        ``#replay=`` value (:mod:`hiddenchess.app.exchange`); a damaged text changes nothing. The
+        page keeps the previous game under its own key (:mod:`hiddenchess.app.games`)."""
         return exchange.import_into(self, text, link, now_ms=now_ms)
 
     # ------------------------------------------------------------------ games with a friend
 
     def join(self, invite=None, *, now_ms: int) -> dict:
         """Join a friend's game from the invite in the link (``{"g", "v", "c", "h"}``), as the
-        guest (see :mod:`hiddenchess.app.modes.friend`); the current game is replaced."""
+        guest (see :mod:`hiddenchess.app.modes.friend`); this session's game becomes that one (the
+        page keeps the previous one under its own key)."""
         return friend_mode().join_friend_game(self, invite, now_ms)
 
     # ------------------------------------------------------------------ state
