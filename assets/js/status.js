@@ -106,7 +106,9 @@ export function renderHandover(st) {
   $('handover').hidden = !h;
   if (!h) {
     const back = handoverFocus.from;
-    if (back) (back.isConnected && !back.disabled && !back.closest('[hidden]') ? back : $('board')).focus();
+    // ("show" typed in the move box keeps the focus there: the player goes on typing)
+    if (document.activeElement === $('move-input')) handoverFocus.from = null;
+    else if (back) (back.isConnected && !back.disabled && !back.closest('[hidden]') ? back : $('board')).focus();
     else if (wasShown && $('handover').contains(document.activeElement)) $('board').focus();
     handoverFocus.from = null;
     return;
