@@ -477,16 +477,14 @@ class Session:
 
     def import_game(self, text=None, link=None, *, now_ms: int) -> dict:
         """This session's game becomes one from a PGN, a JSON record or a replay link's
-        ``#replay=`` value (:mod:`hiddenchess.app.exchange`); a damaged text changes nothing. The
-        page keeps the previous game under its own key (:mod:`hiddenchess.app.games`)."""
+        ``#replay=`` value (:mod:`hiddenchess.app.exchange`); a damaged text changes nothing."""
         return exchange.import_into(self, text, link, now_ms=now_ms)
 
     # ------------------------------------------------------------------ games with a friend
 
     def join(self, invite=None, *, now_ms: int) -> dict:
         """Join a friend's game from the invite in the link (``{"g", "v", "c", "h"}``), as the
-        guest (see :mod:`hiddenchess.app.modes.friend`); this session's game becomes that one (the
-        page keeps the previous one under its own key)."""
+        guest (see :mod:`hiddenchess.app.modes.friend`); this session's game becomes that one."""
         return friend_mode().join_friend_game(self, invite, now_ms)
 
     # ------------------------------------------------------------------ state
