@@ -333,6 +333,15 @@ def wait_ready(page, timeout_ms: int = SHARED_BOOT_TIMEOUT_MS) -> None:
                     f"{where}", pytrace=False)
 
 
+def open_tab(context, site, errors):
+    """A new tab of ``context`` on the page, ready to play; its page errors go to ``errors``."""
+    tab = context.new_page()
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.goto(site.url("/index.html"))
+    wait_ready(tab)
+    return tab
+
+
 @pytest.fixture(scope="module")
 def shared(browser, site):
     """The app page at 1280x800, booted once per module; see :class:`SharedPage`."""

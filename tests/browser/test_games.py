@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import click_move, local_context, state, wait_ready
+from .conftest import click_move, local_context, open_tab, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -24,14 +24,6 @@ def context(browser):
         yield ctx
     finally:
         ctx.close()
-
-
-def open_tab(context, site, errors):
-    tab = context.new_page()
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.goto(site.url("/index.html"))
-    wait_ready(tab)
-    return tab
 
 
 def call(page, action, args=None):

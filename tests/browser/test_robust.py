@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import click_move, local_context, state, wait_ready
+from .conftest import click_move, local_context, open_tab, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -19,14 +19,6 @@ def context(browser):
         yield ctx
     finally:
         ctx.close()
-
-
-def open_tab(context, site, errors):
-    tab = context.new_page()
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.goto(site.url("/index.html"))
-    wait_ready(tab)
-    return tab
 
 
 def test_a_deeply_nested_save_is_kept_aside_and_the_page_plays(context, site, tmp_path):
