@@ -16,7 +16,8 @@ Fixtures
               than 127.0.0.1/localhost is aborted and recorded in
               ``recorder.blocked``.
 ``wait_for_app``  ``wait_for_app(page)`` waits until ``window.hcReady === true``
-              (set by py/main.py when the engine is ready), 60 s at most, and
+              (set by py/main.py when the engine is ready) and main.js has taken
+              it up (``body[data-ready]``), 60 s at most, and
               fails with the page's errors if it does not happen.
 
 Example::
@@ -284,14 +285,17 @@ def page(browser, recorder):
 
 
 def wait_for_app(page, timeout_ms: int = APP_TIMEOUT_MS, recorder: Recorder = None) -> None:
-    """Wait until the page sets ``window.hcReady = true`` (Python is ready)."""
+    """Wait until Python is ready (``window.hcReady = true``) and the page has taken it up
+    (``body[data-ready=true]``: main.js loads the rest of its modules while Python starts, and
+    ``hcApp.call`` does nothing before that, as the disabled buttons do)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.wait_for_function("window.hcReady === true", timeout=timeout_ms)
+        page.wait_for_function("window.hcReady === true && (!window.hcApp || document.body.dataset.ready === 'true')",
+                               timeout=timeout_ms)
     except PlaywrightTimeout:
         details = recorder.problems() if recorder is not None else "(no recorder)"
-        pytest.fail(f"window.hcReady did not become true within {timeout_ms / 1000:.0f} s "
+        pytest.fail(f"the page was not ready within {timeout_ms / 1000:.0f} s "
                     f"on {page.url}; page problems:\n{details}", pytrace=False)
 
 

@@ -49,6 +49,11 @@ const ICE_FAIL_MS = 10000;
 // the configuration of the first room it joined, so a failure is told to every waiting link).
 const LIVE = new Set();
 const iceFailed = () => LIVE.forEach(link => link._iceFailed());
+// The connections whose set-up was exchanged and that are still trying paths (ICE): the periodic
+// re-join waits for them (it would close them: a slow path, e.g. through TURN, never came up, and a
+// failing one was never told).
+const TRYING = new Set();
+const trying = () => [...TRYING].some(pc => Date.now() - pc.hcSince < ICE_FAIL_MS + 2000);
 
 /** An RTCPeerConnection (given to Trystero) that tells the waiting links when ICE fails. */
 function watchedConnection() {
@@ -58,22 +63,33 @@ function watchedConnection() {
     constructor(config) {
       super(config);
       this.addEventListener('connectionstatechange', () => {
-        if (this.connectionState === 'connected') clearTimeout(this.hcTimer);
-        if (this.connectionState === 'failed') iceFailed();
+        if (this.connectionState === 'connected') this.hcDone();
+        if (this.connectionState === 'failed') {
+          this.hcDone();
+          iceFailed();
+        }
       });
     }
 
     setRemoteDescription(description) {
       if (!this.hcTimer) {
+        this.hcSince = Date.now();
+        TRYING.add(this);
         this.hcTimer = setTimeout(() => {
+          TRYING.delete(this);
           if (this.connectionState !== 'connected' && this.connectionState !== 'closed') iceFailed();
         }, ICE_FAIL_MS);
       }
       return super.setRemoteDescription(description);
     }
 
-    close() {
+    hcDone() {
       clearTimeout(this.hcTimer);
+      TRYING.delete(this);
+    }
+
+    close() {
+      this.hcDone();
       super.close();
     }
   };
@@ -304,7 +320,7 @@ export class RoomLink {
     const { open } = this.relayState();
     if (this.room && !this.bound && this.trystero) {
       const back = open > 0 && this._lastOpen === 0 && Date.now() - this.joinedAt > 2000;
-      if (back || Date.now() - this.joinedAt > REFRESH_MS) this._rejoin();
+      if (back || (Date.now() - this.joinedAt > REFRESH_MS && !trying())) this._rejoin();
     }
     this._lastOpen = open;
     const late = this.noRelay();
