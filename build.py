@@ -1503,7 +1503,7 @@ def pytest_command(pytest_args: Sequence[str], *, quick: bool = False,
     ``--quick``, and ``-n N`` (pytest-xdist) unless the arguments already say how to run.
 
     >>> pytest_command(["-k", "boot"], workers=2)
-    ['tests', '-k', 'boot', '-n', '2', '--dist', 'loadgroup']
+    ['tests', '-k', 'boot', '-n', '2', '--dist', 'worksteal']
     >>> pytest_command([], quick=True, workers=0)
     ['tests', '-m', 'not browser']
     >>> pytest_command(["-n", "1"], workers=2)
@@ -1519,7 +1519,7 @@ def pytest_command(pytest_args: Sequence[str], *, quick: bool = False,
                    or a.startswith(("-n=", "--numprocesses"))
                    or (a.startswith("-n") and a[2:].isdigit()) for a in pytest_args)
     if workers and not explicit:
-        args += ["-n", str(workers), "--dist", "loadgroup"]
+        args += ["-n", str(workers), "--dist", "worksteal"]
     return args
 
 

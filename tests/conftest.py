@@ -41,3 +41,7 @@ def pytest_configure(config):
         "markers",
         "browser: drives headless Chromium against the served page "
         "(deselect with -m 'not browser')")
+    config.addinivalue_line(
+        "markers",
+        "cold: a browser test whose page starts as on a first visit, without the start-up "
+        "snapshots the suite gives its pages (tests/browser/conftest.py SNAPSHOT_SEED)")

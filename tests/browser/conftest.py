@@ -30,9 +30,13 @@ Example::
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import importlib.util
+import json
 import os
+import shutil
+import tempfile
 import threading
 from pathlib import Path
 from typing import Callable, Iterator, List
@@ -82,8 +86,38 @@ def pytest_collection_modifyitems(config, items):
 # server
 
 
+#: Where this test process keeps Python's start-up snapshots (see :func:`make_snapshots`); the
+#: site server run inside a test network namespace (netns.py) inherits it.
+_OWN_SNAPSHOT_DIR = "HC_TEST_SNAPSHOTS" not in os.environ
+SNAPSHOT_DIR = Path(os.environ.setdefault(
+    "HC_TEST_SNAPSHOTS", str(Path(tempfile.gettempdir()) / f"hiddenchess-test-snapshots-{os.getpid()}")))
+
+
 class FixtureHandler(build.Handler):
-    """build.py's handler, plus ``/_<name>`` -> ``tests/browser/fixtures/<name>``."""
+    """build.py's handler, plus ``/_<name>`` -> ``tests/browser/fixtures/<name>``, and
+    ``/_snap/meta`` and ``/_snap/<role>``: the snapshots :data:`SNAPSHOT_SEED` puts in a page's
+    cache (``{role: cache path}``, and each one's bytes with its build key)."""
+
+    def do_GET(self) -> None:
+        path = urlsplit(self.path).path
+        if not path.startswith("/_snap/"):
+            return super().do_GET()
+        name = path[len("/_snap/"):]
+        found = stored_snapshots()
+        if name == "meta":
+            body, headers = json.dumps({role: meta["path"] for role, meta in found.items()}).encode(), {
+                "Content-Type": "application/json"}
+        elif name in found:
+            body = (SNAPSHOT_DIR / f"{name}.bin").read_bytes()
+            headers = {"Content-Type": "application/octet-stream", "X-Hidden-Chess-Key": found[name]["key"]}
+        else:
+            return self.send_error(404)
+        self.send_response(200)
+        for key, value in {**headers, "Content-Length": str(len(body)), "Cache-Control": "no-store"}.items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(body)
+        return None
 
     def translate_path(self, path: str) -> str:
         name = urlsplit(path).path.lstrip("/")
@@ -146,6 +180,31 @@ START_SEEN = "try { localStorage.setItem('hiddenchess:visited', '1'); } catch (e
 SNAPSHOTS_OFF = "window.hcSnapshots = false;"
 
 
+#: Run in every test page unless it asks for snapshots or ``cold=True``: the first time the page
+#: looks for its snapshot cache, the snapshots this test process made once (:func:`make_snapshots`)
+#: are put in it, so the page and the computer's worker start as on a return visit (about half the
+#: time and CPU of a first visit; docs/TESTING.md). A page of another server, or none made: no change.
+SNAPSHOT_SEED = """(() => {
+  if (!self.caches || !self.CacheStorage) return;
+  const P = CacheStorage.prototype, has = P.has, open = P.open, NAME = 'hcsnap-1';
+  let seeded = null;
+  const seed = storage => seeded || (seeded = (async () => {
+    try {
+      const meta = await fetch('/_snap/meta');
+      if (!meta.ok) return;
+      const paths = await meta.json();
+      const cache = await open.call(storage, NAME);
+      for (const [role, path] of Object.entries(paths)) {
+        const r = await fetch('/_snap/' + role);
+        if (r.ok) await cache.put(location.origin + path, r);
+      }
+    } catch (e) { /* a cold start */ }
+  })());
+  P.has = async function (name) { if (name === NAME) await seed(this); return has.call(this, name); };
+  P.open = async function (name) { if (name === NAME) await seed(this); return open.call(this, name); };
+})();"""
+
+
 def default_scripts(browser, scripts: dict):
     """Make ``browser.new_context(...)`` add each script of ``scripts`` (``{keyword: script}``)
     to each context, except those whose keyword it is called with as true; returns ``browser``.
@@ -157,6 +216,8 @@ def default_scripts(browser, scripts: dict):
 
     def new_context(*args, **kwargs):
         kwargs.setdefault("bypass_csp", True)
+        if kwargs.get("snapshots"):  # (a context that makes its own snapshots gets none given)
+            kwargs["cold"] = True
         skipped = {keyword for keyword in scripts if kwargs.pop(keyword, False)}
         context = raw(*args, **kwargs)
         for keyword, script in scripts.items():
@@ -169,14 +230,75 @@ def default_scripts(browser, scripts: dict):
 
 
 def quiet_snapshots(browser):
-    """:data:`SNAPSHOTS_OFF` in each context, unless ``new_context(snapshots=True)``."""
-    return default_scripts(browser, {"snapshots": SNAPSHOTS_OFF})
+    """:data:`SNAPSHOTS_OFF` in each context, unless ``new_context(snapshots=True)``, and
+    :data:`SNAPSHOT_SEED` unless ``new_context(cold=True)`` (or ``snapshots=True``)."""
+    return default_scripts(browser, {"snapshots": SNAPSHOTS_OFF, "cold": SNAPSHOT_SEED})
 
 
 def seen_start(browser):
     """:data:`START_SEEN` in each context, unless ``new_context(first_visit=True)``, and
-    :data:`SNAPSHOTS_OFF` (as :func:`quiet_snapshots`)."""
-    return default_scripts(browser, {"first_visit": START_SEEN, "snapshots": SNAPSHOTS_OFF})
+    the scripts of :func:`quiet_snapshots`."""
+    return default_scripts(browser, {"first_visit": START_SEEN, "snapshots": SNAPSHOTS_OFF,
+                                     "cold": SNAPSHOT_SEED})
+
+
+def stored_snapshots() -> dict:
+    """``{role: {"path": ..., "key": ...}}`` of the snapshots in :data:`SNAPSHOT_DIR`."""
+    try:
+        found = json.loads((SNAPSHOT_DIR / "meta.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return {role: meta for role, meta in found.items() if (SNAPSHOT_DIR / f"{role}.bin").is_file()}
+
+
+#: Reads every snapshot of the page's cache: ``{path: {key, b64}}``.
+READ_SNAPSHOTS = """async () => {
+  const cache = await caches.open('hcsnap-1'), out = {};
+  for (const request of await cache.keys()) {
+    const response = await cache.match(request);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    let text = '';
+    for (let i = 0; i < bytes.length; i += 32768) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 32768));
+    out[new URL(request.url).pathname] = {key: response.headers.get('X-Hidden-Chess-Key'), b64: btoa(text)};
+  }
+  return out;
+}"""
+
+
+def make_snapshots(browser, site: "Site") -> None:
+    """Once per test process: a page that makes its own snapshots (the page's and, with a game
+    against the computer, the computer worker's) as a return visit would find them, written to
+    :data:`SNAPSHOT_DIR` for :data:`SNAPSHOT_SEED`. On any failure the tests start cold."""
+    if stored_snapshots():
+        return
+    context = browser.new_context(service_workers="block", snapshots=True)
+    try:
+        tab = context.new_page()
+        tab.goto(site.url("/index.html"))
+        wait_ready(tab)
+        tab.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
+        tab.wait_for_function("(m => !!(m && m.page && m.worker))(window.hcPyodideBoot.made)",
+                              timeout=SHARED_BOOT_TIMEOUT_MS, polling=500)
+        made = tab.evaluate("window.hcPyodideBoot.made")
+        found = tab.evaluate(READ_SNAPSHOTS)
+    except Exception as error:  # noqa: BLE001  (slower tests, not failed ones)
+        print(f"browser tests: no start-up snapshots to give the pages ({error}); they start cold")
+        return
+    finally:
+        context.close()
+    SNAPSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    meta = {}
+    for path, entry in found.items():
+        role = path.rsplit("/", 1)[-1]
+        if made.get(role) != "stored" or not entry.get("key"):
+            continue
+        part = SNAPSHOT_DIR / f"{role}.bin.part"
+        part.write_bytes(base64.b64decode(entry["b64"]))
+        part.replace(SNAPSHOT_DIR / f"{role}.bin")
+        meta[role] = {"path": path, "key": entry["key"]}
+    part = SNAPSHOT_DIR / "meta.json.part"
+    part.write_text(json.dumps(meta))
+    part.replace(SNAPSHOT_DIR / "meta.json")
 
 
 def local_context(browser, **kwargs):
@@ -189,7 +311,7 @@ def local_context(browser, **kwargs):
 
 
 @pytest.fixture(scope="session")
-def browser(chromium_path):
+def browser(chromium_path, site):
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -200,9 +322,13 @@ def browser(chromium_path):
         chromium = playwright.chromium.launch(
             executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
         try:
-            yield seen_start(chromium)
+            seen_start(chromium)
+            make_snapshots(chromium, site)
+            yield chromium
         finally:
             chromium.close()
+            if _OWN_SNAPSHOT_DIR:
+                shutil.rmtree(SNAPSHOT_DIR, ignore_errors=True)
 
 
 @dataclasses.dataclass
@@ -259,8 +385,10 @@ def recorder() -> Recorder:
 
 
 @pytest.fixture
-def page(browser, recorder):
-    context = browser.new_context(service_workers="block")
+def page(browser, recorder, request):
+    # (a test marked ``cold`` starts as a first visit: no snapshot given, see SNAPSHOT_SEED)
+    context = browser.new_context(service_workers="block",
+                                  cold=request.node.get_closest_marker("cold") is not None)
 
     def guard(route):
         url = route.request.url

@@ -25,7 +25,7 @@ import pytest
 
 from .conftest import build
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.cold]  # (the first-visit start)
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDOR = ROOT / "assets" / "vendor"

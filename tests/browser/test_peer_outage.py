@@ -63,4 +63,5 @@ def test_pages_reconnect_by_themselves_after_a_two_minute_relay_outage(two, nost
         assert "No relay could be reached" not in d.page.locator("#friend-signal").inner_text()
     host.move("g1", "f3")
     guest.move("b8", "c6")
+    host.page.wait_for_function("window.hcApp.state().moves.length === 4", timeout=CONNECT_MS)
     assert host.sans() == guest.sans() == ["e4", "e5", "Nf3", "Nc6"]

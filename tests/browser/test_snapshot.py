@@ -134,7 +134,8 @@ def test_a_snapshot_of_another_build_is_not_used(context, site):
 
 
 def test_tests_and_pages_that_turn_it_off_make_no_snapshot(browser, site):
-    ctx = browser.new_context(service_workers="block")  # the suite's default: snapshots off
+    # The suite's default (snapshots off), without the ones the suite gives its pages
+    ctx = browser.new_context(service_workers="block", cold=True)
     try:
         errors = []
         tab = open_tab(ctx, site, errors)
@@ -161,3 +162,17 @@ def test_the_computers_worker_keeps_its_own_snapshot_and_plays_from_it(context, 
     click_move(tab, "e2", "e4")  # and the computer, started from it, answers
     tab.wait_for_function("window.hcApp.state().moves.length === 2", timeout=MADE_TIMEOUT_MS)
     assert errors == []
+
+
+def test_the_suites_pages_start_from_the_snapshots_it_made_once(page, site, wait_for_app):
+    """conftest.make_snapshots made this build's snapshots once for this test process, and
+    conftest.SNAPSHOT_SEED gives them to each test page: it and its computer start as on a return
+    visit (the suite's speed depends on it), and make no snapshot of their own."""
+    page.goto(site.url("/index.html"))
+    wait_for_app(page)
+    assert boot(page)["path"] == "snapshot", boot(page)
+    page.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
+    page.wait_for_function("document.body.dataset.aiReady === 'true'", timeout=MADE_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.aiStartedFrom") == "snapshot"
+    page.wait_for_timeout(5000)  # past the moment a snapshot would be made
+    assert "made" not in boot(page)
