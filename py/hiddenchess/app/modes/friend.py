@@ -167,6 +167,8 @@ class Friend(Mode):
         if pg.phase == "over":
             return "over"
         if not pg.connected and not self.by_relays():
+            if self.relayed and self.role == "host" and not self.ever_connected:
+                return "inviting"   # (the invite stands: the friend may open it any day)
             if not self.ever_connected and not self.restored:
                 return "inviting" if self.role == "host" else "connecting"
             return "disconnected"
