@@ -201,5 +201,5 @@ def test_an_owed_answer_waits_days_not_seconds():
     later = host.now + STALL_MS * 10
     assert not pg.can_claim_stall(later)
     st = host.session.state(now_ms=later)
-    assert "of 3 days" in st["peer"]["owed"]["text"] and st["peer"]["canClaim"] is None
+    assert "at most 3 days" in st["peer"]["owed"]["text"] and st["peer"]["canClaim"] is None
     assert pg.can_claim_stall(host.now + 3 * DAY + 1)

@@ -166,7 +166,7 @@ export class RelayPool {
       return; // too big, too deep or not JSON: ignored
     }
     if (!Array.isArray(msg)) return;
-    if (msg[0] === 'EOSE' && msg[1] === this.subId) {
+    if ((msg[0] === 'EOSE' || msg[0] === 'CLOSED') && msg[1] === this.subId) {
       if (this.oneose) this.oneose(url);
       return;
     }

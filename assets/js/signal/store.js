@@ -159,7 +159,7 @@ export class StoreLink {
         onok: (url, id, ok, message) => this._ok(url, id, ok, message),
         onstate: () => this._pump(),
       });
-      if (this.since) this.pool._req = this._reqSince(this.pool);
+      this.pool._req = this._req(this.pool);
       await this.pool.start();
     } catch (e) {
       this.state = 'failed';
@@ -177,12 +177,16 @@ export class StoreLink {
     this._changed();
   }
 
-  /** The subscription asks only from a day before the newest event of the last visit. */
-  _reqSince(pool) {
-    const since = Math.max(0, this.since - SINCE_MARGIN_S);
+  /** The subscription: from a day before the newest event of the last visit (if any). Its limit
+   * varies a little, so that no relay answers it from a cache of an earlier, identical request
+   * (nostr-relay caches a filter's result for a second: a page opened right after the friend's
+   * would get the friend's empty store of a moment ago). */
+  _req(pool) {
     return ws => {
       if (!pool.topics.size) return;
-      pool._send(ws, JSON.stringify(['REQ', pool.subId, { kinds: [STORE_KIND], '#x': [...pool.topics], since, limit: LIMIT }]));
+      const filter = { kinds: [STORE_KIND], '#x': [...pool.topics], limit: LIMIT + Math.floor(Math.random() * 1000) };
+      if (this.since) filter.since = Math.max(0, this.since - SINCE_MARGIN_S);
+      pool._send(ws, JSON.stringify(['REQ', pool.subId, filter]));
     };
   }
 
@@ -375,6 +379,8 @@ export class StoreLink {
   /** Send what each relay may take now: at most WINDOW unconfirmed at once, none while it backs off. */
   _pump() {
     if (this.left || !this.pool) return;
+    // (a relay that is connected but never says it sent all it holds does not hold the page up)
+    if (!this.opened && !this._openTimer && this.pool.openCount() > 0) this._openTimer = setTimeout(() => this._open(), 3 * OPEN_WAIT_MS);
     for (const [url, slot] of this.out) {
       if (!this.pool.isOpen(url)) {
         // (a relay that went away: what it did not confirm goes again when it is back)

@@ -422,8 +422,8 @@ def owed_state(pg: PeerGame, now_ms: int) -> dict | None:
         text = f"Your friend owes {owed['what']} ({min(counted, limit)} of {limit} s)"
     else:  # (correspondence: days)
         hours = min(counted, limit) // 3600
-        text = (f"Your friend owes {owed['what']} ({hours} h of {limit_words(limit_ms)}; it comes "
-                "when your friend opens the game)")
+        text = (f"Your friend owes {owed['what']}: it comes when your friend opens the game "
+                f"({hours} h so far, at most {limit_words(limit_ms)})")
     if counted >= limit:
         text += ": you may claim the game"
     return {"what": owed["what"], "counted_s": counted, "limit_s": limit, "text": text}
