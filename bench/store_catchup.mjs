@@ -41,7 +41,7 @@ const t0 = Date.now();
 const pubs = { host: link('host'), guest: link('guest') };
 await until(() => pubs.host.state === 'ready' && pubs.guest.state === 'ready', 'publishers ready');
 for (const [role, text] of messages) pubs[role].publish([text]);
-await until(() => pubs.host.unconfirmed() === 0 && pubs.guest.unconfirmed() === 0 && pubs.host.mine.size + pubs.guest.mine.size >= messages.length, 'published');
+await until(() => pubs.host.unconfirmed() === 0 && pubs.guest.unconfirmed() === 0 && pubs.host.waiting.size + pubs.guest.waiting.size === 0 && pubs.host.mine.size + pubs.guest.mine.size >= messages.length, 'published');
 const publishMs = Date.now() - t0;
 pubs.host.leave();
 pubs.guest.leave();

@@ -47,10 +47,9 @@ class Visitor(Device):
 
     def leave(self):
         # Everything this visit published reached a relay before the page closes.
-        self.page.wait_for_function("() => { const s = window.hcApp.state().peer; return !s || !s.relayed || "
-                                    "!document.querySelector('#friend-store') || "
-                                    "!/Sending/.test(document.querySelector('#friend-store').textContent) }",
-                                    timeout=CONNECT_MS)
+        self.page.wait_for_function("() => { const s = window.hcFriend.info().store; "
+                                    "return s && s.state === 'ready' && s.unconfirmed === 0 }", timeout=CONNECT_MS)
+        print(f"[{self.name}] leaves:", self.sans(), self.peer()["status"], self.page.evaluate("window.hcFriend.info().store"))
         self.page.close()
         self.page = None
 

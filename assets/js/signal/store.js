@@ -22,8 +22,8 @@
 //   before it). onchange(link) after a change of state or of what is confirmed.
 // link.publish(texts): new messages, to every relay. link.republish(texts): messages the friend
 //   has not acknowledged: only to the relays that did not return them (or never answered).
-// link.relayState() -> {open, total}; link.unconfirmed() -> how many published messages no relay
-//   confirmed yet; link.leave().
+// link.relayState() -> {open, total}; link.unconfirmed() -> how many events this page sent that a
+//   connected relay has not confirmed yet; link.leave().
 // Rate limits: at most WINDOW events of this page unconfirmed per relay at once (the rest wait for
 // the relay's OK), and a relay that answers "rate-limited" is left alone for a back-off that
 // doubles from 1 s to a minute; incoming, at most IN_PER_MINUTE events per relay and minute.
@@ -127,7 +127,8 @@ export class StoreLink {
     this.eosed = new Set(); // relays that sent all they hold
     this.held = new Map(); // url -> Set of my texts that relay returned
     this.out = new Map(); // url -> {queue: [ev], inflight: Map id -> ev, backoff, until, timer, gaveUp: Set}
-    this.confirmed = new Set(); // ids of my events some relay confirmed (OK or returned)
+    this.signing = 0; // messages handed over, not signed yet
+    this.waiting = new Map(); // id of an event this page sent -> the relays that have not confirmed it
     this.mine = new Map(); // id -> text of my events made by this page
     this.batch = [];
     this.early = []; // {ev, env} of the friend's role before the friend's key is known
@@ -194,11 +195,20 @@ export class StoreLink {
     return { open: this.pool ? this.pool.openCount() : 0, total: this.relays.length };
   }
 
-  /** How many of this page's published events no relay has confirmed yet. */
+  /** How many of the events this page sent a connected relay has not confirmed yet (a relay that
+   * is down is not waited for: it gets them when it is back, if the page is still open). */
   unconfirmed() {
-    let n = 0;
-    for (const id of this.mine.keys()) if (!this.confirmed.has(id)) n++;
+    let n = this.signing;
+    for (const [id, urls] of this.waiting) {
+      if (!urls.size) this.waiting.delete(id);
+      else if ([...urls].some(url => this.pool.isOpen(url))) n++;
+    }
     return n;
+  }
+
+  _confirmed(url, id) {
+    const urls = this.waiting.get(id);
+    if (urls) urls.delete(url);
   }
 
   _rateOk(url) {
@@ -212,7 +222,7 @@ export class StoreLink {
 
   _onRelay(url, ev) {
     if (ev.pubkey !== this.pubkey) return;
-    this.confirmed.add(ev.id);
+    this._confirmed(url, ev.id);
     const text = this.mine.get(ev.id);
     if (text !== undefined) this._held(url).add(text);
     else this._pendingOwn = (this._pendingOwn || []).concat([[url, ev]]).slice(-MAX_EVENTS);
@@ -354,6 +364,7 @@ export class StoreLink {
       for (const env of envs) {
         const ev = this.pool.sign(this.keys.tag, await seal(this.keys.aes, this.keys.tag, env));
         this.mine.set(ev.id, text);
+        this.waiting.set(ev.id, new Set(targets));
         for (const url of targets) this._slot(url).queue.push(ev);
       }
     }
@@ -362,13 +373,23 @@ export class StoreLink {
   }
 
   publish(texts) {
-    if (texts && texts.length) this._send(texts, null);
+    if (texts && texts.length) this._counted(texts, null);
+  }
+
+  async _counted(texts, only) {
+    this.signing += texts.length;
+    try {
+      await this._send(texts, only);
+    } finally {
+      this.signing -= texts.length;
+      this._changed();
+    }
   }
 
   /** Messages the friend has not acknowledged: again, only where a relay lacks them. */
   republish(texts) {
     if (!texts || !texts.length) return;
-    this._send(texts, (url, text) => !(this.eosed.has(url) && this._held(url).has(text)));
+    this._counted(texts, (url, text) => !(this.eosed.has(url) && this._held(url).has(text)));
   }
 
   _slot(url) {
@@ -409,7 +430,7 @@ export class StoreLink {
     slot.inflight.delete(id);
     if (ok || /^duplicate:/.test(message)) {
       slot.backoff = 0;
-      this.confirmed.add(id);
+      this._confirmed(url, id);
       const text = this.mine.get(id);
       if (text !== undefined) this._held(url).add(text);
     } else if (/^(rate-limited|pow):/.test(message) || !message) {
@@ -417,8 +438,9 @@ export class StoreLink {
       slot.queue.unshift(ev);
       slot.until = Date.now() + BACKOFF_MS[Math.min(slot.backoff, BACKOFF_MS.length - 1)];
       slot.backoff += 1;
+    } else {
+      this._confirmed(url, id); // (any other refusal -- blocked, invalid, too large -- is final for that relay: the others hold it)
     }
-    // (any other refusal -- blocked, invalid, too large -- is final for that relay: the others hold it)
     this._pump();
   }
 
