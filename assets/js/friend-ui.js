@@ -401,12 +401,6 @@ export function startFriend() {
   $('friend-claim').addEventListener('click', () => call('claim_win'));
   $('friend-rematch').addEventListener('click', () => call('rematch'));
   window.addEventListener('hashchange', friendOpenLink);
-  // A move played a moment ago may not be on any relay yet: closing the page now would keep it
-  // from the friend until this page opens again (it is published again then), so the browser asks.
-  window.addEventListener('beforeunload', e => {
-    const info = storeInfo();
-    if (info && info.unconfirmed > 0) e.preventDefault();
-  });
   setInterval(friendPoll, 1000);
   setInterval(() => {
     if (app.state && friend.card && friend.waitingSince) renderFriendCard(friend.card);
