@@ -197,9 +197,13 @@ export function renderFriend(st) {
   if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer
   const over = isOver(st);
   if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
-  const note = storeNote(p);
+  let note = storeNote(p);
+  // (no direct path: the game goes on through the relays all the same, a little slower)
+  if (note && friend.link && friend.link.iceFailed) note = `${friend.signalNote} Meanwhile the moves go through the relays.`;
   $('friend-store').hidden = !note;
   $('friend-store').textContent = note;
+  // (what the relays do, also while the card is away: the card shows it when it is back)
+  if (!card) $('friend-signal').textContent = friend.signalNote;
   // A message the friend owes runs its clock and has a deadline: say how long it has had.
   if (p.owed && p.owed.text) {
     if (!over) $('status-line').textContent = p.owed.text;

@@ -187,6 +187,7 @@ function onLinkChange(link) {
     redraw();
     return;
   }
+  const before = friend.signalNote;
   friend.signalNote = relayNote(link);
   // The guest of a link: no relay reachable within a few seconds -> the answer code.
   if (friend.fallback && (link.noRelay() || link.state === 'failed') && !friend.peer && !friend.making) {
@@ -196,6 +197,7 @@ function onLinkChange(link) {
     return;
   }
   if (app.state && friend.card) view.card(friend.card);
+  else if (app.state && friend.store && friend.signalNote !== before) redraw(); // (the bar's note, by the relays)
 }
 
 /** The RoomLink of this game (made from what the page remembers), or null when it has none. */
