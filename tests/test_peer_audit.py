@@ -4,6 +4,7 @@ run, the result is provisional."""
 
 from __future__ import annotations
 
+from hiddenchess.peer.deadlines import CORRESPONDENCE_STALL_MS
 from hiddenchess.peer import decode
 from hiddenchess.peer.verdict import decisive, provisional
 from hiddenchess.variants.hidden_identity.rules import parse_placement
@@ -143,12 +144,14 @@ def test_the_page_shows_what_the_friend_owes_and_lets_it_be_claimed():
     (answer,) = st["peer"]["outbox"]
     st = link.b.dispatch("peer_receive", {"data": answer}, now_ms=link.now)
     assert [decode(t)["t"] for t in st["peer"]["outbox"]] == ["open"]    # never delivered
-    st = link.a.dispatch("tick", {}, now_ms=link.now + 29_000)
-    assert st["peer"]["owed"]["counted_s"] == 29 and st["peer"]["canClaim"] is None
-    st = link.a.dispatch("tick", {}, now_ms=link.now + 31_000)
+    # (a game without a clock: the deadline is 3 days, CORRESPONDENCE_STALL_MS)
+    limit = CORRESPONDENCE_STALL_MS
+    st = link.a.dispatch("tick", {}, now_ms=link.now + limit - 1_000)
+    assert st["peer"]["owed"]["counted_s"] == limit // 1000 - 1 and st["peer"]["canClaim"] is None
+    st = link.a.dispatch("tick", {}, now_ms=link.now + limit + 1_000)
     owed = st["peer"]["owed"]
-    assert owed["what"] == "the opening of its move" and owed["counted_s"] == 31
+    assert owed["what"] == "the opening of its move" and owed["counted_s"] == limit // 1000 + 1
     assert owed["text"].endswith("you may claim the game") and st["peer"]["canClaim"] == "stalled"
-    st = link.a.dispatch("claim_win", {}, now_ms=link.now + 31_000)
+    st = link.a.dispatch("claim_win", {}, now_ms=link.now + limit + 1_000)
     assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
     assert "did not send the opening of its move" in st["status"]["message"]

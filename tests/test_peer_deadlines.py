@@ -8,7 +8,7 @@ import pytest
 
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.peer import PeerGame, decode
-from hiddenchess.peer.deadlines import GRACE_MS, STALL_MS
+from hiddenchess.peer.deadlines import CORRESPONDENCE_STALL_MS, GRACE_MS, STALL_MS
 from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS
 
 from test_peer_support import Pair
@@ -153,8 +153,8 @@ def test_secret_pawn_withheld_answer_and_probe_answer():
     deliver_all(p, "white")
     p.b.take_outbox()                      # Black's answer never goes out
     assert p.w.owed()["what"] == "its answer to your move"
-    assert p.w.can_claim_stall(STALL_MS) and not p.w.can_claim_stall(STALL_MS - 1)
-    p.w.claim_stalled(now_ms=STALL_MS)
+    assert p.w.can_claim_stall(CORRESPONDENCE_STALL_MS) and not p.w.can_claim_stall(CORRESPONDENCE_STALL_MS - 1)
+    p.w.claim_stalled(now_ms=CORRESPONDENCE_STALL_MS)
     assert p.w.status().reason == "forfeit" and p.w.status().winner == "white"
 
     p = Pair("secret-pawn", seals=SP_SEALS, now=0)
@@ -169,8 +169,8 @@ def test_secret_pawn_withheld_answer_and_probe_answer():
     p.b.take_outbox()                                   # ... and the answer never comes
     p.w.disconnect(now_ms=1_000)
     assert p.w.owed()["what"].startswith("its answer to your question")
-    assert not p.w.can_claim_stall(GRACE_MS + STALL_MS - 1)
-    assert p.w.can_claim_stall(GRACE_MS + STALL_MS)
+    assert not p.w.can_claim_stall(GRACE_MS + CORRESPONDENCE_STALL_MS - 1)
+    assert p.w.can_claim_stall(GRACE_MS + CORRESPONDENCE_STALL_MS)
     assert p.w.dests() == {}                            # (no move meanwhile)
 
 
@@ -207,7 +207,7 @@ def test_withheld_final_forfeits(disconnect):
     assert p.w.receive(texts[0], now_ms=0) is None      # the mate arrives, the final never
     assert p.w.phase == "over" and p.w.status().reason == "checkmate"
     assert p.w.owed()["what"].startswith("its final openings")
-    wait = STALL_MS
+    wait = CORRESPONDENCE_STALL_MS
     if disconnect:
         p.w.disconnect(now_ms=0)
         wait += GRACE_MS

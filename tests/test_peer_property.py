@@ -15,7 +15,6 @@ from hiddenchess.errors import HiddenChessError
 from hiddenchess.peer import decode, message_hash, ot
 from hiddenchess.peer.codec import ProtocolError
 from hiddenchess.peer.chain import RESEND_BUDGET
-from hiddenchess.peer.deadlines import STALL_MS
 from hiddenchess.variants.hidden_identity.ai import choose_placement
 
 from test_peer_support import Pair
@@ -125,7 +124,7 @@ def drive(p: Pair, victim, hostile, rnd: random.Random) -> None:
             victim.claim_stalled(now_ms=p.now)
             continue
         if victim.phase == "over":
-            p.now += STALL_MS
+            p.now += victim.stall_ms()
             continue
         if step(p, victim, rnd):
             continue
@@ -133,7 +132,7 @@ def drive(p: Pair, victim, hostile, rnd: random.Random) -> None:
             continue
         if victim.owed() is None and victim.turn == hostile.seat and not victim.outbox:
             return   # (the friend's own move, without a clock: it may take its time; no result)
-        p.now += STALL_MS
+        p.now += victim.stall_ms()
     raise AssertionError(f"the game never ended on the honest page: {victim.status()}")
 
 

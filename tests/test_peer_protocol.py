@@ -18,7 +18,6 @@ from hiddenchess.errors import HiddenChessError, IllegalMoveError
 from hiddenchess.peer import PeerGame, ProtocolError, decode, encode, message_hash
 from hiddenchess.peer.codec import MAX_BYTES, SCHEMAS
 from hiddenchess.peer.crypto import check_opening, commitment, draw_commit, joint_role
-from hiddenchess.peer.game import STALL_MS
 from hiddenchess.peer.tracking import origins
 
 from test_peer_support import FixedRng, Pair, random_game
@@ -430,11 +429,11 @@ def test_stall_claim_after_the_timeout():
     p.w.move("g1f3", now_ms=0)
     assert deliver(p, "white") is None and deliver(p, "black") is None
     p.w.outbox.clear()            # White's opening never arrives
-    assert not p.b.can_claim_stall(STALL_MS - 1)
+    assert not p.b.can_claim_stall(p.b.stall_ms() - 1)
     with pytest.raises(HiddenChessError):
         p.b.claim_stalled(now_ms=10)
-    assert p.b.can_claim_stall(STALL_MS)
-    p.b.claim_stalled(now_ms=STALL_MS)
+    assert p.b.can_claim_stall(p.b.stall_ms())
+    p.b.claim_stalled(now_ms=p.b.stall_ms())
     assert p.b.status().reason == "forfeit" and p.b.status().winner == "black"
     # An honest White sent its opening: it refuses the claim.
     claim = p.b.take_outbox()[0]

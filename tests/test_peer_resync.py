@@ -10,7 +10,7 @@ import pytest
 
 from hiddenchess.peer import PeerGame, decode
 from hiddenchess.peer.chain import RESEND_BUDGET
-from hiddenchess.peer.deadlines import STALL_MS
+from hiddenchess.peer.deadlines import CORRESPONDENCE_STALL_MS
 
 from test_peer_support import Pair
 
@@ -165,7 +165,7 @@ def test_a_rerolled_reveal_draw_posing_as_an_older_copy_still_ends_with_a_result
     sent_back = p.b.take_outbox()
     assert sent_back and decode(sent_back[0])["n"] == n   # White's own message, back
     assert p.b.owed() is not None and p.b.resync_note is None
-    p.now += STALL_MS + 1_000                   # the opening never comes
+    p.now += CORRESPONDENCE_STALL_MS + 1_000                   # the opening never comes
     assert p.b.can_claim_stall(p.now)
     p.b.claim_stalled(now_ms=p.now)
     st = p.b.status()
@@ -285,9 +285,9 @@ def test_a_hello_claiming_lost_messages_that_never_come_back_can_be_claimed_agai
                         "head": p.b.chain.sent_hashes[-1], "have_n": 40, "have": "a" * 64})
     assert p.w.receive(hello, now_ms=p.now) is None
     assert p.w.owed() is not None and not p.w.can_claim_stall(p.now)
-    p.now += STALL_MS // 2
+    p.now += CORRESPONDENCE_STALL_MS // 2
     assert p.w.receive(hello, now_ms=p.now) is None         # (saying it again restarts nothing)
-    p.now += STALL_MS // 2 + 1_000
+    p.now += CORRESPONDENCE_STALL_MS // 2 + 1_000
     p.w.claim_stalled(now_ms=p.now)
     st = p.w.status()
     assert st.over and st.winner == "white" and st.reason == "forfeit"
@@ -319,7 +319,7 @@ def test_a_resent_move_before_the_reply_is_refused_and_the_game_goes_on_to_mate(
     p.b.move("d8h4", now_ms=p.now)
     st = p.b.status()
     assert st.over and st.reason == "checkmate" and st.winner == "black"
-    p.now += STALL_MS + 1_000                                  # (White's page went its own way)
+    p.now += CORRESPONDENCE_STALL_MS + 1_000                                  # (White's page went its own way)
     p.b.claim_stalled(now_ms=p.now)
     st = p.b.status()
     assert st.over and st.reason == "forfeit" and st.winner == "black"

@@ -17,7 +17,6 @@ import json
 import pytest
 
 from hiddenchess.peer import PeerGame, decode
-from hiddenchess.peer.deadlines import STALL_MS
 from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS
 from hiddenchess.peer import ot, ristretto
 
@@ -337,6 +336,7 @@ def test_a_withheld_try_answer_is_owed_and_forfeits():
     assert [decode(t)["t"] for t in p.b.take_outbox()] == ["try-answer"]   # (never delivered)
     assert p.w.owed()["what"].startswith("its answer to your question")
     assert p.w.dests() == {} and p.w.waiting_for() == "your friend's answer"
-    assert not p.w.can_claim_stall(STALL_MS - 1) and p.w.can_claim_stall(STALL_MS)
-    p.w.claim_stalled(now_ms=STALL_MS)
+    limit = p.w.stall_ms()                       # (no clock: days)
+    assert not p.w.can_claim_stall(limit - 1) and p.w.can_claim_stall(limit)
+    p.w.claim_stalled(now_ms=limit)
     assert p.w.status().reason == "forfeit" and p.w.status().winner == "white"

@@ -10,8 +10,8 @@ import { any, first } from './panels/index.js';
 import { mountSettings } from './signal/form.js';
 import { startQuickUi } from './quick-ui.js';
 import {
-  carryRoom, friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, friendSignal, isLive,
-  view,
+  carryRoom, friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, friendSignal, friendStore,
+  isLive, storeInfo, view,
 } from './friend.js';
 
 const FRIEND_CONN_TEXT = {
@@ -20,7 +20,34 @@ const FRIEND_CONN_TEXT = {
   waiting: 'Waiting for your friend',
   lost: 'Connection lost',
   taken: 'Not connected: the game is taken',
+  relayed: 'Through the relays',
 };
+
+// The statuses of a game that goes on through the relays' store while the friend is away.
+const GOING = new Set(['setup', 'playing', 'waiting', 'over']);
+// (only while the store reaches a relay: without one, the codes are the way, as before)
+function byRelays(p) {
+  if (!p.relayed || !GOING.has(p.status) || isLive(friend.peer)) return false;
+  const info = storeInfo();
+  // (a page that just opened reaches its relays first: no reconnect card meanwhile)
+  return !!info && ((info.state === 'ready' || info.state === 'fetching') && info.open > 0 ||
+    info.state !== 'failed' && info.young);
+}
+
+/** What the relays' store is doing for this game, in words (empty when it says nothing new). */
+export function storeNote(p) {
+  const info = storeInfo();
+  if (!info || !byRelays(p)) return '';
+  if (info.unconfirmed > 0) return 'Sending to the relays…';
+  if (info.state !== 'ready') return 'Fetching your friend\'s moves from the relays…';
+  if (p.status === 'over') {
+    return p.audit && p.audit.status === 'pending' ? 'Your friend\'s page checks the game when your friend opens it.' : '';
+  }
+  if (p.status === 'waiting' || (p.status === 'setup' && p.waiting_for)) {
+    return 'Sent: your friend gets it when they open the game. You may close this page.';
+  }
+  return 'Your friend is away: play your move, they get it when they open the game.';
+}
 
 const FRIEND_CARDS = {
   invite: {
@@ -78,9 +105,12 @@ const FRIEND_CARDS = {
   },
 };
 
+const STORE_STEP = 'No clock: you need not wait here. Close the page if you like: the moves wait on the relays until the other side opens the game.';
+
 // What the connection looks like: connected / reconnecting / waiting / lost.
 function friendConn(p) {
   if (friend.taken) return 'lost';
+  if (byRelays(p)) return 'relayed';
   const s = friend.peer ? friend.peer.status : 'lost';
   if (s === 'open') return 'connected';
   if (s === 'weak') return 'reconnecting';
@@ -92,7 +122,7 @@ function friendConn(p) {
 
 function friendCardFor(p) {
   if (friend.taken) return 'taken';
-  if (isLive(friend.peer) || p.connected) return null;
+  if (isLive(friend.peer) || p.connected || byRelays(p)) return null;
   const busy = !!friend.peer || friend.making || !!friend.alt;
   if ((friend.card === 'join' || friend.card === 'answer') && busy) return friend.card;
   if (p.status === 'inviting') return 'invite';
@@ -138,6 +168,8 @@ export function renderFriend(st) {
   }
   // The relays (when this game has a room) listen whenever the friend is not connected.
   if (!isLive(friend.peer) && !friend.taken && !(p.status === 'over' && !card)) friendSignal();
+  // A game without a clock also goes through the relays' store (the friend may be away for days).
+  friendStore(p);
   renderFriendCard(card);
   // While this side sets up (secret pawns to seal, pieces to place), the card leaves the player's
   // own ranks (the bottom of the board) free to click.
@@ -165,6 +197,13 @@ export function renderFriend(st) {
   if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer
   const over = isOver(st);
   if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
+  let note = storeNote(p);
+  // (no direct path: the game goes on through the relays all the same, a little slower)
+  if (note && friend.link && friend.link.iceFailed) note = `${friend.signalNote} Meanwhile the moves go through the relays.`;
+  $('friend-store').hidden = !note;
+  $('friend-store').textContent = note;
+  // (what the relays do, also while the card is away: the card shows it when it is back)
+  if (!card) $('friend-signal').textContent = friend.signalNote;
   // A message the friend owes runs its clock and has a deadline: say how long it has had.
   if (p.owed && p.owed.text) {
     if (!over) $('status-line').textContent = p.owed.text;
@@ -214,7 +253,9 @@ function renderFriendCard(card) {
   const c = FRIEND_CARDS[card];
   $('friend-title').textContent = c.title;
   const steps = $('friend-steps');
-  steps.replaceChildren(...c.steps.map(t => Object.assign(document.createElement('li'), { textContent: t })));
+  const p = friendGame(app.state);
+  const more = card === 'invite' && p && p.invite && !p.invite.c ? [STORE_STEP] : [];
+  steps.replaceChildren(...c.steps.concat(more).map(t => Object.assign(document.createElement('li'), { textContent: t })));
   el.dataset.card = card;
   $('friend-mine').hidden = !friend.code;
   // A link to a page on this computer only (localhost, 127.0.0.1, a file) cannot be opened elsewhere.
@@ -330,7 +371,7 @@ function friendPoll() {
     return;
   }
   const q = friendGame(next);
-  const changed = !q || (q.outbox && q.outbox.length) || q.canClaim !== p.canClaim || q.status !== p.status ||
+  const changed = !q || (q.outbox && q.outbox.length) || (q.publish && q.publish.length) || q.canClaim !== p.canClaim || q.status !== p.status ||
     JSON.stringify(q.owed) !== JSON.stringify(p.owed) ||
     JSON.stringify(next.status) !== JSON.stringify(st.status);
   if (!changed) return;
@@ -382,6 +423,7 @@ export function startFriend() {
       signalNote: friend.signalNote,
       link: friend.link ? { state: friend.link.state, role: friend.link.role, relays: friend.link.relayState(), iceFailed: !!friend.link.iceFailed } : null,
       taken: friend.taken,
+      store: storeInfo(),
     }),
   };
 }

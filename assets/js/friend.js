@@ -16,6 +16,7 @@
 import HCPeer from '../peer.js';
 import { ICE_MESSAGE, RoomLink, TAKEN_MESSAGE, isSecret, loadRoom, newSecret, newToken, saveRoom } from './signal/room.js';
 import { relayWords } from './signal/relays.js';
+import { StoreLink } from './signal/store.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
@@ -38,6 +39,7 @@ export const friend = {
   fallback: null, // guest: {offer, card} of the link, answered only when no relay is reachable
   taken: false, // the host said another device took this invite
   adopted: null, // quick play: {link, info} of the room the next friend game is played over
+  store: null, // the StoreLink of this game (correspondence through the relays, signal/store.js), if any
 };
 
 // How friend-ui.js redraws: render(state) the whole friend UI, card(name) the card only.
@@ -60,6 +62,14 @@ const clearHash = () => history.replaceState(null, '', location.pathname + locat
 // After every Session call: send what the protocol queued.
 export function friendAfterCall(st) {
   const p = friendGame(st);
+  if (p && (p.publish && p.publish.length || p.unacked && p.unacked.length)) {
+    friendStore(p);
+    const store = friend.store;
+    if (store && store.gameId === p.game_id) {
+      store.publish(p.publish || []);
+      store.republish(p.unacked || []);
+    }
+  }
   if (!p || !p.outbox || !p.outbox.length) return;
   const peer = friend.peer;
   if (!isLive(peer)) return; // the resync re-sends them
@@ -85,6 +95,7 @@ function friendDrop() {
 export function friendReset(gameId) {
   friendDrop();
   friendDropAlt();
+  stopStore();
   const adopted = friend.adopted;
   if (friend.link && (!adopted || adopted.link !== friend.link)) friend.link.leave();
   Object.assign(friend, {
@@ -171,10 +182,12 @@ function onLinkChange(link) {
     if (info) saveRoom(link.gameId, Object.assign({}, info, { x: 1 }));
     friendDrop();
     friendDropAlt();
+    stopStore();
     Object.assign(friend, { taken: true, code: '', making: false, signalNote: '', error: TAKEN_MESSAGE, fallback: null });
     redraw();
     return;
   }
+  const before = friend.signalNote;
   friend.signalNote = relayNote(link);
   // The guest of a link: no relay reachable within a few seconds -> the answer code.
   if (friend.fallback && (link.noRelay() || link.state === 'failed') && !friend.peer && !friend.making) {
@@ -184,6 +197,7 @@ function onLinkChange(link) {
     return;
   }
   if (app.state && friend.card) view.card(friend.card);
+  else if (app.state && friend.store && friend.signalNote !== before) redraw(); // (the bar's note, by the relays)
 }
 
 /** The RoomLink of this game (made from what the page remembers), or null when it has none. */
@@ -224,6 +238,56 @@ export function friendSignal() {
   friendWire(peer);
   peer.attach(link.channel());
   friend.signalNote = relayNote(link);
+}
+
+// ---- correspondence through the relays (signal/store.js): a game without a clock also goes
+// through stored events, so that it goes on while the friend's page is closed.
+
+const YOUNG_MS = 5000; // a store this young may still be reaching its relays
+
+function stopStore() {
+  const old = friend.store;
+  friend.store = null;
+  if (old) old.leave();
+}
+
+/** What the store is doing, for the page: {state, open, total, unconfirmed}. */
+export function storeInfo() {
+  const s = friend.store;
+  if (!s) return null;
+  return { state: s.state, ...s.relayState(), unconfirmed: s.unconfirmed(), error: s.error, young: Date.now() - s.started < YOUNG_MS };
+}
+
+/** Make sure the store path runs for this game (no clock, a room, not taken). */
+export function friendStore(p) {
+  if (!p || (p.invite && p.invite.c) || friend.taken || p.game_id !== friend.gameId) return;
+  if (friend.store && friend.store.gameId === p.game_id && !friend.store.left) return;
+  const info = loadRoom(p.game_id);
+  if (!info || info.x) return;
+  stopStore();
+  const gameId = p.game_id;
+  const remember = fields => saveRoom(gameId, Object.assign({}, loadRoom(gameId) || info, fields));
+  let shown = '';
+  const store = new StoreLink({
+    secret: info.s, gameId, role: info.r, token: info.t, peerKey: info.k || null, since: info.w || 0,
+    onmessages: (texts, open) => {
+      if (store === friend.store && app.ready) call('peer_stored', { data: texts, open }, { quiet: true });
+    },
+    onbind: key => remember({ k: key }),
+    onsince: s => {
+      const cur = loadRoom(gameId) || info;
+      if (!(cur.w >= s)) remember({ w: s });
+    },
+    onchange: () => {
+      const i = storeInfo();
+      const key = i ? `${i.state}|${i.open}|${i.unconfirmed}|${i.young}` : '';
+      if (store !== friend.store || key === shown) return;
+      shown = key;
+      redraw();
+    },
+  });
+  friend.store = store;
+  setTimeout(() => store.onchange && store.onchange(store), YOUNG_MS + 100);
 }
 
 /** A room this page hosts for its game (made on the first invite, kept across reloads). */

@@ -35,9 +35,16 @@ export function retryDelay(retries, random = Math.random) {
 }
 
 export class RelayPool {
-  /** urls: relay addresses; onevent(topic, ev) for each new well-formed event of a subscribed
-   * topic (its signature NOT checked yet: await pool.verify(ev)). */
-  constructor(urls, { WebSocketImpl = globalThis.WebSocket, onevent = null, onstate = null } = {}) {
+  /** urls: relay addresses; onevent(topic, ev, url) for each new well-formed event of a subscribed
+   * topic (its signature NOT checked yet: await pool.verify(ev)). The correspondence store
+   * (store.js) also gives: kind (stored events), sinceS (null: no `since`), limit, secretKey (its
+   * own, derived), maxFrameChars, onrelay(url, ev) for every well-formed event of a relay (also the
+   * ones another relay gave already), oneose(url) and onok(url, id, ok, message). */
+  constructor(urls, {
+    WebSocketImpl = globalThis.WebSocket, onevent = null, onstate = null, kind = EVENT_KIND, sinceS = 5, limit = 0,
+    secretKey = null, maxFrameChars = MAX_FRAME_CHARS, onrelay = null, oneose = null, onok = null, maxPending = MAX_PENDING,
+  } = {}) {
+    Object.assign(this, { kind, sinceS, limit, givenKey: secretKey, maxFrameChars, onrelay, oneose, onok, maxPending });
     this.urls = [...urls];
     this.WS = WebSocketImpl;
     this.onevent = onevent;
@@ -62,7 +69,9 @@ export class RelayPool {
     // The synchronous schnorr functions need a sha-256: ours (no promise per hash).
     if (!noble.hashes.sha256) noble.hashes.sha256 = sha256;
     this.schnorr = noble.schnorr;
-    const { secretKey, publicKey } = this.schnorr.keygen();
+    const { secretKey, publicKey } = this.givenKey
+      ? { secretKey: this.givenKey, publicKey: this.schnorr.getPublicKey(this.givenKey) }
+      : this.schnorr.keygen();
     this.secretKey = secretKey;
     this.pubkey = hexOf(publicKey);
     if (typeof addEventListener === 'function') {
@@ -99,7 +108,7 @@ export class RelayPool {
       for (const frame of slot.pending.splice(0)) this._send(ws, frame);
       if (this.onstate) this.onstate(this);
     };
-    ws.onmessage = e => this._frame(String(e.data));
+    ws.onmessage = e => this._frame(String(e.data), url);
     ws.onclose = () => {
       if (slot.ws !== ws) return;
       slot.ws = null;
@@ -136,7 +145,9 @@ export class RelayPool {
 
   _req(ws) {
     if (!this.topics.size) return;
-    const filter = { kinds: [EVENT_KIND], '#x': [...this.topics], since: Math.floor(Date.now() / 1000) - 5 };
+    const filter = { kinds: [this.kind], '#x': [...this.topics] };
+    if (this.sinceS !== null) filter.since = Math.floor(Date.now() / 1000) - this.sinceS;
+    if (this.limit) filter.limit = this.limit;
     this._send(ws, JSON.stringify(['REQ', this.subId, filter]));
   }
 
@@ -145,24 +156,38 @@ export class RelayPool {
     for (const s of this.sockets.values()) this._req(s.ws);
   }
 
-  _frame(text) {
+  _frame(text, url) {
     this.received += 1;
     let msg;
     try {
-      checkText(text, { maxChars: MAX_FRAME_CHARS, maxDepth: 6 });
+      checkText(text, { maxChars: this.maxFrameChars, maxDepth: 6 });
       msg = JSON.parse(text);
     } catch (e) {
       return; // too big, too deep or not JSON: ignored
     }
-    if (!Array.isArray(msg) || msg[0] !== 'EVENT' || msg[1] !== this.subId) return;
+    if (!Array.isArray(msg)) return;
+    if ((msg[0] === 'EOSE' || msg[0] === 'CLOSED') && msg[1] === this.subId) {
+      if (this.oneose) this.oneose(url);
+      return;
+    }
+    if (msg[0] === 'OK' && typeof msg[1] === 'string') {
+      if (this.onok) this.onok(url, msg[1], msg[2] === true, typeof msg[3] === 'string' ? msg[3].slice(0, 200) : '');
+      return;
+    }
+    if (msg[0] !== 'EVENT' || msg[1] !== this.subId) return;
     const ev = wellFormed(msg[2]);
-    if (!ev || this.seen.has(ev.id)) return;
+    if (!ev) return;
     const tag = ev.tags.find(t => t[0] === 'x');
-    if (!tag || !this.topics.has(tag[1]) || ev.kind !== EVENT_KIND) return;
+    if (!tag || !this.topics.has(tag[1]) || ev.kind !== this.kind) return;
+    if (this.seen.has(ev.id)) {
+      if (this.onrelay) this.onrelay(url, ev);
+      return;
+    }
     if (eventId(ev) !== ev.id) return; // the id must be the hash of what it carries
     this.seen.add(ev.id);
     if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.values().next().value);
-    if (this.onevent) this.onevent(tag[1], ev);
+    if (this.onrelay) this.onrelay(url, ev);
+    if (this.onevent) this.onevent(tag[1], ev, url);
   }
 
   /** Whether `ev` (well formed, its id checked) is signed by its pubkey. */
@@ -179,7 +204,7 @@ export class RelayPool {
    * is not connected yet); `pow`: the proof of work in bits (NIP-13). Returns the signed event. */
   async publish(topic, content, { pow = 0 } = {}) {
     if (this.closed) return null;
-    let ev = { pubkey: this.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: [['x', topic]], content };
+    let ev = { pubkey: this.pubkey, created_at: Math.floor(Date.now() / 1000), kind: this.kind, tags: [['x', topic]], content };
     if (pow > 0) ev = await mine(ev, pow);
     else ev.id = eventId(ev);
     if (this.closed) return null;
@@ -188,13 +213,33 @@ export class RelayPool {
     return ev;
   }
 
-  /** Send a signed event as it is (again). */
-  sendEvent(ev) {
+  /** Sign an event of this pool's kind with `content` on `topic`, without sending it. */
+  sign(topic, content) {
+    const ev = { pubkey: this.pubkey, created_at: Math.floor(Date.now() / 1000), kind: this.kind, tags: [['x', topic]], content };
+    ev.id = eventId(ev);
+    ev.sig = hexOf(this.schnorr.sign(bytesOf(ev.id), this.secretKey));
+    return ev;
+  }
+
+  /** Send a signed event as it is (again); `urls`: only to these relays (default: all). Returns
+   * the relays it went to now (the others keep it until they connect). */
+  sendEvent(ev, urls = null) {
     const frame = JSON.stringify(['EVENT', ev]);
-    for (const s of this.sockets.values()) {
-      if (s.ws && s.ws.readyState === 1) this._send(s.ws, frame);
-      else if (s.pending.length < MAX_PENDING) s.pending.push(frame);
+    const now = [];
+    for (const [url, s] of this.sockets) {
+      if (urls && !urls.includes(url)) continue;
+      if (s.ws && s.ws.readyState === 1) {
+        this._send(s.ws, frame);
+        now.push(url);
+      } else if (s.pending.length < this.maxPending) s.pending.push(frame);
     }
+    return now;
+  }
+
+  /** Whether the relay `url` is connected now. */
+  isOpen(url) {
+    const s = this.sockets.get(url);
+    return !!(s && s.ws && s.ws.readyState === 1);
   }
 
   close() {

@@ -213,6 +213,9 @@ class PeerView(TypedDict):      # games with a friend (hiddenchess.app.modes.fri
     fork: Optional[str]
     provisional: bool            # over, but the end-of-game check is pending: the result may change
     owed: Optional[dict]         # {"what", "counted_s", "limit_s", "text"}: a message the friend owes
+    relayed: bool                # a game without a clock: it also goes through the relays' store
+    publish: List[str]           # publish these texts to the relays' store (each once)
+    unacked: List[str]           # (peer_stored open) texts the friend has not acknowledged yet
 
 
 class Speech(TypedDict):

@@ -18,19 +18,36 @@ the network's.
   owed message, so that leaving for good, or re-joining every few seconds, does not stop the
   count. A side that misses the deadline may be claimed against (``claim stalled``): it loses
   by forfeit. A final that never comes forfeits too (the end-of-game audit cannot be dodged).
+* **A game without a clock counts days** (:data:`CORRESPONDENCE_STALL_MS`, three days): it may
+  go on through the relays while the other page is closed (store and forward, see
+  docs/PEER.md), and an honest page sends what it owes only when its player opens it again.
 """
 
 from __future__ import annotations
 
 from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS
 
-__all__ = ["Deadlines", "STALL_MS", "GRACE_MS"]
+__all__ = ["Deadlines", "STALL_MS", "GRACE_MS", "CORRESPONDENCE_STALL_MS", "limit_words"]
 
 #: How long (counted time, see the module docstring) a side may take to send a message it owes
 #: before the other side may claim a forfeit.
 STALL_MS = 30_000
 #: How much disconnected time is excused, in all, while one message is owed.
 GRACE_MS = 60_000
+#: The deadline of an owed message in a game without a clock (correspondence through the relays:
+#: the owing page answers when its player opens it again).
+CORRESPONDENCE_STALL_MS = 3 * 24 * 3600 * 1000
+
+
+def limit_words(ms: int) -> str:
+    """A deadline in words: "30 seconds", "3 days"."""
+    if ms % 86_400_000 == 0:
+        n, unit = ms // 86_400_000, "day"
+    elif ms % 3_600_000 == 0:
+        n, unit = ms // 3_600_000, "hour"
+    else:
+        n, unit = ms // 1000, "second"
+    return f"{n} {unit}{'s' if n != 1 else ''}"
 
 
 class Deadlines:
@@ -104,17 +121,22 @@ class Deadlines:
         away = self.offline_total(now_ms) - owed["off"]
         return max(0, now_ms - owed["since"] - min(GRACE_MS, max(0, away)))
 
+    def stall_ms(self) -> int:
+        """The deadline of an owed message: :data:`STALL_MS` with a clock, else
+        :data:`CORRESPONDENCE_STALL_MS`."""
+        return STALL_MS if self.settings["c"] is not None else CORRESPONDENCE_STALL_MS
+
     def can_claim_stall(self, now_ms: int) -> bool:
-        """Whether the peer has owed a message for :data:`STALL_MS` of counted time."""
+        """Whether the peer has owed a message for :meth:`stall_ms` of counted time."""
         owed = self.owed()
         if owed is None:
             return False
         if self.ending is not None and self.ending["reason"] == "forfeit":
             return False  # (already decided by a forfeit: the earlier rule break stands)
-        return self.counted_ms(owed, now_ms) >= STALL_MS
+        return self.counted_ms(owed, now_ms) >= self.stall_ms()
 
     def stall_evidence(self, owed: dict) -> str:
-        return (f"your friend did not send {owed['what']} within {STALL_MS // 1000} seconds "
+        return (f"your friend did not send {owed['what']} within {limit_words(self.stall_ms())} "
                 f"(disconnections excused up to {GRACE_MS // 1000} seconds)")
 
     def claim_stalled(self, *, now_ms: int) -> None:
@@ -123,7 +145,7 @@ class Deadlines:
         if self.resync_since is None:
             self.require_synced()
         self.require(self.can_claim_stall(now_ms), "your friend does not owe a message for "
-                     f"{STALL_MS // 1000} seconds")
+                     f"{limit_words(self.stall_ms())}")
         self.stalled(now_ms)
 
     def stalled(self, now_ms: int) -> None:

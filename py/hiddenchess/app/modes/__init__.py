@@ -21,6 +21,7 @@ FRIEND_ACTIONS = {
     "peer_open": (),
     "peer_receive": ("data",),
     "peer_closed": (),
+    "peer_stored": ("data", "open"),
     "rematch": (),
     "claim_win": (),
 }

@@ -17,6 +17,14 @@ Actions (all return the state dict):
     Guest side, with the invite dict from the link.
 ``peer_open {}``, ``peer_receive {data}``, ``peer_closed {}``
     The channel opened (the hello/resync goes out), a message arrived, the channel closed.
+``peer_stored {data: [text, ...], open: bool}``
+    Messages fetched from the relays' store (a game without a clock, played by correspondence:
+    :mod:`hiddenchess.peer.stored`), in any order. ``open``: the first batch after the page
+    opened; the game is then *relayed* (``state.peer.relayed``): every message this page makes
+    is in ``state.peer.publish`` once (publish it to the relays), and this answer's
+    ``state.peer.unacked`` lists the page's messages the friend has not acknowledged yet
+    (publish them again where a relay lacks them). A restored page counts as confirmed by
+    the store (its own stored messages came back first).
 ``rematch {}``
     Offer a rematch, or accept the friend's offer; both pages then switch to the new game
     (same variant and clock, colours swapped) on the open channel.
@@ -36,7 +44,8 @@ referee for their penalties).
 
 ``state["peer"]``: ``{"role": "host"|"guest", "status": "inviting"|"connecting"|"setup"|
 "playing"|"waiting"|"disconnected"|"over", "game_id", "seat", "invite", "outbox": [text, ...]
-(the messages produced since the previous state: send them in order), "waiting_for": text or
+(the messages produced since the previous state: send them in order), "publish": [text, ...]
+and "unacked": [text, ...] (the relays' store, above), "relayed": bool, "waiting_for": text or
 None, "rejected": the last rejected message's reason or None, "audit": None | {"status":
 "pending"|"verified"|"failed", "problems": [...]}, "connected": bool, "notice": e.g. a refusal,
 "canClaim": None|"flag"|"stalled", "rematch": None | {"by": "me"|"friend", "game"}, "fork": text
@@ -66,8 +75,9 @@ from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.clock import ClockSettings
 from hiddenchess import peer
 from hiddenchess.peer import PeerGame, ProtocolError
-from hiddenchess.peer.deadlines import STALL_MS
+from hiddenchess.peer.deadlines import STALL_MS, limit_words
 from hiddenchess.peer.game import check_settings
+from hiddenchess.peer.stored import Inbox
 from hiddenchess.peer.verdict import provisional
 
 __all__ = ["Friend", "new_friend_game", "join_friend_game", "friend_options", "FRIEND_ACTIONS",
@@ -115,7 +125,7 @@ class Friend(Mode):
     """The friend-mode part of a :class:`~hiddenchess.app.session.Session`."""
 
     name = "friend"
-    actions = ("peer_open", "peer_receive", "peer_closed", "rematch", "claim_win")
+    actions = ("peer_open", "peer_receive", "peer_closed", "peer_stored", "rematch", "claim_win")
 
     def __init__(self, pg: PeerGame, role: str):
         self.pg = pg
@@ -124,11 +134,17 @@ class Friend(Mode):
         self.restored = False
         #: Ids of the games before a rematch: their late messages are dropped quietly.
         self.old_games: list = []
+        #: The relays' store carries this game too (correspondence: a game without a clock).
+        self.relayed = False
+        #: How many of this page's messages were handed to the page to publish to the store.
+        self.published = 0
+        self.inbox = Inbox()
+        self.unacked: list | None = None
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
         return {"role": self.role, "ever": self.ever_connected, "game": self.pg.to_json(),
-                "old": list(self.old_games[-4:])}
+                "old": list(self.old_games[-4:]), "relayed": self.relayed, "pub": self.published}
 
     @classmethod
     def from_json(cls, data) -> "Friend":
@@ -138,6 +154,9 @@ class Friend(Mode):
         friend.ever_connected = bool(data.get("ever"))
         old = data.get("old")
         friend.old_games = [g for g in old if isinstance(g, str)] if isinstance(old, list) else []
+        friend.relayed = data.get("relayed") is True and friend.pg.clock is None
+        pub = data.get("pub")
+        friend.published = pub if isinstance(pub, int) and 0 <= pub <= len(friend.pg.sent) else 0
         friend.restored = True
         return friend
 
@@ -147,7 +166,9 @@ class Friend(Mode):
         pg = self.pg
         if pg.phase == "over":
             return "over"
-        if not pg.connected:
+        if not pg.connected and not self.by_relays():
+            if self.relayed and self.role == "host" and not self.ever_connected:
+                return "inviting"   # (the invite stands: the friend may open it any day)
             if not self.ever_connected and not self.restored:
                 return "inviting" if self.role == "host" else "connecting"
             return "disconnected"
@@ -156,6 +177,12 @@ class Friend(Mode):
         if pg.turn == pg.seat and pg.waiting_for() is None:
             return "playing"
         return "waiting"
+
+    def by_relays(self) -> bool:
+        """Whether the game goes on through the relays' store while the friend is away: it is
+        relayed, and the friend is known (the guest knows its host from the invite; the host
+        once the friend's first message came)."""
+        return self.relayed and (self.role == "guest" or bool(self.pg.recv) or self.ever_connected)
 
     def viewer(self, session=None) -> str:
         pg = self.pg
@@ -241,7 +268,41 @@ class Friend(Mode):
             "fork": pg.resync_note,
             "provisional": provisional(pg),
             "owed": owed_state(pg, now_ms),
+            "relayed": self.relayed,
+            "publish": self.take_publish(),
+            "unacked": self.unacked if self.unacked is not None else [],
         }
+        self.unacked = None
+
+    def take_publish(self) -> list:
+        """This page's messages not yet handed out for the relays' store (once each)."""
+        if not self.relayed:
+            return []
+        out = self.pg.sent[self.published:]
+        self.published = len(self.pg.sent)
+        return list(out)
+
+    def stored(self, args: dict, now_ms: int) -> None:
+        """``peer_stored``: messages from the relays' store (see the module docstring)."""
+        pg = self.pg
+        if pg.clock is not None:
+            raise HiddenChessError("a game with a clock is played live only (the relays' store "
+                                   "would give the absent side's clock away)")
+        data = args.get("data")
+        if not isinstance(data, list):
+            raise HiddenChessError("peer_stored needs the list of message texts as 'data'")
+        texts = [t for t in data if isinstance(t, str) and not self._from_old_game(t)]
+        self.inbox.feed(pg, texts, now_ms=now_ms)
+        if args.get("open"):
+            if not self.relayed:
+                self.relayed = True
+                self.published = len(pg.sent)
+            ch = pg.chain
+            # (the store gave this page its own messages back first: it is not behind any more
+            # than the relays know; the friend's next message would say otherwise)
+            if not ch.connected and not ch.returned and not (ch.behind and len(ch.sent) < ch.behind):
+                ch.synced = True
+            self.unacked = Inbox.unacked(pg)
 
     # ------------------------------------------------------------------ actions
     def dispatch(self, session, action: str, args: dict, now_ms: int) -> dict:
@@ -281,6 +342,9 @@ class Friend(Mode):
                 self._switch_rematch(session, now_ms)
             elif action == "peer_closed":
                 pg.disconnect(now_ms=now_ms)
+            elif action == "peer_stored":
+                self.stored(args, now_ms)
+                self._switch_rematch(session, now_ms)
             elif action == "rematch":
                 if pg.rematch and pg.rematch["by"] == pg.peer:
                     pg.accept_rematch()
@@ -340,6 +404,8 @@ class Friend(Mode):
         self.pg = new
         self.old_games = (self.old_games + [old.game_id])[-4:]
         self.ever_connected = old.connected or self.ever_connected
+        # (the new game has its own place in the relays' store, opened by the page)
+        self.relayed, self.published, self.inbox = False, 0, Inbox()
         _adopt_into(session, self, now_ms)
 
 
@@ -350,8 +416,14 @@ def owed_state(pg: PeerGame, now_ms: int) -> dict | None:
     if owed is None:
         return None
     counted = pg.counted_ms(owed, now_ms) // 1000
-    limit = STALL_MS // 1000
-    text = f"Your friend owes {owed['what']} ({min(counted, limit)} of {limit} s)"
+    limit_ms = pg.stall_ms()
+    limit = limit_ms // 1000
+    if limit_ms == STALL_MS:
+        text = f"Your friend owes {owed['what']} ({min(counted, limit)} of {limit} s)"
+    else:  # (correspondence: days)
+        hours = min(counted, limit) // 3600
+        text = (f"Your friend owes {owed['what']}: it comes when your friend opens the game "
+                f"({hours} h so far, at most {limit_words(limit_ms)})")
     if counted >= limit:
         text += ": you may claim the game"
     return {"what": owed["what"], "counted_s": counted, "limit_s": limit, "text": text}

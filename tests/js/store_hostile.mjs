@@ -1,0 +1,70 @@
+// Hidden Chess -- the relays' store (issue #26) against hostile relay events, in Node against the
+// real local relay (run by tests/test_store_hostile.py with --relay ws://...): a device publishes
+// its messages through assets/js/signal/store.js; a stranger who does NOT know the room secret,
+// one who does (a third device with the link), and raw junk publish on the same tag; the
+// friend's page opens and must hand over exactly the honest messages (a long one in parts).
+// Prints one JSON line.
+
+import { RelayPool } from '../../assets/js/signal/nostr.js';
+import { STORE_KIND, StoreLink, envelopes, open, seal, storeKeys, CHUNK_CHARS } from '../../assets/js/signal/store.js';
+
+const arg = name => process.argv[process.argv.indexOf(name) + 1];
+const relay = arg('--relay');
+const secret = '5e'.repeat(16);
+const gameId = 'hostiletest00001';
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+const until = async (cond, ms = 20000) => {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await sleep(10);
+  }
+};
+
+const out = {};
+// Envelopes: a long message goes in parts; a wrong key or tag does not open.
+const keys = await storeKeys(secret, gameId, 'aa'.repeat(16));
+const other = await storeKeys('77'.repeat(16), gameId, 'aa'.repeat(16));
+const long = JSON.stringify({ t: 'x', pad: 'y'.repeat(CHUNK_CHARS * 2 + 5) });
+out.parts = envelopes('host', long).length;
+const sealed = await seal(keys.aes, keys.tag, { r: 'host', m: 'hello' });
+out.opens = (await open(keys.aes, keys.tag, sealed)).m;
+out.wrongKey = await open(other.aes, keys.tag, sealed);
+out.wrongTag = await open(keys.aes, other.tag, sealed);
+out.junk = await open(keys.aes, keys.tag, 'not base64 at all!');
+out.otherGameTag = (await storeKeys(secret, 'anothergame00001', 'aa'.repeat(16))).tag !== keys.tag;
+
+// The honest host publishes three messages (one long).
+const honest = ['{"n":1}', long, '{"n":3}'];
+const host = new StoreLink({ secret, gameId, role: 'host', token: 'aa'.repeat(16), relays: [relay] });
+await until(() => host.state === 'ready');
+host.publish(honest);
+await until(() => host.unconfirmed() === 0 && host.waiting.size === 0);
+
+await sleep(1100); // (the others come later: a second of event time, as after an invite)
+// A stranger without the secret: its own key, the same tag, content that does not decrypt.
+const stranger = new RelayPool([relay], { kind: STORE_KIND, sinceS: null, maxPending: 50 });
+await stranger.start();
+await until(() => stranger.openCount() > 0);
+stranger.publish(keys.tag, 'AAAA' + sealed.slice(4));
+stranger.publish(keys.tag, 'x'.repeat(40000));
+stranger.publish(keys.tag, sealed); // a replay of a real envelope under the stranger's key: "host" role, not the host's key
+// A third device with the secret, in the host's role, later than the host (and a forged guest
+// role under a key that then is not the guest's own).
+const third = new StoreLink({ secret, gameId, role: 'host', token: 'cc'.repeat(16), relays: [relay] });
+await until(() => third.state === 'ready');
+third.publish(['{"n":1,"forged":true}']);
+await until(() => third.unconfirmed() === 0 && third.waiting.size === 0);
+await sleep(300);
+
+// The guest opens: exactly the honest messages, in one batch.
+let batch = null;
+const guest = new StoreLink({ secret, gameId, role: 'guest', token: 'bb'.repeat(16), relays: [relay], onmessages: (texts, first) => { if (first) batch = texts; } });
+await until(() => batch !== null);
+out.received = batch;
+out.honest = honest;
+out.peerKey = guest.peerKey === host.pubkey;
+for (const l of [host, third, guest]) l.leave();
+stranger.close();
+console.log(JSON.stringify(out));
+process.exit(0);
