@@ -87,6 +87,27 @@ export function call(action, args = {}, { quiet = false, boardError = false } = 
   return st;
 }
 
+// What arrived before the Session was up (e.g. a friend's channel that opened while Python was
+// still starting, as on a fast return visit): run in order once it is, never dropped.
+const early = [];
+
+/** Run fn now if the Session is up, else once it is (main.js: after the game is restored). */
+export function whenReady(fn) {
+  if (app.ready) fn();
+  else early.push(fn);
+}
+
+/** The Session is up and its game restored: run what waited for it, in order. */
+export function runWaiting() {
+  for (const fn of early.splice(0)) {
+    try {
+      fn();
+    } catch (err) {
+      console.error(err);
+    }
+  }
+}
+
 /** The state of an action without rendering it (polls compare it with the last one first). */
 export function peek(action, args = {}) {
   return decode(window.hc.call(action, JSON.stringify(args)));

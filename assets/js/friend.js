@@ -19,7 +19,7 @@ import { relayWords } from './signal/relays.js';
 import { StoreLink } from './signal/store.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
-import { call } from './bridge.js';
+import { call, whenReady } from './bridge.js';
 import { confirmDialog } from './dialogs.js';
 import { showToast } from './toast.js';
 
@@ -134,10 +134,10 @@ function friendWire(peer) {
     friendDropAlt();
     Object.assign(friend, { card: null, code: '', error: '', hidden: false, signalNote: '', fallback: null });
     if (/^#join=/.test(location.hash)) clearHash();
-    call('peer_open');
+    whenReady(() => call('peer_open')); // (a channel may open before Python is up)
   };
   peer.onmessage = data => {
-    if (peer === friend.peer) call('peer_receive', { data }, { quiet: true });
+    if (peer === friend.peer) whenReady(() => call('peer_receive', { data }, { quiet: true }));
   };
   peer.onclose = () => {
     if (peer === friend.alt) friend.alt = null;
@@ -145,7 +145,7 @@ function friendWire(peer) {
     if (peer.failure === 'ice') friend.error = ICE_MESSAGE;
     friend.peer = null;
     friend.hidden = false;
-    call('peer_closed');
+    whenReady(() => call('peer_closed'));
   };
 }
 

@@ -25,7 +25,7 @@
 
 import { $, gameTitle, isOver, saveRevision, savedPreview } from './dom.js';
 import { app } from './state.js';
-import { call, onAfterCall, onRender } from './bridge.js';
+import { call, onAfterCall, onRender, runWaiting } from './bridge.js';
 import { renderBoard, startBoard } from './board.js';
 import { hidePromotion } from './promotion.js';
 import { showToast } from './toast.js';
@@ -224,6 +224,7 @@ function onReady() {
   app.ready = true;
   const tab = tabGame(); // (this tab's game across its reloads; a new tab: the device's last game)
   const st = call('restore', tab ? { game: tab } : {});
+  runWaiting(); // (e.g. a friend's channel that opened while Python was starting)
   endPreview();
   $('loading').hidden = true;
   for (const id of ['btn-new', 'btn-flip', 'chk-autoflip', 'btn-exchange', 'btn-games']) $(id).disabled = false;

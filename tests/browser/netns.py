@@ -258,11 +258,14 @@ if pytest is not None:
         It is launched through the ``browser`` fixture's Playwright instance (one thread
         cannot run two sync Playwright instances), so that browser runs too.
         """
-        from .conftest import CHROMIUM_ARGS, quiet_snapshots
+        from .conftest import CHROMIUM_ARGS, SNAPSHOTS_OFF, default_scripts
 
-        chromium = quiet_snapshots(browser.browser_type.launch(
+        # (no warm starts here, see conftest.SNAPSHOT_SEED: the peer tests' pages start cold, as
+        # their timings were made for; given snapshots, test_peer_store's guest leaves so soon
+        # after sealing that the host did not get its commitment -- not understood yet)
+        chromium = default_scripts(browser.browser_type.launch(
             executable_path=netns.wrapper(chromium_path), headless=True,
-            args=CHROMIUM_ARGS + NS_CHROMIUM_ARGS))
+            args=CHROMIUM_ARGS + NS_CHROMIUM_ARGS), {"snapshots": SNAPSHOTS_OFF})
         try:
             yield chromium
         finally:
