@@ -32,6 +32,7 @@ def sized(app, request):
     width, height = SIZES[request.param]
     app.set_viewport_size({"width": width, "height": height})
     app.evaluate("localStorage.removeItem('hiddenchess:hints-seen')")  # the first-game hints show
+    settle(app)
     yield app, request.param
     app.set_viewport_size({"width": 1280, "height": 800})
 
@@ -53,6 +54,11 @@ REACHABLE = """sel => {
     if (window.scrollY !== 0) out.push('the page scrolled');
     return out;
 }"""
+
+
+def settle(page) -> None:
+    """Until the board has its size for this viewport (fit.js redraws it in the next frame)."""
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def on_screen(page, name, *selectors):
@@ -109,6 +115,8 @@ def test_hand_over_screen(sized):
 def test_promotion_picker(sized):
     page, size = sized
     page.evaluate("window.hcApp.call('new_game', {fen: '8/4P1k1/8/8/8/8/8/4K3 w - - 0 1'})")
+    page.wait_for_function("window.hcApp.boardFen() === '8/4P1k1/8/8/8/8/8/4K3' && !window.hcApp.animating()")
+    settle(page)
     page.mouse.click(*square_center(page, "e7"))
     page.mouse.click(*square_center(page, "e8"))
     expect(page.locator("#promo-picker")).to_be_visible()
