@@ -46,9 +46,15 @@ class Visitor(Device):
         return self
 
     def leave(self):
-        # Everything this visit published reached a relay before the page closes.
-        self.page.wait_for_function("() => { const s = window.hcFriend.info().store; "
-                                    "return s && s.state === 'ready' && s.unconfirmed === 0 }", timeout=CONNECT_MS)
+        # Everything this visit published reached the relays before the page closes: the store
+        # past its first seconds (still reaching its relays), nothing unconfirmed, and still
+        # nothing a moment later (a message the last one led to, e.g. an answer's follow-up).
+        done = ("() => { const s = window.hcFriend.info().store; "
+                "return s && s.state === 'ready' && !s.young && s.unconfirmed === 0 }")
+        for _ in range(2):
+            self.page.wait_for_function(done, timeout=CONNECT_MS)
+            self.page.wait_for_timeout(1000)
+        self.page.wait_for_function(done, timeout=CONNECT_MS)
         print(f"[{self.name}] leaves:", self.sans(), self.peer()["status"], self.page.evaluate("window.hcFriend.info().store"))
         self.page.close()
         self.page = None
