@@ -51,3 +51,9 @@ def test_envelopes_open_only_with_the_game_keys(result):
 def test_the_friend_gets_exactly_the_honest_messages(result):
     assert sorted(result["received"]) == sorted(result["honest"])
     assert result["peerKey"]
+
+
+def test_a_message_counts_as_sent_once_a_relay_holds_it(result):
+    """No relay reachable: still unconfirmed (never "Sent"); one of two reachable: its OK is enough."""
+    assert result["unsent"] == 1
+    assert result["halfSent"] == 0

@@ -16,7 +16,7 @@
 import HCPeer from '../peer.js';
 import { ICE_MESSAGE, RoomLink, TAKEN_MESSAGE, isSecret, loadRoom, newSecret, newToken, saveRoom } from './signal/room.js';
 import { relayWords } from './signal/relays.js';
-import { StoreLink } from './signal/store.js';
+import { StoreLink, trace } from './signal/store.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
@@ -270,9 +270,14 @@ export function friendStore(p) {
   let shown = '';
   const store = new StoreLink({
     secret: info.s, gameId, role: info.r, token: info.t, peerKey: info.k || null, since: info.w || 0,
-    onmessages: (texts, open) => {
-      if (store === friend.store && app.ready) call('peer_stored', { data: texts, open }, { quiet: true });
-    },
+    // (the store may start with the preview, before the Session is up: its batches wait for it --
+    // the first one, dropped, cost a whole visit: the friend's moves came only on the next one)
+    onmessages: (texts, open) => whenReady(() => {
+      if (store !== friend.store) return trace('handed', texts.length, 'to a store left behind: dropped');
+      const st = call('peer_stored', { data: texts, open }, { quiet: true });
+      const q = st && st.peer;
+      trace('handed', texts.length, open ? '(first)' : '', '->', st ? `${st.error || 'ok'} ${q && q.status} ${(st.moves || []).length} moves` : 'no state');
+    }),
     onbind: key => remember({ k: key }),
     onsince: s => {
       const cur = loadRoom(gameId) || info;

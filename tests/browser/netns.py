@@ -100,6 +100,11 @@ class NetNs:
         ns = cls(holder, tempfile.mkdtemp(prefix="hc-netns-"))
         try:
             ns._wait_for_holder()
+            # No IPv6 in here: a veth's link-local address finishes its duplicate-address check a
+            # second or two after the link is up, and Chromium, seeing the address change, fails
+            # what a page is loading with net::ERR_NETWORK_CHANGED (a first page that never starts).
+            ns.run(["sh", "-c", "for f in /proc/sys/net/ipv6/conf/all/disable_ipv6 "
+                    "/proc/sys/net/ipv6/conf/default/disable_ipv6; do [ -w $f ] && echo 1 > $f; done; true"])
             ns.run(["ip", "link", "set", "lo", "up"])
             (a, addr_a), (b, addr_b) = VETH
             ns.run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
@@ -109,12 +114,27 @@ class NetNs:
             ns.run(["ip", "link", "set", b, "up"])
             # A default route, so programs that look for "the" outgoing interface find one.
             ns.run(["ip", "route", "add", "default", "dev", a])
+            ns._settle(a, b)
         except Exception as error:
             ns.close()
             if isinstance(error, NetNsUnavailable):
                 raise
             raise NetNsUnavailable(f"netns: setup failed: {error}") from None
         return ns
+
+    def _settle(self, *links: str, timeout_s: float = 10) -> None:
+        """Until ``links`` are up and no address is still tentative: the namespace's network
+        changes no more once a browser starts in it (see above)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            shown = self.run(["ip", "-o", "link", "show"]).stdout
+            up = all(f"{link}@" in shown and "state UP" in shown.split(f"{link}@", 1)[1].split("\n", 1)[0]
+                     for link in links)
+            if up and "tentative" not in self.run(["ip", "-o", "addr", "show"]).stdout:
+                return
+            if time.monotonic() > deadline:
+                raise NetNsUnavailable(f"netns: the links did not settle within {timeout_s:.0f} s: {shown}")
+            time.sleep(0.05)
 
     def _wait_for_holder(self) -> None:
         """Until the holder runs in its own namespace (unshare has exec'd sleep)."""
@@ -258,14 +278,13 @@ if pytest is not None:
         It is launched through the ``browser`` fixture's Playwright instance (one thread
         cannot run two sync Playwright instances), so that browser runs too.
         """
-        from .conftest import CHROMIUM_ARGS, SNAPSHOTS_OFF, default_scripts
+        from .conftest import CHROMIUM_ARGS, quiet_snapshots
 
-        # (no warm starts here, see conftest.SNAPSHOT_SEED: the peer tests' pages start cold, as
-        # their timings were made for; given snapshots, test_peer_store's guest leaves so soon
-        # after sealing that the host did not get its commitment -- not understood yet)
-        chromium = default_scripts(browser.browser_type.launch(
+        # (warm starts, as for the other browser tests: conftest.SNAPSHOT_SEED; the site server
+        # in the namespace serves the snapshots of this test process, HC_TEST_SNAPSHOTS)
+        chromium = quiet_snapshots(browser.browser_type.launch(
             executable_path=netns.wrapper(chromium_path), headless=True,
-            args=CHROMIUM_ARGS + NS_CHROMIUM_ARGS), {"snapshots": SNAPSHOTS_OFF})
+            args=CHROMIUM_ARGS + NS_CHROMIUM_ARGS))
         try:
             yield chromium
         finally:

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import APP_TIMEOUT_MS, ROOT, SHARED_BOOT_TIMEOUT_MS, build, square_center, state
+from .conftest import APP_TIMEOUT_MS, ROOT, build, square_center, state
 from .netns import netns, nostr_relay, ns_browser, ns_site  # noqa: F401  (fixtures)
 from .test_peer_play import shot
 
@@ -202,6 +202,10 @@ def test_an_injected_inline_script_is_refused(csp_page, site, recorder):
     assert any(s.startswith("script-src-elem blocked https://example.org/x.js") for s in said), said
 
 
+def _booted(page, timeout_ms: int) -> None:
+    until(page, "window.hcReady === true && window.hcApp.state() !== null", timeout_ms)
+
+
 class _StrictBrowser:
     """``browser`` whose new contexts keep the page's policy (conftest bypasses it by default)."""
 
@@ -225,11 +229,9 @@ def test_two_friends_connect_through_a_ws_relay_and_play_under_the_policy(ns_bro
             d.context.add_init_script(relay_init_script([nostr_relay.url]))
             d.context.add_init_script(VIOLATIONS)
         assert nostr_relay.url.startswith("ws://")
-        host.page.goto(ns_site.url("/index.html"))
-        until(host.page, "window.hcReady === true && window.hcApp.state() !== null", SHARED_BOOT_TIMEOUT_MS)
+        host.open(ready=_booted)
         link = invite(host, "standard")
-        guest.page.goto(link)
-        until(guest.page, "window.hcReady === true && window.hcApp.state() !== null", SHARED_BOOT_TIMEOUT_MS)
+        guest.open(link, ready=_booted)
         for d in devices:
             d.wait_connected()
         for d, (orig, dest), plies in ((host, ("e2", "e4"), 1), (guest, ("e7", "e5"), 2)):

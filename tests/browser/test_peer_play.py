@@ -15,12 +15,16 @@ Both pages store ``hiddenchess:ice = []``: no STUN request, host candidates only
 from __future__ import annotations
 
 import os
+import time
+import warnings
+from collections import deque
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from .conftest import square_center, state, wait_ready
+from .conftest import SHARED_BOOT_TIMEOUT_MS, square_center, state, wait_ready
 from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -48,10 +52,20 @@ class Device:
         # and no page tries the public relays from a test.
         self.context.add_init_script("""localStorage.setItem('hiddenchess:relays', '["ws://127.0.0.1:9"]')""")
         self.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.base)
-        self.page = self.context.new_page()
         self.errors: list[str] = []
-        self.page.on("pageerror", self._page_error)
+        #: The page's last console lines and failed requests: printed when a start stalls.
+        self.log: deque[str] = deque(maxlen=40)
+        self.page = self.watch(self.context.new_page())
         self.site = site
+
+    def watch(self, page):
+        """``page``, with its errors going to :attr:`errors` and its console to :attr:`log`."""
+        start = time.monotonic()
+        page.on("pageerror", self._page_error)
+        page.on("console", lambda m: self.log.append(f"{time.monotonic() - start:6.1f}s {m.type}: {m.text[:300]}"))
+        page.on("requestfailed", lambda r: self.log.append(
+            f"{time.monotonic() - start:6.1f}s request failed: {r.url} {r.failure}"))
+        return page
 
     #: A reload while the page is still starting cuts its module fetches short; the browser
     #: reports that on the page being left. A module that really fails leaves the page unready.
@@ -62,18 +76,21 @@ class Device:
         if not str(error).startswith(self.NAVIGATION_ABORTS):
             self.errors.append(str(error))
 
-    def open(self, url: str | None = None) -> None:
+    def open(self, url: str | None = None, ready=wait_ready) -> None:
+        """Open the page (``url``, else the site's) and wait until ``ready(page, timeout_ms)``."""
         self.page.goto(url or self.site.url("/index.html"))
         try:
-            wait_ready(self.page, 60_000)
-        except pytest.fail.Exception as stalled:
+            ready(self.page, 60_000)
+        except (pytest.fail.Exception, PlaywrightTimeout) as stalled:
             # Seen a few times on the first boot inside the namespace, never twice in a row: the
             # page stays on "Starting" (say where it was), then a reload starts it as a player would.
-            # The stalled load's own errors (its fetches failed: why it stalled) go with it.
-            print(f"[{self.name}] reloading a stalled start: {stalled}; its errors: {self.errors}")
+            # The stalled load's own errors, console and failed requests go with it.
+            # (a warning: pytest's summary shows it even when the reload saves the test)
+            warnings.warn(f"[{self.name}] reloading a stalled start: {stalled}; its errors: {self.errors}; "
+                          f"its last console lines and failed requests:\n  " + "\n  ".join(self.log))
             self.errors.clear()
             self.page.reload()
-            wait_ready(self.page)
+            ready(self.page, SHARED_BOOT_TIMEOUT_MS)
 
     def state(self) -> dict:
         return state(self.page)

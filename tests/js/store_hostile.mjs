@@ -64,7 +64,20 @@ await until(() => batch !== null);
 out.received = batch;
 out.honest = honest;
 out.peerKey = guest.peerKey === host.pubkey;
-for (const l of [host, third, guest]) l.leave();
+
+// "Sent" means a relay holds it. With no relay reachable, a message stays unconfirmed (the page
+// keeps saying "Sending to the relays…"); with one of two reachable, that one's OK is enough.
+const dead = 'ws://127.0.0.1:9';
+const alone = new StoreLink({ secret, gameId: 'unsentgame000001', role: 'host', token: 'dd'.repeat(16), relays: [dead] });
+alone.publish(['{"n":1}']);
+await until(() => alone.signing === 0 && alone.waiting.size === 1);
+await sleep(500);
+out.unsent = alone.unconfirmed();
+const half = new StoreLink({ secret, gameId: 'halfsentgame0001', role: 'host', token: 'dd'.repeat(16), relays: [dead, relay] });
+half.publish(['{"n":1}']);
+await until(() => half.signing === 0 && half.kept.size === 1);
+out.halfSent = half.unconfirmed();
+for (const l of [host, third, guest, alone, half]) l.leave();
 stranger.close();
 console.log(JSON.stringify(out));
 process.exit(0);

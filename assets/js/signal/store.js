@@ -22,8 +22,8 @@
 //   before it). onchange(link) after a change of state or of what is confirmed.
 // link.publish(texts): new messages, to every relay. link.republish(texts): messages the friend
 //   has not acknowledged: only to the relays that did not return them (or never answered).
-// link.relayState() -> {open, total}; link.unconfirmed() -> how many events this page sent that a
-//   connected relay has not confirmed yet; link.leave().
+// link.relayState() -> {open, total}; link.unconfirmed() -> how many events this page sent that
+//   no relay holds yet, or that a connected relay has not confirmed yet; link.leave().
 // Rate limits: at most WINDOW events of this page unconfirmed per relay at once (the rest wait for
 // the relay's OK), and a relay that answers "rate-limited" is left alone for a back-off that
 // doubles from 1 s to a minute; incoming, at most IN_PER_MINUTE events per relay and minute.
@@ -46,6 +46,11 @@ const OPEN_WAIT_MS = 3000; // after the first relay's "end of stored events", th
 const BATCH_MS = 150;
 const SINCE_MARGIN_S = 24 * 3600;
 const PUBKEY = /^[0-9a-f]{64}$/;
+
+// (tests and the console: window.hcStoreTrace = [] collects what the store does, one line a step)
+export const trace = (...words) => {
+  if (Array.isArray(globalThis.hcStoreTrace)) globalThis.hcStoreTrace.push(`${(performance.now() / 1000).toFixed(1)} ${words.join(' ')}`);
+};
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -129,6 +134,7 @@ export class StoreLink {
     this.out = new Map(); // url -> {queue: [ev], inflight: Map id -> ev, backoff, until, timer, gaveUp: Set}
     this.signing = 0; // messages handed over, not signed yet
     this.waiting = new Map(); // id of an event this page sent -> the relays that have not confirmed it
+    this.kept = new Set(); // ids of this page's events that at least one relay holds
     this.mine = new Map(); // id -> text of my events made by this page
     this.batch = [];
     this.early = []; // {ev, env} of the friend's role before the friend's key is known
@@ -173,6 +179,7 @@ export class StoreLink {
       return;
     }
     this.pubkey = this.pool.pubkey;
+    trace('start: me', this.pubkey.slice(0, 8), 'role', this.role, 'friend', (this.peerKey || '?').slice(0, 8), 'since', this.since);
     this.pool.subscribe(this.keys.tag);
     this.state = 'fetching';
     this._changed();
@@ -195,20 +202,23 @@ export class StoreLink {
     return { open: this.pool ? this.pool.openCount() : 0, total: this.relays.length };
   }
 
-  /** How many of the events this page sent a connected relay has not confirmed yet (a relay that
-   * is down is not waited for: it gets them when it is back, if the page is still open). */
+  /** How many of the events this page sent are not safe yet: no relay holds one yet, or a
+   * connected relay has not confirmed it (a relay that is down is not waited for once another
+   * holds the event: it gets it when it is back, if the page is still open). */
   unconfirmed() {
     let n = this.signing;
     for (const [id, urls] of this.waiting) {
       if (!urls.size) this.waiting.delete(id);
-      else if ([...urls].some(url => this.pool.isOpen(url))) n++;
+      else if (!this.kept.has(id) || [...urls].some(url => this.pool.isOpen(url))) n++;
     }
     return n;
   }
 
-  _confirmed(url, id) {
+  /** `url` is done with event `id`: it holds it (`held`), or refused it for good. */
+  _confirmed(url, id, held = true) {
     const urls = this.waiting.get(id);
     if (urls) urls.delete(url);
+    if (held) this.kept.add(id);
   }
 
   _rateOk(url) {
@@ -243,9 +253,10 @@ export class StoreLink {
   }
 
   async _check(ev, url) {
-    if (this.left || this.count >= MAX_EVENTS || !this._rateOk(url)) return;
+    if (this.left || this.count >= MAX_EVENTS || !this._rateOk(url)) return trace('in: dropped (left/count/rate)', url);
     const mine = ev.pubkey === this.pubkey;
-    if (!mine && this.peerKey && ev.pubkey !== this.peerKey) return; // a third device: ignored
+    trace('in:', ev.id.slice(0, 8), mine ? 'mine' : `key ${ev.pubkey.slice(0, 8)}`, 'from', url, 'at', ev.created_at);
+    if (!mine && this.peerKey && ev.pubkey !== this.peerKey) return trace('in: a third key, ignored; friend is', this.peerKey.slice(0, 8)); // a third device: ignored
     this.count += 1;
     if (!(await this.pool.verify(ev))) return;
     const env = await open(this.keys.aes, this.keys.tag, ev.content);
@@ -295,6 +306,7 @@ export class StoreLink {
     if (!this.peerKey) {
       const first = this.early.reduce((a, b) => (b.ev.created_at < a.ev.created_at ? b : a));
       this.peerKey = first.ev.pubkey;
+      trace('bind: friend is', this.peerKey.slice(0, 8));
       if (this.onbind) this.onbind(this.peerKey);
     }
     for (const { ev, text } of this.early.splice(0)) if (ev.pubkey === this.peerKey) this._queue(text);
@@ -308,6 +320,7 @@ export class StoreLink {
   }
 
   _eose(url) {
+    trace('eose', url);
     this.eosed.add(url);
     if (this.opened) return;
     const { open } = this.relayState();
@@ -336,6 +349,7 @@ export class StoreLink {
   _flush(first) {
     if (this.left) return;
     const texts = this.batch.splice(0);
+    trace('flush', first ? 'first' : '', texts.length, 'texts');
     if (this.newest && this.onsince) this.onsince(this.newest);
     if (!first && !texts.length) return;
     if (this.onmessages) this.onmessages(texts, first);
@@ -364,6 +378,7 @@ export class StoreLink {
       for (const env of envs) {
         const ev = this.pool.sign(this.keys.tag, await seal(this.keys.aes, this.keys.tag, env));
         this.mine.set(ev.id, text);
+        trace('out:', ev.id.slice(0, 8), 'to', targets.length, 'relays', only ? '(again)' : '', text.slice(0, 60));
         this.waiting.set(ev.id, new Set(targets));
         for (const url of targets) this._slot(url).queue.push(ev);
       }
@@ -373,6 +388,7 @@ export class StoreLink {
   }
 
   publish(texts) {
+    trace('publish', texts ? texts.length : 0);
     if (texts && texts.length) this._counted(texts, null);
   }
 
@@ -389,6 +405,7 @@ export class StoreLink {
   /** Messages the friend has not acknowledged: again, only where a relay lacks them. */
   republish(texts) {
     if (!texts || !texts.length) return;
+    trace('republish', texts.length);
     this._counted(texts, (url, text) => !(this.eosed.has(url) && this._held(url).has(text)));
   }
 
@@ -428,6 +445,7 @@ export class StoreLink {
     if (!slot || !slot.inflight.has(id)) return;
     const ev = slot.inflight.get(id);
     slot.inflight.delete(id);
+    trace('ok:', id.slice(0, 8), url, ok, message);
     if (ok || /^duplicate:/.test(message)) {
       slot.backoff = 0;
       this._confirmed(url, id);
@@ -439,7 +457,7 @@ export class StoreLink {
       slot.until = Date.now() + BACKOFF_MS[Math.min(slot.backoff, BACKOFF_MS.length - 1)];
       slot.backoff += 1;
     } else {
-      this._confirmed(url, id); // (any other refusal -- blocked, invalid, too large -- is final for that relay: the others hold it)
+      this._confirmed(url, id, false); // (any other refusal -- blocked, invalid, too large -- is final for that relay: the others hold it)
     }
     this._pump();
   }
