@@ -76,7 +76,14 @@ def summary_of(session, now_ms: int) -> dict:
         plies=g.ply, turn=g.turn, seat=seat, clock=session.options.get("clock"),
         level=session.options.get("level") if session.options.get("mode") == "computer" else None,
         yours=due is not None and (seat is None or due == seat),
-        created=session.created_ms, updated=now_ms, secrets=session.panel.keeps_secrets)
+        created=session.created_ms, updated=now_ms, secrets=session.panel.keeps_secrets,
+        heard=_heard(session))
+
+
+def _heard(session) -> int | None:
+    """A friend game: how many of the friend's messages this page has (``None`` otherwise)."""
+    pg = getattr(session.mode, "pg", None)
+    return len(pg.chain.recv) if pg is not None else None
 
 
 def summary_from_text(raw: str) -> dict | None:
