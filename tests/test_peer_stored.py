@@ -221,7 +221,8 @@ def test_the_index_counts_the_friends_messages_this_device_has():
     guest.now = DAY
     guest.call("join", {"invite": invite})
     guest.call("peer_stored", {"data": store.fetch(), "open": True})
-    assert _index_line(guest, guest.session.game_id)["n"] == 1    # the host's commitment
+    line = _index_line(guest, guest.session.game_id)
+    assert line["n"] == 1 and line["g"] == invite["g"]          # the host's commitment; the room's id
     guest.close()
     host.open(2 * DAY)
     host.call("move", {"orig": "e2", "dest": "e4"})
