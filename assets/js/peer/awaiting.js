@@ -61,8 +61,9 @@ export function filterFor(check, tag, kind) {
 }
 
 /** What the friend's messages found mean: null (nothing for you), or {kind: 'move' | 'other', n,
- * at}: `messages` are [{n, t, ok, at}] (the message's number, type, an answer's verdict, the
- * event time), already checked as the friend's (signature, key, decryption, role). */
+ * at, w} (the newest such message's number and time, the room's newest time seen when asked).
+ * `messages` are [{n, t, ok, at}] (the message's number, type, an answer's verdict, the event
+ * time), already checked as the friend's (signature, key, decryption, role). */
 export function newsOf(check, messages) {
   let best = null;
   for (const m of messages || []) {
@@ -72,20 +73,20 @@ export function newsOf(check, messages) {
     if (!fresh) continue;
     const yours = AWAITS.has(m.t) || (m.t === 'answer' && m.ok === false);
     if (!yours) continue;
-    const kind = m.t === 'move' ? 'move' : 'other';
-    if (!best || m.n > best.n || (kind === 'move' && best.kind !== 'move')) best = { kind, n: m.n, at };
+    if (!best) best = { kind: 'other', n: 0, at: 0, w: check.w };
+    if (m.t === 'move') best.kind = 'move';
+    best.n = Math.max(best.n, m.n);
+    best.at = Math.max(best.at, at);
   }
   return best;
 }
 
-/** Whether a finding (newsOf's answer for this game) still holds against the index's summary and
- * the room as they are now. */
-export function stillAwaits(found, summary, room) {
+/** Whether a finding (newsOf's answer for this game) still holds against the index's summary as
+ * it is now (a game awaiting you by the index itself, or over, is not the relays' news). */
+export function stillAwaits(found, summary) {
   if (!found || !summary || summary.r !== '*' || summary.y || summary.m !== 'friend') return false;
   const heard = count(summary.n);
-  if (heard !== null) return found.n > heard;
-  const w = room && Number.isInteger(room.w) ? room.w : 0;
-  return found.at > w;
+  return heard !== null ? found.n > heard : found.at > found.w;
 }
 
 /** The words of a game the friend has moved in (the Games screen's line). */
