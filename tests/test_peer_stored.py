@@ -238,3 +238,6 @@ def test_the_index_counts_the_friends_messages_this_device_has():
     host.open(4 * DAY)
     line = _index_line(host, game_id)
     assert line["n"] == 2 and line["y"] == 1
+    host.call("resign")                                          # (a finished game: not asked about)
+    done = json.loads(host.backend.data["hiddenchess.archive"])["games"][game_id]
+    assert done["r"] == "0-1" and "n" not in done and "g" not in done

@@ -77,7 +77,7 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
     ``r`` result (``"*"`` in progress), ``e`` the ending's reason, ``p`` half-moves, ``t`` side
     to move, ``y`` 1 when the game awaits this device's player, ``c``/``u`` created/updated ms,
     ``h`` 1 when the variant keeps secrets (its replay shows what each side knew), ``n`` (a
-    friend game) how many of the friend's messages this device has and ``g`` the game's id in
+    friend game in progress) how many of the friend's messages this device has and ``g`` the game's id in
     the protocol (its room and relays' store are under it): the Games screen asks the relays
     whether the friend has sent more (assets/js/peer/awaiting.js).
 
@@ -88,8 +88,8 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
     """
     out = {"v": variant, "m": mode, "r": result, "p": plies, "t": turn, "c": created,
            "u": updated}
-    for key, value in (("e", reason), ("s", seat), ("k", clock), ("l", level), ("n", heard),
-                       ("g", peer_game)):
+    live = (("n", heard), ("g", peer_game)) if result == "*" else ()  # (the archive stays compact)
+    for key, value in (("e", reason), ("s", seat), ("k", clock), ("l", level)) + live:
         if value is not None:
             out[key] = value
     if yours and result == "*":
