@@ -152,7 +152,9 @@ function row(g, current) {
   const state = document.createElement('span');
   state.className = 'game-state';
   state.textContent = over ? resultText(g) : turnText(g);
-  meta.append(state, ` · ${moves(g.p)} · ${date(g.c)}${g.id === current ? ' · open here' : ''}`);
+  // (a game the relays say moved on: the moves this device has seen so far)
+  const length = !over && newsOf(g) ? `${moves(g.p)} seen here` : moves(g.p);
+  meta.append(state, ` · ${length} · ${date(g.c)}${g.id === current ? ' · open here' : ''}`);
   const tools = document.createElement('div');
   tools.className = 'game-tools';
   const label = `${variantName(g.v)}, ${date(g.c)}`;

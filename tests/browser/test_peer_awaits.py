@@ -63,6 +63,7 @@ def test_the_games_screen_shows_which_correspondence_games_await_you(two):
     expect(live).to_have_count(2)
     expect(live.nth(0)).to_have_class("game-row is-yours")
     expect(live.nth(0).locator(".game-state")).to_have_text("Your friend moved")
+    expect(live.nth(0)).to_contain_text("0 moves seen here")
     expect(live.nth(1)).not_to_have_class("game-row is-yours")
     expect(live.nth(1)).to_contain_text("open here")
     expect(live.nth(1).locator(".game-state")).to_have_text("Your friend to move")
