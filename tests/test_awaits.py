@@ -66,6 +66,13 @@ def test_only_the_friends_real_move_marks_a_game(result):
     assert answer["commit"] is None  # the friend joined, and is to move
     assert answer["forged"] is None and answer["unbound"] is None
     assert result["control"]["forged"]["kind"] == "move"  # (beside the forgeries, the real move counts)
+    assert result["controlUnbound"]["unbound"]["kind"] == "move"  # (the key that committed first)
+
+
+def test_without_the_friends_key_a_later_key_or_a_tie_marks_nothing(result):
+    assert result["answer"]["unbound"] is None  # a third device's move, after the friend's commitment
+    if result["sameSecond"]:  # (the two events were signed within one second)
+        assert result["ambiguous"]["unbound"] is None
 
 
 def test_one_request_per_relay_with_a_filter_per_game(result):

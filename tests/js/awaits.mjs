@@ -161,14 +161,28 @@ const hold = (g, items) => FakeRelay.holdings.set(games[g].host.keys.tag, items)
   const part = guest.pool.sign(host.keys.tag, await seal(host.keys.aes, host.keys.tag, { r: 'guest', m: msg(gameId, 2, 'move'), p: ['c1d2', 0, 2] }));
   hold('forged', [real, replay, thirdMove, badSig, badId, own, otherGame, part]);
 }
-// unbound (the friend's key not known yet): content that does not decrypt under another key's
-// seal, and a replay of this device's own move; then nothing else.
+// unbound (the friend's key not known yet): the friend's commitment, then a move by a third
+// device with the link (later: the friend is the key that spoke first), content that does not
+// decrypt under another key's seal, a replay of this device's own move, junk.
+const realNow = Date.now;
+const at = async (secondsAgo, fn) => {
+  Date.now = () => realNow() - secondsAgo * 1000;
+  try {
+    return await fn();
+  } finally {
+    Date.now = realNow;
+  }
+};
 {
-  const { gameId, host } = games.unbound;
+  const { gameId, host, guest, sec } = games.unbound;
+  const third = await device(sec, gameId, 'ee'.repeat(16));
+  const commit = await at(60, () => event(guest, 'guest', msg(gameId, 1, 'commit')));
+  const thirdMove = await at(30, () => event(third, 'guest', msg(gameId, 2, 'move'), host.keys));
   const wrong = await device(secret('98'), gameId, GUEST_T);
   const undecryptable = stranger.pool.sign(host.keys.tag, await seal(wrong.keys.aes, host.keys.tag, { r: 'guest', m: msg(gameId, 2, 'move') }));
   const own = await event(host, 'host', msg(gameId, 1, 'move'));
-  hold('unbound', [undecryptable, own, 'x'.repeat(60000)]);
+  hold('unbound', [thirdMove, commit, undecryptable, own, 'x'.repeat(60000)]);
+  games.unbound.third = third;
 }
 
 const index = {
@@ -201,6 +215,22 @@ out.down = Object.fromEntries(await checkGames(todo, { relays: ['ws://fake.one']
 FakeRelay.down = false;
 FakeRelay.silent = true;
 out.silent = Object.fromEntries(await checkGames(todo, { relays: ['ws://fake.one'], WebSocketImpl: FakeRelay, waitMs: 400 }));
+
+// The control: the friend's own move (the key of the commitment) marks the unbound game.
+FakeRelay.silent = false;
+{
+  const { gameId, guest, host } = games.unbound;
+  FakeRelay.holdings.get(host.keys.tag).push(await event(guest, 'guest', msg(gameId, 2, 'move')));
+  const unbound = todo.filter(c => c.id === 'unbound');
+  out.controlUnbound = Object.fromEntries(await checkGames(unbound, { relays: ['ws://fake.one'], WebSocketImpl: FakeRelay, waitMs: 5000 }));
+  // Two keys speaking first at the same second: which is the friend is not known -> nothing.
+  const { third } = games.unbound;
+  const now = Math.floor(realNow() / 1000);
+  const sameTime = [await at(0, () => event(guest, 'guest', msg(gameId, 1, 'commit'))), await at(0, () => event(third, 'guest', msg(gameId, 2, 'move'), host.keys))];
+  out.sameSecond = sameTime[0].created_at === sameTime[1].created_at && sameTime[0].created_at >= now;
+  FakeRelay.holdings.set(host.keys.tag, sameTime);
+  out.ambiguous = Object.fromEntries(await checkGames(unbound, { relays: ['ws://fake.one'], WebSocketImpl: FakeRelay, waitMs: 5000 }));
+}
 
 console.log(JSON.stringify(out));
 process.exit(0);

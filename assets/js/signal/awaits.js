@@ -8,7 +8,7 @@
 // the game fetches its messages as before.
 //
 // Every relay message is hostile: frames bounded, ids and signatures checked (nostr.js), the
-// friend's key when known, the envelope decrypted with the game's key (only the two players hold
+// friend's key when known (else the key that spoke first in the friend's role), the envelope decrypted with the game's key (only the two players hold
 // the room secret) and in the friend's role, a part of a long message ignored, the message read
 // with limits (safejson.js), only its number, type and an answer's verdict kept. At most
 // MAX_EVENTS events are looked at per round, and a round ends after WAIT_MS whatever the relays
@@ -80,7 +80,7 @@ async function round(checks, urls, WebSocketImpl, waitMs) {
       const env = await open(keys.aes, tag, ev.content);
       if (!env || env.r !== check.friendRole || env.p !== undefined) return;
       const msg = readMessage(env.m, check.gameId);
-      if (msg) entry.messages.push({ ...msg, at: ev.created_at });
+      if (msg) entry.messages.push({ ...msg, at: ev.created_at, key: ev.pubkey });
     } finally {
       busy -= 1;
     }
@@ -111,6 +111,17 @@ async function round(checks, urls, WebSocketImpl, waitMs) {
   }
   const out = new Map();
   if (!eosed.size) return out;
-  for (const { check, messages } of byTag.values()) out.set(check.id, newsOf(check, messages));
+  for (const { check, messages } of byTag.values()) out.set(check.id, newsOf(check, check.peerKey ? messages : theFriends(messages)));
   return out;
+}
+
+/** The friend's key not known yet: the messages of the key that spoke first for the friend's role
+ * (the honest friend published first, as store.js binds it); two keys at once: none. */
+function theFriends(messages) {
+  if (!messages.length) return messages;
+  const first = Math.min(...messages.map(m => m.at));
+  const keys = new Set(messages.filter(m => m.at === first).map(m => m.key));
+  if (keys.size !== 1) return [];
+  const [key] = keys;
+  return messages.filter(m => m.key === key);
 }
