@@ -203,3 +203,41 @@ def test_an_owed_answer_waits_days_not_seconds():
     st = host.session.state(now_ms=later)
     assert "at most 3 days" in st["peer"]["owed"]["text"] and st["peer"]["canClaim"] is None
     assert pg.can_claim_stall(host.now + 3 * DAY + 1)
+
+
+def _index_line(page, game_id):
+    return json.loads(page.backend.data["hiddenchess.games"])["games"][game_id]
+
+
+def test_the_index_counts_the_friends_messages_this_device_has():
+    """The Games screen asks the relays for the friend's messages numbered above the index's
+    ``n`` (assets/js/peer/awaiting.js): it counts what this device has of the friend's chain."""
+    store, host, guest, invite = start("standard")
+    game_id = host.session.game_id
+    assert _index_line(host, game_id)["n"] == 0
+    host.close()
+    guest.session = Session(guest.backend)
+    guest.session.restore(now_ms=DAY)
+    guest.now = DAY
+    guest.call("join", {"invite": invite})
+    guest.call("peer_stored", {"data": store.fetch(), "open": True})
+    line = _index_line(guest, guest.session.game_id)
+    assert line["n"] == 1 and line["g"] == invite["g"]          # the host's commitment; the room's id
+    guest.close()
+    host.open(2 * DAY)
+    host.call("move", {"orig": "e2", "dest": "e4"})
+    line = _index_line(host, game_id)
+    assert line["n"] == 1 and "y" not in line                     # the friend to move
+    host.close()
+    guest.open(3 * DAY)
+    guest.call("move", {"orig": "e7", "dest": "e5"})
+    theirs = [decode(t) for t in guest.session.mode.pg.sent]
+    guest.close()
+    # What the host's Games screen finds on the relays: the guest's move, numbered above n.
+    assert [m["t"] for m in theirs if m["n"] > line["n"]] == ["move"]
+    host.open(4 * DAY)
+    line = _index_line(host, game_id)
+    assert line["n"] == 2 and line["y"] == 1
+    host.call("resign")                                          # (a finished game: not asked about)
+    done = json.loads(host.backend.data["hiddenchess.archive"])["games"][game_id]
+    assert done["r"] == "0-1" and "n" not in done and "g" not in done

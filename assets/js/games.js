@@ -6,14 +6,20 @@
 // progress, "hiddenchess.archive": finished; py/hiddenchess/app/library.py), so thousands of
 // games list without a call into Python; every change (open, delete, export) is an action of
 // the Session (py/hiddenchess/app/games.py). The finished games are drawn a page at a time.
+//
+// A friend game without a clock goes on through the relays while this page shows another game:
+// when the screen opens (and once shortly after the page starts, for the header's count), the
+// relays are asked whether the friend has sent a move in the others (signal/awaits.js, decided by
+// peer/awaiting.js); such a game awaits you until it is opened.
 
 import { $, download } from './dom.js';
 import { app } from './state.js';
-import { call } from './bridge.js';
+import { call, whenReady } from './bridge.js';
 import { confirmDialog } from './dialogs.js';
 import { dismissBanner } from './status.js';
 import { rememberTabGame } from './tabgame.js';
 import { permissionText, askPermission } from './yourmove.js';
+import { gamesToCheck, newsText, stillAwaits } from './peer/awaiting.js';
 
 const ACTIVE_KEY = 'hiddenchess.games';
 const ARCHIVE_KEY = 'hiddenchess.archive';
@@ -33,6 +39,10 @@ const REASONS = {
   'insufficient-material': 'insufficient material',
 };
 const screen = { shown: PAGE, returnTo: null, archive: [], cache: { active: null, archive: null } };
+const FIRST_CHECK_MS = 2000; // after the page is up: the relays are asked about the other games
+const RECHECK_MS = 15000; // the screen opened again within this: the last answer stands
+// What the relays said of the friend games not on screen: id -> newsOf's finding (peer/awaiting.js).
+const relayed = { news: new Map(), running: null, at: 0 };
 
 /** {id: summary} of one index ("active" | "archive"): the text is parsed again only when it changed. */
 export function readIndex(which) {
@@ -88,7 +98,18 @@ const moves = plies => `${Math.ceil((plies || 0) / 2)} move${Math.ceil((plies ||
 const DATES = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 const date = ms => (ms ? DATES.format(ms) : '');
 
+/** The relays' news of a game, while it holds (the game not opened since). */
+const newsOf = g => {
+  const found = relayed.news.get(g.id);
+  return found && stillAwaits(found, g) ? found : null;
+};
+
+/** Whether a game in progress awaits this device's player: its index says so, or the relays. */
+const isYours = g => g.r === '*' && ((g.y && g.m !== 'local') || !!newsOf(g));
+
 function turnText(g) {
+  const news = newsOf(g);
+  if (news) return newsText(news);
   if (g.y) return g.m === 'local' ? `${g.t === 'white' ? 'White' : 'Black'} to move` : 'Your move';
   if (g.m === 'computer') return 'The computer to move';
   if (g.m === 'friend') return 'Your friend to move';
@@ -97,7 +118,7 @@ function turnText(g) {
 
 /** Games in progress that await this device's player (a game with a friend or the computer). */
 export function awaiting(exceptId) {
-  return sorted(readIndex('active')).filter(g => g.y && g.m !== 'local' && g.id !== exceptId);
+  return sorted(readIndex('active')).filter(g => isYours(g) && g.id !== exceptId);
 }
 
 function button(label, action, id, extra = {}) {
@@ -117,7 +138,7 @@ function row(g, current) {
   li.className = 'game-row';
   li.dataset.id = g.id;
   const over = g.r !== '*';
-  if (!over && g.y && g.m !== 'local') li.classList.add('is-yours');
+  if (!over && isYours(g)) li.classList.add('is-yours');
   if (g.id === current) li.classList.add('is-current');
   const head = document.createElement('div');
   head.className = 'game-head';
@@ -131,7 +152,9 @@ function row(g, current) {
   const state = document.createElement('span');
   state.className = 'game-state';
   state.textContent = over ? resultText(g) : turnText(g);
-  meta.append(state, ` · ${moves(g.p)} · ${date(g.c)}${g.id === current ? ' · open here' : ''}`);
+  // (a game the relays say moved on: the moves this device has seen so far)
+  const length = !over && newsOf(g) ? `${moves(g.p)} seen here` : moves(g.p);
+  meta.append(state, ` · ${length} · ${date(g.c)}${g.id === current ? ' · open here' : ''}`);
   const tools = document.createElement('div');
   tools.className = 'game-tools';
   const label = `${variantName(g.v)}, ${date(g.c)}`;
@@ -183,12 +206,12 @@ export function renderGames() {
   const active = sorted(readIndex('active'));
   const archive = sorted(readIndex('archive'));
   // the games awaiting you first, then the latest
-  active.sort((a, b) => (b.y && b.m !== 'local' ? 1 : 0) - (a.y && a.m !== 'local' ? 1 : 0) || (b.u || 0) - (a.u || 0));
+  active.sort((a, b) => (isYours(b) ? 1 : 0) - (isYours(a) ? 1 : 0) || (b.u || 0) - (a.u || 0));
   const live = document.createDocumentFragment();
   for (const g of active) live.append(row(g, current));
   $('games-live').replaceChildren(live);
   $('games-live-empty').hidden = active.length > 0;
-  const waiting = active.filter(g => g.y && g.m !== 'local').length;
+  const waiting = active.filter(isYours).length;
   $('games-live-count').textContent = active.length ? `(${active.length}${waiting ? `, ${waiting} awaiting you` : ''})` : '';
   screen.archive = archive;
   $('games-done').replaceChildren(rows(archive.slice(0, screen.shown), current));
@@ -204,7 +227,35 @@ export function renderGames() {
   $('games-notify').hidden = !('Notification' in window) || window.Notification.permission !== 'default';
 }
 
+/** Ask the relays about the friend games in progress that are not on screen (at most one round at
+ * a time; a round ended less than RECHECK_MS ago stands). Without relays: nothing is claimed. */
+export function checkRelayed() {
+  if (relayed.running || Date.now() - relayed.at < RECHECK_MS) return relayed.running;
+  relayed.running = (async () => {
+    try {
+      const { loadRooms } = await import('./signal/room.js');
+      const checks = gamesToCheck(readIndex('active'), loadRooms(), app.state ? app.state.gameId : null);
+      if (!checks.length) return;
+      const { checkGames } = await import('./signal/awaits.js');
+      const found = await checkGames(checks);
+      for (const [id, news] of found) {
+        if (news) relayed.news.set(id, news);
+        else relayed.news.delete(id);
+      }
+      if (app.state) renderGamesBadge(app.state);
+      renderStartGames(app.state);
+    } catch (e) {
+      console.warn('Hidden Chess: the relays could not be asked about the games in progress', e);
+    } finally {
+      relayed.at = Date.now();
+      relayed.running = null;
+    }
+  })();
+  return relayed.running;
+}
+
 export function openGames() {
+  checkRelayed();
   screen.shown = PAGE;
   screen.returnTo = document.activeElement;
   renderGames();
@@ -306,6 +357,7 @@ export function startGames() {
     await askPermission();
     renderGames();
   });
+  whenReady(() => setTimeout(checkRelayed, FIRST_CHECK_MS));
 }
 
 /** The start screen's line: how many games are kept, and how many await you. */

@@ -141,6 +141,11 @@ function loadAll() {
   }
 }
 
+/** Every room this page remembers: {game id: info} (the Games screen's check, games.js). */
+export function loadRooms() {
+  return loadAll();
+}
+
 export function loadRoom(gameId) {
   const r = loadAll()[gameId];
   return r && isSecret(r.s) && (r.r === 'host' || r.r === 'guest') && TOKEN.test(r.t) ? r : null;

@@ -70,13 +70,16 @@ def summary_of(session, now_ms: int) -> dict:
     status = g.status
     seat = _player_seat(session)
     due = session.next_viewer()
+    pg = getattr(session.mode, "pg", None)  # a friend game: what the relays' store knows it by
     return make_summary(
         variant=g.variant.id, mode=session.options.get("mode", "local"),
         result=status.result if status.over else "*", reason=status.reason if status.over else None,
         plies=g.ply, turn=g.turn, seat=seat, clock=session.options.get("clock"),
         level=session.options.get("level") if session.options.get("mode") == "computer" else None,
         yours=due is not None and (seat is None or due == seat),
-        created=session.created_ms, updated=now_ms, secrets=session.panel.keeps_secrets)
+        created=session.created_ms, updated=now_ms, secrets=session.panel.keeps_secrets,
+        heard=len(pg.chain.recv) if pg is not None else None,
+        peer_game=pg.game_id if pg is not None else None)
 
 
 def summary_from_text(raw: str) -> dict | None:

@@ -68,14 +68,18 @@ def is_over(summary: dict) -> bool:
 
 def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, turn: str,
                  seat, clock, level, yours: bool, created: int, updated: int,
-                 secrets: bool = False) -> dict:
+                 secrets: bool = False, heard: int | None = None,
+                 peer_game: str | None = None) -> dict:
     """A game's line in the index, in short keys (thousands of them are kept):
 
     ``v`` variant id, ``m`` mode (``local``/``computer``/``friend``), ``l`` the computer's level,
     ``s`` the player's seat (``None`` on one device), ``k`` clock label (``None``: no clock),
     ``r`` result (``"*"`` in progress), ``e`` the ending's reason, ``p`` half-moves, ``t`` side
     to move, ``y`` 1 when the game awaits this device's player, ``c``/``u`` created/updated ms,
-    ``h`` 1 when the variant keeps secrets (its replay shows what each side knew).
+    ``h`` 1 when the variant keeps secrets (its replay shows what each side knew), ``n`` (a
+    friend game in progress) how many of the friend's messages this device has and ``g`` the game's id in
+    the protocol (its room and relays' store are under it): the Games screen asks the relays
+    whether the friend has sent more (assets/js/peer/awaiting.js).
 
     >>> make_summary(variant="standard", mode="computer", result="*", reason=None, plies=3,
     ...              turn="black", seat="black", clock="5+3", level=2, yours=True, created=1,
@@ -84,7 +88,8 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
     """
     out = {"v": variant, "m": mode, "r": result, "p": plies, "t": turn, "c": created,
            "u": updated}
-    for key, value in (("e", reason), ("s", seat), ("k", clock), ("l", level)):
+    live = (("n", heard), ("g", peer_game)) if result == "*" else ()  # (the archive stays compact)
+    for key, value in (("e", reason), ("s", seat), ("k", clock), ("l", level)) + live:
         if value is not None:
             out[key] = value
     if yours and result == "*":
