@@ -75,10 +75,13 @@ def test_board_is_drawn_before_python_is_ready(page, recorder, site, page_path, 
         page.wait_for_timeout(100)
     assert held, "the page never requested pyodide.asm.wasm\n" + recorder.problems()
 
-    board = page.locator("#board cg-board")
-    board.wait_for(state="visible")
-    box = board.bounding_box()
-    assert box is not None and box["width"] > 100 and box["height"] > 100, box
+    # (the board drawn at its size: asked of the page until it is, as the element may be
+    # redrawn -- replaced -- between a locator's wait and a later look at its box)
+    page.wait_for_function("""() => {
+      const b = document.querySelector('#board cg-board');
+      const r = b && b.getBoundingClientRect();
+      return !!r && r.width > 100 && r.height > 100 && getComputedStyle(b).visibility !== 'hidden';
+    }""", timeout=60_000)
     assert page.evaluate("window.hcReady") is not True
 
     page.unroute(PYODIDE_WASM)
