@@ -1500,16 +1500,17 @@ def test_workers(environ: Optional[dict] = None) -> int:
 def pytest_command(pytest_args: Sequence[str], *, quick: bool = False,
                    workers: Optional[int] = None) -> List[str]:
     """pytest's arguments for ``build.py test``: the default paths, ``-m 'not browser'`` for
-    ``--quick``, and ``-n N`` (pytest-xdist) unless the arguments already say how to run.
+    ``--quick``, ``-n N`` (pytest-xdist) unless the arguments already say how to run, and the
+    slowest tests' times at the end (``--durations``: where the time goes, on every run).
 
     >>> pytest_command(["-k", "boot"], workers=2)
-    ['tests', '-k', 'boot', '-n', '2', '--dist', 'worksteal']
+    ['tests', '-k', 'boot', '-n', '2', '--dist', 'worksteal', '--durations=20']
     >>> pytest_command([], quick=True, workers=0)
-    ['tests', '-m', 'not browser']
-    >>> pytest_command(["-n", "1"], workers=2)
-    ['tests', '-n', '1']
+    ['tests', '-m', 'not browser', '--durations=20']
+    >>> pytest_command(["-n", "1", "--durations=5"], workers=2)
+    ['tests', '-n', '1', '--durations=5']
     >>> pytest_command(["-p", "no:xdist", "-x"], workers=2)
-    ['tests', '-p', 'no:xdist', '-x']
+    ['tests', '-p', 'no:xdist', '-x', '--durations=20']
     """
     args = _with_default_paths(pytest_args)
     if quick:
@@ -1520,6 +1521,8 @@ def pytest_command(pytest_args: Sequence[str], *, quick: bool = False,
                    or (a.startswith("-n") and a[2:].isdigit()) for a in pytest_args)
     if workers and not explicit:
         args += ["-n", str(workers), "--dist", "worksteal"]
+    if not any(a.startswith("--durations") for a in pytest_args):
+        args += ["--durations=20"]
     return args
 
 
