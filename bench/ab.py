@@ -3,6 +3,7 @@
     nice -n 19 python3 bench/ab.py --base HEAD --games 24                  # Standard, level 5
     nice -n 19 python3 bench/ab.py --base 2a90090 --variants secret-pawn,reveal --games 12
     nice -n 19 python3 bench/ab.py --base HEAD --games 24 --first-pair 12   # other openings
+    nice -n 19 python3 bench/ab.py --base-tree /tmp/old/py --new /tmp/new/py  # two copies of py/
 
 The base revision's ``py/`` is exported (``git archive``) to a temporary folder; each side runs
 in its own Python process (``PYTHONPATH`` = its tree) and is handed only its seat's view, as in
@@ -163,6 +164,7 @@ def opening(variant, pair):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", default="HEAD", help="the revision to play against (git rev)")
+    ap.add_argument("--base-tree", default=None, help="play against this py folder instead")
     ap.add_argument("--new", default=os.path.join(ROOT, "py"), help="the new side's py folder")
     ap.add_argument("--variants", default="standard")
     ap.add_argument("--level", type=int, default=5)
@@ -172,7 +174,7 @@ def main(argv=None):
     ap.add_argument("--max-plies", type=int, default=160)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    base_tree = export(args.base)
+    base_tree = os.path.abspath(args.base_tree) if args.base_tree else export(args.base)
     judge, sf = make_judge()
     new = Engine("new", os.path.abspath(args.new), args.level, args.scale)
     old = Engine(f"base {args.base}", base_tree, args.level, args.scale)
