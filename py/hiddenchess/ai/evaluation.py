@@ -6,6 +6,8 @@ engine's squares (a1 = 0): each piece on each square has a middle-game and an en
 (kept packed in one int, :data:`PACK`), blended by a game phase from 24 (all pieces: knight
 and bishop 1, rook 2, queen 4) to 0 (pawns and kings). On top of them:
 
+* pawn structure (:func:`pawn_structure`, cached by the two pawn sets): a passed pawn by its
+  rank (:data:`PASSED_MG`, :data:`PASSED_EG`), isolated and doubled pawns;
 * a bishop pair is worth :data:`BISHOP_PAIR`;
 * in Standard chess, positions the rules draw automatically (bare kings, one minor piece)
   score 0.
