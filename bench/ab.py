@@ -10,7 +10,8 @@ in its own Python process (``PYTHONPATH`` = its tree) and is handed only its sea
 the page. Games come in pairs with the same start (a book line of :mod:`ladder`, plus two plies
 of level 1 from the 13th pair on; the hidden variants' setups from the computer's own chooser),
 colours swapped. Node budgets only (no time cap), so the load of the machine changes nothing
-but the time. Adjudication by full-strength Stockfish on the truth (when it can read the board):
+but the time. Adjudication by full-strength Stockfish on the truth (Standard, Secret Pawn and
+Reveal, when it can read the board):
 from ply 60, every 10 plies, a side 600 cp ahead at two checks in a row wins; at ``--max-plies``
 200 cp wins, else a draw; without Stockfish a capped game is a draw.
 
@@ -37,6 +38,10 @@ sys.path.insert(0, HERE)
 from hiddenchess.errors import IllegalMoveError  # noqa: E402
 from ladder import OPENINGS, score_stats, start_game  # noqa: E402
 from hiddenchess.ai import choose_move  # noqa: E402
+
+#: Variants whose truth Stockfish can judge (Royal Pawn and Hidden Identity are not chess to it:
+#: their capped games are draws).
+JUDGED = ("standard", "secret-pawn", "reveal")
 
 WORKER = r"""
 import json, sys, time
@@ -195,7 +200,8 @@ def main(argv=None):
                         game.play(choose_move(view, 1, seed=pair * 100 + ply)["uci"])
                 white, black = (new, old) if new_white else (old, new)
                 points, reason, plies = play(game, white, black, args.max_plies,
-                                             args.seed * 7919 + pair, judge)
+                                             args.seed * 7919 + pair,
+                                             judge if variant in JUDGED else None)
                 mine = points if new_white else 1.0 - points
                 w, d, l = w + (mine == 1.0), d + (mine == 0.5), l + (mine == 0.0)
                 print(f"  {variant} game {g + 1} (pair {pair}, new {'white' if new_white else 'black'}):"
