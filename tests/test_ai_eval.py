@@ -1,5 +1,5 @@
 """The computer's evaluation terms (hiddenchess.ai.evaluation): PeSTO's tapered tables, pawn
-structure; and the search's fast check test
+structure, rooks on open files and the king's pawn shield; and the search's fast check test
 (hiddenchess.ai.movegen.royal_attacked) agreeing with the rules engine's.
 
 Each test compares two positions that differ in one feature only, so a weight may change
@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from hiddenchess.ai import choose_setup, pesto
+from hiddenchess.ai import choose_setup, evaluation, pesto, result
 from hiddenchess.ai.evaluation import PACK, evaluate, pawn_structure, tables_for, unpack
 from hiddenchess.ai.movegen import in_check, royal_attacked
 from hiddenchess.game.game import Game
@@ -43,6 +43,24 @@ def test_doubled_and_isolated_pawns_cost():
     healthy = "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1"
     doubled = "4k3/pp6/8/8/8/1P6/1P6/4K3 w - - 0 1"
     assert score(doubled) < score(healthy)
+
+
+def test_a_rook_likes_an_open_file(monkeypatch):
+    half_open = "4k3/pppppppp/8/8/8/8/1PPPPPPP/R3K3 w - - 0 1"   # no white pawn on the a-file
+    open_ = "4k3/1ppppppp/8/8/8/8/1PPPPPPP/R3K3 w - - 0 1"       # no pawn at all on it
+    closed = "4k3/pppppppp/8/8/8/8/PPPPPPPP/R3K3 w - - 0 1"
+    with_terms = [score(f) for f in (open_, half_open, closed)]
+    monkeypatch.setattr(evaluation, "ROOK_OPEN", (0, 0))
+    monkeypatch.setattr(evaluation, "ROOK_HALF_OPEN", (0, 0))
+    without = [score(f) for f in (open_, half_open, closed)]
+    gains = [a - b for a, b in zip(with_terms, without)]
+    assert gains[0] > gains[1] > gains[2] == 0
+
+
+def test_the_king_likes_its_pawn_shield():
+    shielded = "r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+    pushed = "r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1"
+    assert score(shielded) > score(pushed)
 
 
 def test_the_evaluation_is_colour_symmetric():
@@ -86,5 +104,9 @@ def test_the_fast_check_test_agrees_with_the_rules(variant):
 def test_pesto_tables_are_whole():
     assert all(len(t) == 64 for t in pesto.MG_TABLES.values())
     assert all(len(t) == 64 for t in pesto.EG_TABLES.values())
-    failures, tried = doctest.testmod(pesto)
+
+
+@pytest.mark.parametrize("module", [pesto, result])
+def test_docstring_examples(module):
+    failures, tried = doctest.testmod(module)
     assert tried > 0 and failures == 0

@@ -8,6 +8,8 @@ and bishop 1, rook 2, queen 4) to 0 (pawns and kings). On top of them:
 
 * pawn structure (:func:`pawn_structure`, cached by the two pawn sets): a passed pawn by its
   rank (:data:`PASSED_MG`, :data:`PASSED_EG`), isolated and doubled pawns;
+* rooks on open and half-open files (:data:`ROOK_OPEN`, :data:`ROOK_HALF_OPEN`);
+* the king's pawn shield in the middle game (:data:`SHIELD`), for a king on its first two ranks;
 * a bishop pair is worth :data:`BISHOP_PAIR`;
 * in Standard chess, positions the rules draw automatically (bare kings, one minor piece)
   score 0.
@@ -90,6 +92,30 @@ _FRONT_SPAN = (
     [sum(_FILES[g] for g in range(max(0, sq % 8 - 1), min(8, sq % 8 + 2)))
      & ((1 << (8 * (sq // 8))) - 1) for sq in range(64)],
 )
+#: A rook on a file without pawns, and on one without pawns of its own (middle game, endgame).
+ROOK_OPEN = (25, 10)
+ROOK_HALF_OPEN = (10, 5)
+#: Middle-game bonus per own pawn in front of a king on its first two ranks: on the next rank
+#: (the king's file and the two beside it), and on the rank after.
+SHIELD = (10, 5)
+
+
+def _shield(color, rank_step):
+    out = []
+    for sq in range(64):
+        f, r = sq & 7, sq >> 3
+        home = r if color == 0 else 7 - r
+        target = r + rank_step if color == 0 else r - rank_step
+        mask = 0
+        if home <= 1 and 0 <= target < 8:
+            for g in range(max(0, f - 1), min(8, f + 2)):
+                mask |= 1 << (target * 8 + g)
+        out.append(mask)
+    return out
+
+
+_SHIELD_NEAR = (_shield(0, 1), _shield(1, 1))
+_SHIELD_FAR = (_shield(0, 2), _shield(1, 2))
 _PAWN_CACHE = {}
 _PAWN_CACHE_LIMIT = 50_000
 _CHEBYSHEV = [[max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in range(64)]
@@ -286,6 +312,9 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
             _PAWN_CACHE.clear()
         structure = _PAWN_CACHE[key] = pawn_structure(key[0], key[1])
     packed = (material_pst(pos, tables) if psq is None else psq) + structure
+    rooks = pos.rooks
+    if rooks:
+        packed += _rook_files(rooks, white, pawns, white_pawns, pawns ^ white_pawns)
     mg = ((packed + _HALF) & _MASK) - _HALF
     phase = ((pos.knights | pos.bishops).bit_count() + 2 * pos.rooks.bit_count()
              + 4 * pos.queens.bit_count())
@@ -306,17 +335,43 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
         k = kings & white
         if k:
             sq = k.bit_length() - 1
-            score += (kmid[0][sq] * phase + kend[0][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
+            mid = kmid[0][sq] + SHIELD[0] * (_SHIELD_NEAR[0][sq] & white_pawns).bit_count() + (
+                SHIELD[1] * (_SHIELD_FAR[0][sq] & white_pawns).bit_count())
+            score += (mid * phase + kend[0][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
         k = kings & black
         if k:
             sq = k.bit_length() - 1
-            score -= (kmid[1][sq] * phase + kend[1][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
+            black_pawns = pawns ^ white_pawns
+            mid = kmid[1][sq] + SHIELD[0] * (_SHIELD_NEAR[1][sq] & black_pawns).bit_count() + (
+                SHIELD[1] * (_SHIELD_FAR[1][sq] & black_pawns).bit_count())
+            score -= (mid * phase + kend[1][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
     if tables.royal_pawn and royal & pos.pawns:
         score += _royal_terms(pos, tables, phase)
     elif tables.draw_by_material and not (pos.pawns | pos.rooks | pos.queens):
         if (pos.knights | bishops).bit_count() <= 1:
             return 0
     return score if pos.turn == WHITE else -score
+
+
+def _rook_files(rooks, white, pawns, white_pawns, black_pawns) -> int:
+    """Rooks on open and half-open files, packed, White's point of view."""
+    mg = eg = 0
+    while rooks:
+        low = rooks & -rooks
+        rooks ^= low
+        file = _FILES[(low.bit_length() - 1) & 7]
+        if not file & pawns:
+            sign = 1 if low & white else -1
+            mg += sign * ROOK_OPEN[0]
+            eg += sign * ROOK_OPEN[1]
+        elif low & white:
+            if not file & white_pawns:
+                mg += ROOK_HALF_OPEN[0]
+                eg += ROOK_HALF_OPEN[1]
+        elif not file & black_pawns:
+            mg -= ROOK_HALF_OPEN[0]
+            eg -= ROOK_HALF_OPEN[1]
+    return eg * PACK + mg
 
 
 def cover_terms(pos) -> int:

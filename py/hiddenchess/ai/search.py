@@ -30,7 +30,7 @@ positions that came before it. Techniques:
 Recursion is bounded: one Python frame per ply, at most :data:`MAX_PLY` plies (search,
 extensions and quiescence together), so the search stays far below Pyodide's small stack.
 
->>> from hiddenchess.engine.notation import position_from_fen
+>>> from hiddenchess.engine.notation import position_from_fen, uci
 >>> pos = position_from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")   # back-rank mate
 >>> s = Searcher(pos, max_nodes=20_000)
 >>> result = s.think(max_depth=3)
@@ -42,11 +42,11 @@ import math
 from operator import itemgetter
 
 from hiddenchess.engine.core import BB_RANKS, PAWN_ATTACKS, QUEEN, WHITE
-from hiddenchess.engine.notation import uci
 from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION
 from hiddenchess.ai.evaluation import MATE, PIECE_VALUES, evaluate, material_pst, pst_delta, tables_for
 from hiddenchess.ai.movegen import in_check as _in_check
 from hiddenchess.ai.movegen import is_legal_after_push, tactical_moves
+from hiddenchess.ai.result import Result
 
 #: Hard cap on the ply reached by search + quiescence (= Python frames used by the search).
 MAX_PLY = 32
@@ -81,23 +81,6 @@ _FIRST = itemgetter(0)
 
 class SearchTimeout(Exception):
     """Raised inside the search when the node or time budget is spent (caught by :meth:`think`)."""
-
-
-class Result:
-    """What one search produced: the move (engine int), its score (centipawns for the side to
-    move), the depth of the last completed iteration, nodes searched, the principal variation
-    (engine ints) and the scores of the root moves of the last completed iteration (``{move:
-    score}``; exact for the best move, an upper bound for moves that fell below the window)."""
-
-    __slots__ = ("move", "score", "depth", "nodes", "pv", "root_scores")
-
-    def __init__(self, move, score, depth, nodes, pv, root_scores):
-        self.move, self.score, self.depth, self.nodes = move, score, depth, nodes
-        self.pv, self.root_scores = pv, root_scores
-
-    def __repr__(self):
-        return (f"Result(move={uci(self.move) if self.move else None}, score={self.score}, "
-                f"depth={self.depth}, nodes={self.nodes})")
 
 
 def repetition_key(pos) -> tuple:
