@@ -50,8 +50,8 @@ def test_a_rook_likes_an_open_file(monkeypatch):
     open_ = "4k3/1ppppppp/8/8/8/8/1PPPPPPP/R3K3 w - - 0 1"       # no pawn at all on it
     closed = "4k3/pppppppp/8/8/8/8/PPPPPPPP/R3K3 w - - 0 1"
     with_terms = [score(f) for f in (open_, half_open, closed)]
-    monkeypatch.setattr(evaluation, "ROOK_OPEN", (0, 0))
-    monkeypatch.setattr(evaluation, "ROOK_HALF_OPEN", (0, 0))
+    monkeypatch.setattr(evaluation, "_ROOK_OPEN", 0)
+    monkeypatch.setattr(evaluation, "_ROOK_HALF", 0)
     without = [score(f) for f in (open_, half_open, closed)]
     gains = [a - b for a, b in zip(with_terms, without)]
     assert gains[0] > gains[1] > gains[2] == 0

@@ -98,6 +98,8 @@ ROOK_HALF_OPEN = (10, 5)
 #: Middle-game bonus per own pawn in front of a king on its first two ranks: on the next rank
 #: (the king's file and the two beside it), and on the rank after.
 SHIELD = (10, 5)
+_ROOK_OPEN = ROOK_OPEN[1] * PACK + ROOK_OPEN[0]
+_ROOK_HALF = ROOK_HALF_OPEN[1] * PACK + ROOK_HALF_OPEN[0]
 
 
 def _shield(color, rank_step):
@@ -306,15 +308,17 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
     pawns = pos.pawns & ~royal if royal else pos.pawns
     white_pawns = pawns & white
     key = (white_pawns, pawns ^ white_pawns)
-    structure = _PAWN_CACHE.get(key)
-    if structure is None:
+    entry = _PAWN_CACHE.get(key)
+    if entry is None:
         if len(_PAWN_CACHE) >= _PAWN_CACHE_LIMIT:
             _PAWN_CACHE.clear()
-        structure = _PAWN_CACHE[key] = pawn_structure(key[0], key[1])
-    packed = (material_pst(pos, tables) if psq is None else psq) + structure
+        entry = _PAWN_CACHE[key] = _pawn_entry(key[0], key[1])
+    packed = (material_pst(pos, tables) if psq is None else psq) + entry[0]
     rooks = pos.rooks
     if rooks:
-        packed += _rook_files(rooks, white, pawns, white_pawns, pawns ^ white_pawns)
+        w, b = rooks & white, rooks & black
+        packed += (_ROOK_OPEN * ((w & entry[1]).bit_count() - (b & entry[1]).bit_count())
+                   + _ROOK_HALF * ((w & entry[2]).bit_count() - (b & entry[3]).bit_count()))
     mg = ((packed + _HALF) & _MASK) - _HALF
     phase = ((pos.knights | pos.bishops).bit_count() + 2 * pos.rooks.bit_count()
              + 4 * pos.queens.bit_count())
@@ -353,25 +357,19 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
     return score if pos.turn == WHITE else -score
 
 
-def _rook_files(rooks, white, pawns, white_pawns, black_pawns) -> int:
-    """Rooks on open and half-open files, packed, White's point of view."""
-    mg = eg = 0
-    while rooks:
-        low = rooks & -rooks
-        rooks ^= low
-        file = _FILES[(low.bit_length() - 1) & 7]
-        if not file & pawns:
-            sign = 1 if low & white else -1
-            mg += sign * ROOK_OPEN[0]
-            eg += sign * ROOK_OPEN[1]
-        elif low & white:
-            if not file & white_pawns:
-                mg += ROOK_HALF_OPEN[0]
-                eg += ROOK_HALF_OPEN[1]
+def _pawn_entry(white_pawns: int, black_pawns: int) -> tuple:
+    """What the evaluation caches per pair of pawn sets: :func:`pawn_structure`, the squares of
+    the files without pawns, and of those without White's / Black's own pawns only."""
+    open_files = white_half = black_half = 0
+    for file in _FILES:
+        if not file & white_pawns:
+            if not file & black_pawns:
+                open_files |= file
+            else:
+                white_half |= file
         elif not file & black_pawns:
-            mg -= ROOK_HALF_OPEN[0]
-            eg -= ROOK_HALF_OPEN[1]
-    return eg * PACK + mg
+            black_half |= file
+    return pawn_structure(white_pawns, black_pawns), open_files, white_half, black_half
 
 
 def cover_terms(pos) -> int:
