@@ -34,8 +34,9 @@ level  name      max depth  nodes   time cap  quiescence  deliberate error
 
 Level 5 is iterative deepening principal-variation search with aspiration windows, quiescence,
 a transposition table, check extension, null-move pruning, futility pruning, late move
-reductions and MVV-LVA / killer / history move ordering: about 0.3 s a move on CPython and
-0.3-1.2 s in the browser. Lower levels cap depth and nodes, score every root move within a
+reductions and MVV-LVA / killer / history move ordering, over a tapered evaluation (PeSTO's
+tables, pawn structure, rooks' files, the king's pawn shield: :mod:`hiddenchess.ai.evaluation`):
+about 0.3-0.4 s a move on CPython and 0.3-1.3 s in the browser. Lower levels cap depth and nodes, score every root move within a
 margin of the best (:attr:`Level.margin`) and choose with Gaussian noise on the scores;
 "second-best-ish" picks uniformly among the next four moves.
 

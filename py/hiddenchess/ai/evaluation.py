@@ -1,11 +1,15 @@
-"""Static evaluation for the computer opponent: material + piece-square tables, tapered king.
+"""Static evaluation for the computer opponent: tapered material + piece-square tables.
 
 Scores are centipawns from the point of view of the side to move (positive = good for it).
-The piece-square tables are sunfish's (Thomas Dybdahl Ahle and contributors, GPL-3, like this
-project), re-indexed to this engine's squares (a1 = 0). On top of them:
+Material and piece-square values are PeSTO's (:mod:`hiddenchess.ai.pesto`), re-indexed to this
+engine's squares (a1 = 0): each piece on each square has a middle-game and an endgame value
+(kept packed in one int, :data:`PACK`), blended by a game phase from 24 (all pieces: knight
+and bishop 1, rook 2, queen 4) to 0 (pawns and kings). On top of them:
 
-* the king uses sunfish's middle-game table while there is plenty of material, and a
-  "go to the centre" table in the endgame, blended by a game phase from 24 (all pieces) to 0;
+* pawn structure (:func:`pawn_structure`, cached by the two pawn sets): a passed pawn by its
+  rank (:data:`PASSED_MG`, :data:`PASSED_EG`), isolated and doubled pawns;
+* rooks on open and half-open files (:data:`ROOK_OPEN`, :data:`ROOK_HALF_OPEN`);
+* the king's pawn shield in the middle game (:data:`SHIELD`), for a king on its first two ranks;
 * a bishop pair is worth :data:`BISHOP_PAIR`;
 * in Standard chess, positions the rules draw automatically (bare kings, one minor piece)
   score 0.
@@ -33,6 +37,7 @@ True
 
 from hiddenchess.engine.core import BISHOP, BLACK, KING, KING_ATTACKS, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 from hiddenchess.engine.position import CASTLE, EN_PASSANT, POOL_ROLES, pool_counts
+from hiddenchess.ai.pesto import EG_TABLES, EG_VALUES, MG_TABLES, MG_VALUES
 
 #: Centipawn values of pawn, knight, bishop, rook, queen (index = piece type).
 PIECE_VALUES = (0, 100, 280, 320, 479, 929, 0)
@@ -49,63 +54,21 @@ KING_GUARD = 6
 #: Scores at or beyond this size are game ends (mate, royal promotion); see the search.
 MATE = 100_000
 
-# sunfish's tables (a8 first, as printed), without material.
-_SUNFISH_PST = {
-    PAWN: (
-        0, 0, 0, 0, 0, 0, 0, 0,
-        78, 83, 86, 73, 102, 82, 85, 90,
-        7, 29, 21, 44, 40, 31, 44, 7,
-        -17, 16, -2, 15, 14, 0, 15, -13,
-        -26, 3, 10, 9, 6, 1, 0, -23,
-        -22, 9, 5, -11, -10, -2, 3, -19,
-        -31, 8, -7, -37, -36, -14, 3, -31,
-        0, 0, 0, 0, 0, 0, 0, 0),
-    KNIGHT: (
-        -66, -53, -75, -75, -10, -55, -58, -70,
-        -3, -6, 100, -36, 4, 62, -4, -14,
-        10, 67, 1, 74, 73, 27, 62, -2,
-        24, 24, 45, 37, 33, 41, 25, 17,
-        -1, 5, 31, 21, 22, 35, 2, 0,
-        -18, 10, 13, 22, 18, 15, 11, -14,
-        -23, -15, 2, 0, 2, 0, -23, -20,
-        -74, -23, -26, -24, -19, -35, -22, -69),
-    BISHOP: (
-        -59, -78, -82, -76, -23, -107, -37, -50,
-        -11, 20, 35, -42, -39, 31, 2, -22,
-        -9, 39, -32, 41, 52, -10, 28, -14,
-        25, 17, 20, 34, 26, 25, 15, 10,
-        13, 10, 17, 23, 17, 16, 0, 7,
-        14, 25, 24, 15, 8, 25, 20, 15,
-        19, 20, 11, 6, 7, 6, 20, 16,
-        -7, 2, -15, -12, -14, -15, -10, -10),
-    ROOK: (
-        35, 29, 33, 4, 37, 33, 56, 50,
-        55, 29, 56, 67, 55, 62, 34, 60,
-        19, 35, 28, 33, 45, 27, 25, 15,
-        0, 5, 16, 13, 18, -4, -9, -6,
-        -28, -35, -16, -21, -13, -29, -46, -30,
-        -42, -28, -42, -25, -25, -35, -26, -46,
-        -53, -38, -31, -26, -29, -43, -44, -53,
-        -30, -24, -18, 5, -2, -18, -31, -32),
-    QUEEN: (
-        6, 1, -8, -104, 69, 24, 88, 26,
-        14, 32, 60, -10, 20, 76, 57, 24,
-        -2, 43, 32, 60, 72, 63, 43, 2,
-        1, -16, 22, 17, 25, 20, -13, -6,
-        -14, -15, -2, -5, -1, -10, -20, -22,
-        -30, -6, -13, -11, -16, -11, -16, -27,
-        -36, -18, 0, -19, -15, -15, -21, -38,
-        -39, -30, -31, -13, -31, -36, -34, -42),
-    KING: (
-        4, 54, 47, -99, -99, 60, 83, -62,
-        -32, 10, 55, 56, 56, 55, 10, 3,
-        -62, 12, -57, 44, -67, 28, 37, -31,
-        -55, 50, 11, -4, -19, 13, 0, -49,
-        -55, -43, -52, -28, -51, -47, -8, -50,
-        -47, -42, -43, -79, -64, -32, -29, -32,
-        -4, 3, -14, -50, -57, -18, 13, 4,
-        17, 30, -3, -14, 6, -1, 40, 18),
-}
+#: Material and position are packed in one int, ``endgame * PACK + middle game`` (either may be
+#: negative), so that the search can keep both up to date with one addition a move.
+PACK = 1 << 20
+_HALF = PACK >> 1
+_MASK = PACK - 1
+
+
+def unpack(packed: int):
+    """``(middle game, endgame)`` of a packed value.
+
+    >>> unpack(-37 * PACK + 512), unpack(5 * PACK - 9)
+    ((512, -37), (-9, 5))
+    """
+    mg = ((packed + _HALF) & _MASK) - _HALF
+    return mg, (packed - mg) >> 20
 
 
 def _white_table(printed):
@@ -113,16 +76,50 @@ def _white_table(printed):
     return [printed[(7 - (sq >> 3)) * 8 + (sq & 7)] for sq in range(64)]
 
 
-def _king_end():
-    """sunfish's endgame king table: -70 in the corners, +0 near the centre."""
+_MAX_PHASE = 24
+#: Pawn structure (middle game, endgame), on top of PeSTO's tables: a passed pawn by its rank
+#: from its own side (index 0 = first rank), an isolated pawn, each extra pawn on a file.
+PASSED_MG = (0, 0, 0, 5, 15, 30, 50, 0)
+PASSED_EG = (0, 5, 10, 20, 40, 70, 110, 0)
+ISOLATED = (-8, -12)
+DOUBLED = (-8, -20)
+_FILES = [0x0101010101010101 << f for f in range(8)]
+_ADJACENT = [(_FILES[f - 1] if f else 0) | (_FILES[f + 1] if f < 7 else 0) for f in range(8)]
+#: Squares ahead of a pawn of each colour on its file and the files next to it.
+_FRONT_SPAN = (
+    [sum(_FILES[g] for g in range(max(0, sq % 8 - 1), min(8, sq % 8 + 2)))
+     & ~((1 << (8 * (sq // 8 + 1))) - 1) for sq in range(64)],
+    [sum(_FILES[g] for g in range(max(0, sq % 8 - 1), min(8, sq % 8 + 2)))
+     & ((1 << (8 * (sq // 8))) - 1) for sq in range(64)],
+)
+#: A rook on a file without pawns, and on one without pawns of its own (middle game, endgame).
+ROOK_OPEN = (25, 10)
+ROOK_HALF_OPEN = (10, 5)
+#: Middle-game bonus per own pawn in front of a king on its first two ranks: on the next rank
+#: (the king's file and the two beside it), and on the rank after.
+SHIELD = (10, 5)
+_ROOK_OPEN = ROOK_OPEN[1] * PACK + ROOK_OPEN[0]
+_ROOK_HALF = ROOK_HALF_OPEN[1] * PACK + ROOK_HALF_OPEN[0]
+
+
+def _shield(color, rank_step):
     out = []
     for sq in range(64):
         f, r = sq & 7, sq >> 3
-        out.append(70 - 10 * (abs(2 * r - 7) + abs(2 * f - 7)))
+        home = r if color == 0 else 7 - r
+        target = r + rank_step if color == 0 else r - rank_step
+        mask = 0
+        if home <= 1 and 0 <= target < 8:
+            for g in range(max(0, f - 1), min(8, f + 2)):
+                mask |= 1 << (target * 8 + g)
+        out.append(mask)
     return out
 
 
-_MAX_PHASE = 24
+_SHIELD_NEAR = (_shield(0, 1), _shield(1, 1))
+_SHIELD_FAR = (_shield(0, 2), _shield(1, 2))
+_PAWN_CACHE = {}
+_PAWN_CACHE_LIMIT = 50_000
 _CHEBYSHEV = [[max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in range(64)]
               for a in range(64)]
 #: Squares within two king steps of each square (a 5x5 box, the square itself excluded).
@@ -142,12 +139,13 @@ class EvalTables:
         self.white = [None] * 7
         self.black = [None] * 7
         for pt in (PAWN, KNIGHT, BISHOP, ROOK, QUEEN):
-            t = [PIECE_VALUES[pt] + v for v in _white_table(_SUNFISH_PST[pt])]
+            t = [(EG_VALUES[pt] + eg) * PACK + MG_VALUES[pt] + mg for mg, eg in zip(
+                _white_table(MG_TABLES[pt]), _white_table(EG_TABLES[pt]))]
             self.white[pt] = t
             self.black[pt] = [t[sq ^ 56] for sq in range(64)]
         self.king_value = ROYAL_PAWN_KING_VALUE if royal_pawn else 0
-        mid = [self.king_value + v for v in _white_table(_SUNFISH_PST[KING])]
-        end = [self.king_value + v for v in _king_end()]
+        mid = [self.king_value + v for v in _white_table(MG_TABLES[KING])]
+        end = [self.king_value + v for v in _white_table(EG_TABLES[KING])]
         if royal_pawn:
             # A non-royal king is a fighting piece: half its castled-shelter preference, and the
             # endgame centralisation.
@@ -173,16 +171,51 @@ def tables_for(variant) -> EvalTables:
     return tables
 
 
+def pawn_structure(white_pawns: int, black_pawns: int) -> int:
+    """Passed, isolated and doubled pawns, packed (:data:`PACK`), White's point of view.
+
+    >>> from hiddenchess.engine.core import parse_square as sq
+    >>> unpack(pawn_structure(1 << sq("d6"), 1 << sq("a7")))  # both passed and isolated
+    (30, 65)
+    >>> unpack(pawn_structure(1 << sq("d2") | 1 << sq("d3"), 1 << sq("e7")))  # doubled; all isolated
+    (-16, -32)
+    """
+    mg = eg = 0
+    for own, other, color, sign in ((white_pawns, black_pawns, 0, 1),
+                                    (black_pawns, white_pawns, 1, -1)):
+        span = _FRONT_SPAN[color]
+        m = own
+        while m:
+            low = m & -m
+            m ^= low
+            sq = low.bit_length() - 1
+            f = sq & 7
+            if not span[sq] & other:
+                rank = sq >> 3 if color == 0 else 7 - (sq >> 3)
+                mg += sign * PASSED_MG[rank]
+                eg += sign * PASSED_EG[rank]
+            if not _ADJACENT[f] & own:
+                mg += sign * ISOLATED[0]
+                eg += sign * ISOLATED[1]
+        for f in range(8):
+            n = (own & _FILES[f]).bit_count()
+            if n > 1:
+                mg += sign * DOUBLED[0] * (n - 1)
+                eg += sign * DOUBLED[1] * (n - 1)
+    return eg * PACK + mg
+
+
 def game_phase(pos) -> int:
     """24 with all pieces on the board, 0 with only pawns and kings."""
-    phase = (bin(pos.knights | pos.bishops).count("1") + 2 * bin(pos.rooks).count("1")
-             + 4 * bin(pos.queens).count("1"))
+    phase = ((pos.knights | pos.bishops).bit_count() + 2 * pos.rooks.bit_count()
+             + 4 * pos.queens.bit_count())
     return phase if phase < _MAX_PHASE else _MAX_PHASE
 
 
 def material_pst(pos, tables: EvalTables) -> int:
-    """Material + piece-square value of pawns to queens (royal pawns excluded), White's view.
-    The search keeps this number up to date move by move with :func:`pst_delta`."""
+    """Material + piece-square value of pawns to queens (royal pawns excluded), White's view,
+    packed (:func:`unpack` gives the middle-game and endgame parts). The search keeps this
+    number up to date move by move with :func:`pst_delta`."""
     white, black = pos.white, pos.black
     score = 0
     tw, tb = tables.white, tables.black
@@ -272,33 +305,71 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
     up to date (the search does); otherwise it is computed. See the module docstring."""
     white, black = pos.white, pos.black
     royal = pos.royal
-    score = material_pst(pos, tables) if psq is None else psq
+    pawns = pos.pawns & ~royal if royal else pos.pawns
+    white_pawns = pawns & white
+    key = (white_pawns, pawns ^ white_pawns)
+    entry = _PAWN_CACHE.get(key)
+    if entry is None:
+        if len(_PAWN_CACHE) >= _PAWN_CACHE_LIMIT:
+            _PAWN_CACHE.clear()
+        entry = _PAWN_CACHE[key] = _pawn_entry(key[0], key[1])
+    packed = (material_pst(pos, tables) if psq is None else psq) + entry[0]
+    rooks = pos.rooks
+    if rooks:
+        w, b = rooks & white, rooks & black
+        packed += (_ROOK_OPEN * ((w & entry[1]).bit_count() - (b & entry[1]).bit_count())
+                   + _ROOK_HALF * ((w & entry[2]).bit_count() - (b & entry[3]).bit_count()))
+    mg = ((packed + _HALF) & _MASK) - _HALF
+    phase = ((pos.knights | pos.bishops).bit_count() + 2 * pos.rooks.bit_count()
+             + 4 * pos.queens.bit_count())
+    if phase > _MAX_PHASE:
+        phase = _MAX_PHASE
+    score = (mg * phase + ((packed - mg) >> 20) * (_MAX_PHASE - phase)) // _MAX_PHASE
     bishops = pos.bishops
     if bishops:
-        if bin(bishops & white).count("1") >= 2:
+        if (bishops & white).bit_count() >= 2:
             score += BISHOP_PAIR
-        if bin(bishops & black).count("1") >= 2:
+        if (bishops & black).bit_count() >= 2:
             score -= BISHOP_PAIR
     if pos.covered:
         score += cover_terms(pos)
-    phase = game_phase(pos)
     kings = pos.kings & ~royal
     if kings:
         kmid, kend = tables.king_mid, tables.king_end
         k = kings & white
         if k:
             sq = k.bit_length() - 1
-            score += (kmid[0][sq] * phase + kend[0][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
+            mid = kmid[0][sq] + SHIELD[0] * (_SHIELD_NEAR[0][sq] & white_pawns).bit_count() + (
+                SHIELD[1] * (_SHIELD_FAR[0][sq] & white_pawns).bit_count())
+            score += (mid * phase + kend[0][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
         k = kings & black
         if k:
             sq = k.bit_length() - 1
-            score -= (kmid[1][sq] * phase + kend[1][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
+            black_pawns = pawns ^ white_pawns
+            mid = kmid[1][sq] + SHIELD[0] * (_SHIELD_NEAR[1][sq] & black_pawns).bit_count() + (
+                SHIELD[1] * (_SHIELD_FAR[1][sq] & black_pawns).bit_count())
+            score -= (mid * phase + kend[1][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
     if tables.royal_pawn and royal & pos.pawns:
         score += _royal_terms(pos, tables, phase)
     elif tables.draw_by_material and not (pos.pawns | pos.rooks | pos.queens):
-        if bin(pos.knights | bishops).count("1") <= 1:
+        if (pos.knights | bishops).bit_count() <= 1:
             return 0
     return score if pos.turn == WHITE else -score
+
+
+def _pawn_entry(white_pawns: int, black_pawns: int) -> tuple:
+    """What the evaluation caches per pair of pawn sets: :func:`pawn_structure`, the squares of
+    the files without pawns, and of those without White's / Black's own pawns only."""
+    open_files = white_half = black_half = 0
+    for file in _FILES:
+        if not file & white_pawns:
+            if not file & black_pawns:
+                open_files |= file
+            else:
+                white_half |= file
+        elif not file & black_pawns:
+            black_half |= file
+    return pawn_structure(white_pawns, black_pawns), open_files, white_half, black_half
 
 
 def cover_terms(pos) -> int:
@@ -321,10 +392,10 @@ def cover_terms(pos) -> int:
         if not total:
             continue
         expected = sum(n * PIECE_VALUES[pt] for n, pt in zip(counts, POOL_ROLES))
-        as_covers = sum(PIECE_VALUES[pt] * bin(covers & bb).count("1") for pt, bb in (
+        as_covers = sum(PIECE_VALUES[pt] * (covers & bb).bit_count() for pt, bb in (
             (PAWN, pos.pawns), (KNIGHT, pos.knights), (BISHOP, pos.bishops), (ROOK, pos.rooks),
             (QUEEN, pos.queens)))
-        score += sign * ((expected * bin(covers).count("1")) // total - as_covers)
+        score += sign * ((expected * covers.bit_count()) // total - as_covers)
     return score
 
 
@@ -341,8 +412,8 @@ def _royal_terms(pos, tables, phase) -> int:
             continue
         sq = r.bit_length() - 1
         term = (rmid[color][sq] * phase + rend[color][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
-        term += ROYAL_DEFENDER * bin(KING_ATTACKS[sq] & own).count("1")
-        near = bin(_ZONE[sq] & other & heavy).count("1")
+        term += ROYAL_DEFENDER * (KING_ATTACKS[sq] & own).bit_count()
+        near = (_ZONE[sq] & other & heavy).bit_count()
         term -= (ROYAL_ATTACKER * near * phase) // _MAX_PHASE
         k = pos.kings & own
         if k:
@@ -352,4 +423,4 @@ def _royal_terms(pos, tables, phase) -> int:
 
 
 __all__ = ["EvalTables", "MATE", "PIECE_VALUES", "cover_terms", "evaluate", "game_phase",
-           "material_pst", "pst_delta", "tables_for"]
+           "material_pst", "PACK", "pawn_structure", "pst_delta", "tables_for", "unpack"]

@@ -101,15 +101,45 @@ def tactical_moves(pos) -> list:
     return out
 
 
+def royal_attacked(pos, color: int) -> bool:
+    """Whether ``color``'s royal piece is attacked: :meth:`Position.is_royal_attacked` with the
+    cheap attackers (knights, pawns, kings, secret pawns) tried first and sliders only when the
+    enemy has one (the search asks this at almost every node).
+
+    >>> from hiddenchess.engine.notation import position_from_fen
+    >>> royal_attacked(position_from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1"), 1)
+    False
+    >>> royal_attacked(position_from_fen("4k3/8/8/8/8/8/8/4R1K1 b - - 0 1"), 1)
+    True
+    """
+    if color == WHITE:
+        own, other = pos.white, pos.black
+    else:
+        own, other = pos.black, pos.white
+    royal = pos.royal & own
+    if not royal:
+        return False
+    sq = (royal & -royal).bit_length() - 1
+    if ((KNIGHT_ATTACKS[sq] & pos.knights) | (PAWN_ATTACKS[color][sq] & pos.pawns)
+            | (KING_ATTACKS[sq] & (pos.kings | pos.secret))) & other:
+        return True
+    occ = own | other
+    sliders = (pos.rooks | pos.queens) & other
+    if sliders and rook_attacks(sq, occ) & sliders:
+        return True
+    sliders = (pos.bishops | pos.queens) & other
+    return bool(sliders and bishop_attacks(sq, occ) & sliders)
+
+
+def in_check(pos) -> bool:
+    """:meth:`Position.is_check`, faster (:func:`royal_attacked`)."""
+    return royal_attacked(pos, pos.turn)
+
+
 def is_legal_after_push(pos) -> bool:
     """After ``pos.push(m)`` of a move from :func:`tactical_moves`: whether the mover's royal
     piece is safe (i.e. the move was legal)."""
-    mover = pos.turn ^ 1
-    royal = pos.royal & (pos.white if mover == WHITE else pos.black)
-    if not royal:
-        return True
-    sq = royal.bit_length() - 1
-    return not pos.attackers(mover ^ 1, sq, pos.white | pos.black)
+    return not royal_attacked(pos, pos.turn ^ 1)
 
 
-__all__ = ["is_legal_after_push", "tactical_moves"]
+__all__ = ["in_check", "is_legal_after_push", "royal_attacked", "tactical_moves"]

@@ -30,7 +30,7 @@ positions that came before it. Techniques:
 Recursion is bounded: one Python frame per ply, at most :data:`MAX_PLY` plies (search,
 extensions and quiescence together), so the search stays far below Pyodide's small stack.
 
->>> from hiddenchess.engine.notation import position_from_fen
+>>> from hiddenchess.engine.notation import position_from_fen, uci
 >>> pos = position_from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")   # back-rank mate
 >>> s = Searcher(pos, max_nodes=20_000)
 >>> result = s.think(max_depth=3)
@@ -42,10 +42,11 @@ import math
 from operator import itemgetter
 
 from hiddenchess.engine.core import BB_RANKS, PAWN_ATTACKS, QUEEN, WHITE
-from hiddenchess.engine.notation import uci
 from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION
 from hiddenchess.ai.evaluation import MATE, PIECE_VALUES, evaluate, material_pst, pst_delta, tables_for
+from hiddenchess.ai.movegen import in_check as _in_check
 from hiddenchess.ai.movegen import is_legal_after_push, tactical_moves
+from hiddenchess.ai.result import Result
 
 #: Hard cap on the ply reached by search + quiescence (= Python frames used by the search).
 MAX_PLY = 32
@@ -80,23 +81,6 @@ _FIRST = itemgetter(0)
 
 class SearchTimeout(Exception):
     """Raised inside the search when the node or time budget is spent (caught by :meth:`think`)."""
-
-
-class Result:
-    """What one search produced: the move (engine int), its score (centipawns for the side to
-    move), the depth of the last completed iteration, nodes searched, the principal variation
-    (engine ints) and the scores of the root moves of the last completed iteration (``{move:
-    score}``; exact for the best move, an upper bound for moves that fell below the window)."""
-
-    __slots__ = ("move", "score", "depth", "nodes", "pv", "root_scores")
-
-    def __init__(self, move, score, depth, nodes, pv, root_scores):
-        self.move, self.score, self.depth, self.nodes = move, score, depth, nodes
-        self.pv, self.root_scores = pv, root_scores
-
-    def __repr__(self):
-        return (f"Result(move={uci(self.move) if self.move else None}, score={self.score}, "
-                f"depth={self.depth}, nodes={self.nodes})")
 
 
 def repetition_key(pos) -> tuple:
@@ -375,7 +359,7 @@ class Searcher:
     def _draw_by_material(self, pos) -> bool:
         if pos.pawns or pos.rooks or pos.queens or not self.tables.draw_by_material:
             return False
-        return bin(pos.knights | pos.bishops).count("1") <= 1
+        return (pos.knights | pos.bishops).bit_count() <= 1
 
     # --- the search -------------------------------------------------------------------------------
     def _search(self, depth, alpha, beta, ply, null_ok) -> int:
@@ -397,7 +381,7 @@ class Searcher:
             beta = MATE - ply - 1
         if alpha >= beta:
             return alpha
-        in_check = pos.is_check()
+        in_check = _in_check(pos)
         if in_check and ply < MAX_PLY - 8:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY - 1:
@@ -464,7 +448,7 @@ class Searcher:
                     m >> _FLAG_SHIFT & 7) not in (EN_PASSANT, ROYAL_PROMOTION)
                 delta = pst_delta(pos, m, tables)
                 push(m)
-                if (futile or i >= late) and quiet and i and not pos.is_check():
+                if (futile or i >= late) and quiet and i and not _in_check(pos):
                     pop()
                     if futile and best < static + FUTILITY[depth]:
                         best = static + FUTILITY[depth]
@@ -476,7 +460,7 @@ class Searcher:
                     reduction = 0
                     if (quiet and depth >= 3 and i >= 3 and not in_check
                             and m != self.killers[ply][0] and m != self.killers[ply][1]
-                            and not pos.is_check()):
+                            and not _in_check(pos)):
                         reduction = _LMR[min(depth, _LMR_DEPTHS)][min(i, 63)] - pv_node
                         if reduction < 0:
                             reduction = 0
@@ -522,7 +506,7 @@ class Searcher:
         turn = pos.turn
         them = pos.black if turn == WHITE else pos.white
         tables = self.tables
-        if qply < QCHECK_PLIES and pos.is_check():
+        if qply < QCHECK_PLIES and _in_check(pos):
             # In check: every evasion, and no legal move is mate.
             moves = pos.legal_moves()
             if not moves:

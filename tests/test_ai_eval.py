@@ -1,0 +1,112 @@
+"""The computer's evaluation terms (hiddenchess.ai.evaluation): PeSTO's tapered tables, pawn
+structure, rooks on open files and the king's pawn shield; and the search's fast check test
+(hiddenchess.ai.movegen.royal_attacked) agreeing with the rules engine's.
+
+Each test compares two positions that differ in one feature only, so a weight may change
+without breaking it, but a sign error or a term that stopped counting does.
+"""
+
+import doctest
+import random
+
+import pytest
+
+from hiddenchess.ai import choose_setup, evaluation, pesto, result
+from hiddenchess.ai.evaluation import PACK, evaluate, pawn_structure, tables_for, unpack
+from hiddenchess.ai.movegen import in_check, royal_attacked
+from hiddenchess.game.game import Game
+from hiddenchess.engine.notation import position_from_fen
+
+def score(fen, variant="standard"):
+    pos = position_from_fen(fen, variant)
+    return evaluate(pos, tables_for(pos.variant))
+
+
+def test_packed_values_round_trip():
+    for mg in (-5000, -1, 0, 1, 4321):
+        for eg in (-5000, -1, 0, 1, 4321):
+            assert unpack(eg * PACK + mg) == (mg, eg)
+            assert unpack((eg * PACK + mg) + (3 * PACK - 7)) == (mg - 7, eg + 3)
+
+
+def test_a_passed_pawn_is_worth_more_in_the_endgame():
+    d5, d7, c6 = 1 << 35, 1 << 51, 1 << 42
+    passed = unpack(pawn_structure(d5, 0))
+    faced = unpack(pawn_structure(d5, d7))        # the same pawn with an enemy pawn ahead
+    assert passed[0] > faced[0] and passed[1] > faced[1]
+    assert passed[1] - faced[1] > passed[0] - faced[0]  # more in the endgame
+    assert unpack(pawn_structure(d5, c6)) == unpack(pawn_structure(d5, d7))  # c6 guards d5's path
+    assert score("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1") > score("4k3/8/2p5/3P4/8/8/8/4K3 w - - 0 1")
+
+
+def test_doubled_and_isolated_pawns_cost():
+    healthy = "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1"
+    doubled = "4k3/pp6/8/8/8/1P6/1P6/4K3 w - - 0 1"
+    assert score(doubled) < score(healthy)
+
+
+def test_a_rook_likes_an_open_file(monkeypatch):
+    half_open = "4k3/pppppppp/8/8/8/8/1PPPPPPP/R3K3 w - - 0 1"   # no white pawn on the a-file
+    open_ = "4k3/1ppppppp/8/8/8/8/1PPPPPPP/R3K3 w - - 0 1"       # no pawn at all on it
+    closed = "4k3/pppppppp/8/8/8/8/PPPPPPPP/R3K3 w - - 0 1"
+    with_terms = [score(f) for f in (open_, half_open, closed)]
+    monkeypatch.setattr(evaluation, "_ROOK_OPEN", 0)
+    monkeypatch.setattr(evaluation, "_ROOK_HALF", 0)
+    without = [score(f) for f in (open_, half_open, closed)]
+    gains = [a - b for a, b in zip(with_terms, without)]
+    assert gains[0] > gains[1] > gains[2] == 0
+
+
+def test_the_king_likes_its_pawn_shield():
+    shielded = "r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+    pushed = "r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1"
+    assert score(shielded) > score(pushed)
+
+
+def test_the_evaluation_is_colour_symmetric():
+    rng = random.Random(5)
+    for _ in range(8):
+        game = Game.new("standard")
+        for _ in range(rng.randrange(10, 60)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        board, turn = game.fen().split()[:2]
+        mirrored = "/".join(reversed(board.split("/"))).swapcase()
+        flipped = f"{mirrored} {'b' if turn == 'w' else 'w'} - - 0 1"
+        plain = f"{board} {turn} - - 0 1"
+        assert abs(score(plain) - score(flipped)) <= 1, plain  # (rounding of the taper)
+
+
+@pytest.mark.parametrize("variant", ["standard", "royal-pawn", "secret-pawn", "hidden-identity"])
+def test_the_fast_check_test_agrees_with_the_rules(variant):
+    rng = random.Random(9)
+    seen = 0
+    for _ in range(6):
+        game = Game.new(variant)
+        while game.setup_pending():
+            seat = game.setup_pending()[0]
+            game.setup(seat, choose_setup(game.view(seat).to_json(), rng))
+        for _ in range(80):
+            pos = game.position
+            for color in (0, 1):
+                assert royal_attacked(pos, color) == pos.is_royal_attacked(color), game.fen()
+            assert in_check(pos) == pos.is_check()
+            seen += pos.is_check()
+            moves = game.legal_moves()
+            if game.status.over or not moves:
+                break
+            game.play(rng.choice(moves))
+    assert variant == "hidden-identity" or seen > 0  # some checks were among the positions
+
+
+def test_pesto_tables_are_whole():
+    assert all(len(t) == 64 for t in pesto.MG_TABLES.values())
+    assert all(len(t) == 64 for t in pesto.EG_TABLES.values())
+
+
+@pytest.mark.parametrize("module", [pesto, result])
+def test_docstring_examples(module):
+    failures, tried = doctest.testmod(module)
+    assert tried > 0 and failures == 0
