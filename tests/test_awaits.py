@@ -7,29 +7,14 @@ relay reachable (or none answering) claims nothing."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
-import build
-
-ROOT = Path(__file__).resolve().parents[1]
+from nodejs import run_script
 
 
 @pytest.fixture(scope="module")
 def result():
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    if build.needs_build(ROOT):
-        build.build(ROOT, quiet=True)
-    proc = subprocess.run([node, "--no-warnings", str(ROOT / "tests" / "js" / "awaits.mjs")], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_script("awaits.mjs")
 
 
 def test_which_games_are_asked_about(result):

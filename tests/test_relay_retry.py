@@ -6,29 +6,15 @@ a fake clock (tests/js/relay_retry.mjs)."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
 import build
-
-ROOT = Path(__file__).resolve().parents[1]
+from nodejs import run_script
 
 
 @pytest.fixture(scope="module")
 def result():
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    if build.needs_build(ROOT):
-        build.build(ROOT, quiet=True)
-    proc = subprocess.run([node, "--no-warnings", str(ROOT / "tests" / "js" / "relay_retry.mjs")], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_script("relay_retry.mjs", timeout=60)
 
 
 def test_trystero_never_gives_up_on_a_relay(result):

@@ -5,40 +5,15 @@ messages (a long one put together from its parts), and binds the host's key."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
-import build
-
-ROOT = Path(__file__).resolve().parents[1]
+from nodejs import local_relay, run_script
 
 
 @pytest.fixture(scope="module")
 def result():
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    if build.needs_build(ROOT):
-        build.build(ROOT, quiet=True)
-    relay = subprocess.Popen([node, str(ROOT / "tests" / "browser" / "nostr_relay.cjs"), "--host", "127.0.0.1",
-                              "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, text=True,
-                             start_new_session=True)
-    try:
-        line = relay.stdout.readline()
-        assert line.startswith("listening "), line
-        port = int(line.split()[2])
-        proc = subprocess.run([node, "--experimental-websocket", "--no-warnings",
-                               str(ROOT / "tests" / "js" / "store_hostile.mjs"), "--relay", f"ws://127.0.0.1:{port}"],
-                              cwd=ROOT, capture_output=True, text=True, timeout=120)
-    finally:
-        relay.terminate()
-        relay.wait(5)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    with local_relay() as url:
+        return run_script("store_hostile.mjs", "--relay", url, flags=("--experimental-websocket",))
 
 
 def test_envelopes_open_only_with_the_game_keys(result):

@@ -448,6 +448,25 @@ class SharedPage:
         self.page_errors: List[str] = []
 
 
+def hold_engine(until: str, at_most_ms: int) -> str:
+    """An init script: the page's fetch of py.zip (Python needs it to start) answers only once the
+    JavaScript expression ``until`` is true (looked at every 50 ms), or after ``at_most_ms``. Held
+    in the page, not by a route that sleeps: Playwright's handler would hold every other request
+    of the page meanwhile."""
+    return """(() => {
+  const fetch = window.fetch;
+  window.fetch = (input, init) => {
+    const answer = fetch(input, init);
+    if (!/\\/py\\.zip$/.test(String((input && input.url) || input))) return answer;
+    const since = Date.now();
+    return answer.then(response => new Promise(resolve => {
+      const look = () => (%s) || Date.now() - since > %d ? resolve(response) : setTimeout(look, 50);
+      look();
+    }));
+  };
+})();""" % (until, at_most_ms)
+
+
 def wait_ready(page, timeout_ms: int = SHARED_BOOT_TIMEOUT_MS) -> None:
     """Until the page is playable and the session has rendered a state (on a timeout, the
     failure says how far the page got)."""

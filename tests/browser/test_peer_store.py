@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import hold_engine
 from .netns import RELAY_PORT, Relay, netns, ns_browser, ns_site, nostr_relay, relay_init_script  # noqa: F401
 from .test_peer_play import CONNECT_MS, Device, invite, shot
 
@@ -32,21 +33,8 @@ def relays(netns, nostr_relay):  # noqa: F811
 
 #: The page's fetch of py.zip (Python needs it to start) answers only once the store's first batch
 #: is out (its trace says so), at most 20 s: that batch then waits for the Session (friend.js).
-ENGINE_AFTER_STORE = """(() => {
-  const fetch = window.fetch;
-  window.fetch = (input, init) => {
-    const answer = fetch(input, init);
-    if (!/\\/py\\.zip$/.test(String((input && input.url) || input))) return answer;
-    const since = Date.now();
-    return answer.then(response => new Promise(resolve => {
-      const look = () => {
-        window.hcHeldForStore = (window.hcStoreTrace || []).some(line => / flush first /.test(line));
-        return window.hcHeldForStore || Date.now() - since > 20000 ? resolve(response) : setTimeout(look, 50);
-      };
-      look();
-    }));
-  };
-})();"""
+ENGINE_AFTER_STORE = hold_engine(
+    "window.hcHeldForStore = (window.hcStoreTrace || []).some(line => / flush first /.test(line))", 20000)
 
 
 class Visitor(Device):

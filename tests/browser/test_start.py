@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import is_local, state, wait_for_app
+from .conftest import hold_engine, is_local, state, wait_for_app
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 VARIANTS = ["standard", "royal-pawn", "secret-pawn", "reveal", "hidden-identity"]
@@ -202,19 +202,8 @@ def slow_engine(page, seconds: float = 6) -> None:
     needs to start, answers late), not by a route that sleeps: Playwright's handler would hold
     every other request of the page meanwhile. A page that never draws a preview still gets its
     engine, late, and the test fails on what it saw."""
-    page.add_init_script("""(() => {
-      const fetch = window.fetch;
-      window.fetch = (input, init) => {
-        const answer = fetch(input, init);
-        if (!/\\/py\\.zip$/.test(String((input && input.url) || input))) return answer;
-        const since = Date.now();
-        return answer.then(response => new Promise(resolve => {
-          const look = () => (document.body && document.body.dataset.preview === 'true')
-            || Date.now() - since > %d ? resolve(response) : setTimeout(look, 50);
-          look();
-        }));
-      };
-    })();""" % int(seconds * 1000))
+    page.add_init_script(hold_engine("document.body && document.body.dataset.preview === 'true'",
+                                     int(seconds * 1000)))
 
 
 def test_a_reload_draws_the_saved_game_before_the_engine_is_ready(fresh):
