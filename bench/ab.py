@@ -100,26 +100,16 @@ def export(rev) -> str:
 
 def make_judge():
     """Stockfish's score (cp, White's view) of a game's truth, or None (no Stockfish, or a board
-    it cannot read)."""
+    it cannot read): strength.py's judge at 200,000 nodes."""
     try:
-        import chess.engine
-        from strength import STOCKFISH, stockfish_board
+        from strength import STOCKFISH, make_judge as stockfish_judge
     except ImportError:
         return None, None
     import shutil
     path = shutil.which("stockfish") or (STOCKFISH if os.path.exists(STOCKFISH) else None)
     if not path:
         return None, None
-    engine = chess.engine.SimpleEngine.popen_uci(path)
-    engine.configure({"Threads": 1, "Hash": 16})
-
-    def judge(game):
-        board, _ = stockfish_board(game.fen())
-        if board is None:
-            return None
-        info = engine.analyse(board, chess.engine.Limit(nodes=200_000))
-        return info["score"].white().score(mate_score=10_000)
-    return judge, engine
+    return stockfish_judge(path, 200_000)
 
 
 def play(game, white, black, max_plies, seed, judge):
