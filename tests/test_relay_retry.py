@@ -2,7 +2,8 @@
 and the lobby's relay pool (assets/js/signal/nostr.js) retry a relay that stays down for ever,
 wait at most their cap (10 s) between two tries, try again at once when the page asks
 (online, visible again), and connect once the relay is back. Run in Node with a fake WebSocket and
-a fake clock (tests/js/relay_retry.mjs)."""
+a fake clock (tests/js/relay_retry.mjs). And a friend link falls back to the codes at once when
+every relay refused (tests/js/room_norelay.mjs)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,12 @@ def test_a_patch_that_no_longer_matches_fails_the_build():
     with pytest.raises(build.BuildError, match="expects its text once"):
         build.patch_source("const x = 1;", (("const y = 2;", "const y = 3;"),), "utils.mjs")
     assert build.patch_source("a b", (("a", "c"),), "x") == "c b"
+
+
+def test_a_friend_link_shows_the_codes_at_once_when_every_relay_refused():
+    r = run_script("room_norelay.mjs", timeout=60)
+    assert r["bothConnecting"] is False and r["oneRefusedOneConnecting"] is False
+    assert r["eachRefusedOnce"] is True  # no 5 s wait when each relay has refused
+    assert r["oneOpen"] is False and r["openAfter6s"] is False
+    assert r["stillConnectingAfter6s"] is True  # a relay that neither answers nor refuses
+    assert r["state"] == {"open": 1, "total": 2, "failed": 0}

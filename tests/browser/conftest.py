@@ -56,6 +56,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
+    # /dev/shm is small in many containers (64 MB in Docker by default): a renderer that runs
+    # out of it crashes. Chromium then keeps its shared memory in /tmp.
+    "--disable-dev-shm-usage",
 ]
 
 #: Pyodide boots in a few seconds here, but CI machines are slow and shared.

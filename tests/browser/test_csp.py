@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from .conftest import APP_TIMEOUT_MS, ROOT, build, square_center, state
 from .netns import netns, nostr_relay, ns_browser, ns_site  # noqa: F401  (fixtures)
-from .test_peer_play import shot
+from .test_peer_play import agreed, shot
 
 pytestmark = pytest.mark.browser
 
@@ -240,7 +240,7 @@ def test_two_friends_connect_through_a_ws_relay_and_play_under_the_policy(ns_bro
             d.click(dest)
             for other in devices:
                 until(other.page, f"window.hcApp.state().moves.length >= {plies}", 60_000)
-        assert host.sans() == guest.sans() == ["e4", "e5"]
+        assert agreed(host, guest) == ["e4", "e5"]
         shot(guest.page, "csp-peer")
         for d in devices:
             assert d.page.evaluate("window.__csp") == [], (d.name, d.page.evaluate("window.__csp"))

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from .conftest import wait_ready
 from .netns import netns, ns_browser, ns_site, nostr_relay, relay_init_script  # noqa: F401  (fixtures)
-from .test_peer_play import CONNECT_MS, Device, invite, seal_and_reveal_both_ways, shot
+from .test_peer_play import CONNECT_MS, Device, agreed, invite, seal_and_reveal_both_ways, shot
 
 pytestmark = pytest.mark.browser
 
@@ -82,7 +82,7 @@ def test_the_link_alone_connects_and_a_third_opener_is_told_it_is_taken(three):
     assert "#join=" not in guest.page.url  # a reload must not join again
     host.move("e2", "e4")
     guest.move("e7", "e5")
-    assert host.sans() == guest.sans() == ["e4", "e5"]
+    assert agreed(host, guest) == ["e4", "e5"]
 
     # A third device with the same link: the host refuses it, and it says so.
     third.open(link)
@@ -107,7 +107,7 @@ def test_the_link_alone_connects_and_a_third_opener_is_told_it_is_taken(three):
     host.wait_connected()
     guest.wait_connected()
     guest.move("b8", "c6")
-    assert host.sans() == guest.sans() == ["e4", "e5", "Nf3", "Nc6"]
+    assert agreed(host, guest) == ["e4", "e5", "Nf3", "Nc6"]
 
 
 def test_secret_pawn_game_survives_a_relay_outage_and_ends_verified(two, nostr_relay):  # noqa: F811
@@ -127,7 +127,7 @@ def test_secret_pawn_game_survives_a_relay_outage_and_ends_verified(two, nostr_r
     nostr_relay.stop()
     host.move("g1", "f3")
     guest.move("g8", "f6")
-    assert host.sans() == guest.sans() and len(host.sans()) == 6
+    assert len(agreed(host, guest)) == 6
     for d in (host, guest):
         expect(d.conn()).to_have_attribute("data-conn", "connected")
 
@@ -178,6 +178,6 @@ def test_no_relay_reachable_falls_back_to_the_codes(ns_browser, ns_site):  # noq
         guest.wait_connected()
         host.move("e2", "e4")
         guest.move("e7", "e5")
-        assert host.sans() == guest.sans() == ["e4", "e5"]
+        assert agreed(host, guest) == ["e4", "e5"]
     finally:
         _report_and_close([host, guest])

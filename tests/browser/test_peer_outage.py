@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from .conftest import wait_ready
 from .netns import netns, ns_browser, ns_site, nostr_relay  # noqa: F401  (fixtures)
 from .test_peer_oneclick import _devices, _report_and_close
-from .test_peer_play import CONNECT_MS, invite, shot
+from .test_peer_play import CONNECT_MS, agreed, invite, shot
 
 pytestmark = pytest.mark.browser
 
@@ -64,4 +64,4 @@ def test_pages_reconnect_by_themselves_after_a_two_minute_relay_outage(two, nost
     host.move("g1", "f3")
     guest.move("b8", "c6")
     host.page.wait_for_function("window.hcApp.state().moves.length === 4", timeout=CONNECT_MS)
-    assert host.sans() == guest.sans() == ["e4", "e5", "Nf3", "Nc6"]
+    assert agreed(host, guest) == ["e4", "e5", "Nf3", "Nc6"]

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from .conftest import wait_ready
 from .netns import netns, ns_browser, ns_site, nostr_relay, relay_init_script  # noqa: F401  (fixtures)
 from .test_peer_oneclick import _devices, _report_and_close
-from .test_peer_play import CONNECT_MS, shot
+from .test_peer_play import CONNECT_MS, agreed, shot
 
 pytestmark = pytest.mark.browser
 
@@ -109,7 +109,7 @@ def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
     white.wait_connected()
     assert black.peer()["game_id"] == pa["game_id"]
     black.move("d6", "c6")  # Black's secret d-pawn reveals the same way
-    assert white.sans() == black.sans() and len(white.sans()) == 4
+    assert len(agreed(white, black)) == 4
 
     # The one who waits is still waiting (and was never paired with either of them).
     assert left.page.evaluate("window.hcQuick.info().state") == "seeking"

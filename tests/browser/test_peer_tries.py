@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from test_peer_protocol import SP_MOVES
 
 from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
-from .test_peer_play import CONNECT_MS, connect, devices, shot  # noqa: F401  (fixture)
+from .test_peer_play import CONNECT_MS, agreed, connect, devices, shot  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ def test_a_refused_try_is_told_to_the_mover_only(devices):
         expect(d.page.locator("#status-line")).to_have_text("White to move", timeout=CONNECT_MS)
     for i, uci in enumerate(SP_MOVES):
         (host if i % 2 == 0 else guest).move(uci[:2], uci[2:4])
-    assert host.sans() == guest.sans() and len(host.sans()) == len(SP_MOVES)
+    assert len(agreed(host, guest)) == len(SP_MOVES)
     # White's question went out and was answered: e5 and c4 are both offered (nothing told).
     host.page.wait_for_function("(window.hcApp.state().movable.dests || {})['d5'] !== undefined",
                                 timeout=CONNECT_MS)
@@ -49,7 +49,7 @@ def test_a_refused_try_is_told_to_the_mover_only(devices):
     shot(guest.page, "try-refused-black")
     host.move("d5", "c4")                       # its try: allowed, so it is played
     expect(guest.page.locator("#moves .san")).to_have_count(len(SP_MOVES) + 1, timeout=CONNECT_MS)
-    assert host.sans() == guest.sans() and host.sans()[-1] == "Kc4"
+    assert agreed(host, guest)[-1] == "Kc4"
     assert host.state()["peer"]["notice"] is None
     guest.page.locator("#player-bottom .act-resign").click()
     guest.page.locator("#confirm-yes").click()

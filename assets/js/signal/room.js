@@ -17,7 +17,8 @@
 //   .open. The link lives as long as the game: channels come and go with the friend's
 //   connection (HCPeer ends a channel when the friend is lost; the next one opens when the
 //   friend is back), messages that arrive between two channels are kept for the next one.
-// link.relayState() -> {open, total}; link.onchange(link) after every change of
+// link.relayState() -> {open, total, failed}; link.noRelay() -> true when no relay is reachable;
+// link.onchange(link) after every change of
 //   link.state ("loading" | "connecting" | "open" | "taken" | "failed" | "left") or of the
 //   relay count; link.leave().
 
@@ -207,6 +208,7 @@ export class RoomLink {
     this.trystero = null;
     this.left = false;
     this.started = Date.now();
+    this.failedRelays = new Set(); // relays whose socket was seen closed (refused or dropped)
     this._lastCount = -1;
     this._poll = setInterval(() => this._checkRelays(), 500);
     // Back online, or the page shown again: every relay that is down is tried at once.
@@ -302,22 +304,26 @@ export class RoomLink {
     if (!this.left && !this.room) this._join();
   }
 
-  /** How many of the relays this page is connected to. */
+  /** How many of the relays this page is connected to (`open`), and how many of them have
+   * refused or dropped a connection since this link started (`failed`). */
   relayState() {
     const total = this.relays.length;
-    if (!this.trystero) return { open: 0, total };
+    if (!this.trystero) return { open: 0, total, failed: 0 };
     const sockets = this.trystero.getRelaySockets();
     let open = 0;
     for (const url of this.relays) {
       const ws = sockets[url] || sockets[`${url}/`];
       if (ws && ws.readyState === 1) open++;
+      if (ws && ws.readyState === 3) this.failedRelays.add(url);
     }
-    return { open, total };
+    return { open, total, failed: this.failedRelays.size };
   }
 
-  /** True once the page has tried long enough and reached no relay at all. */
+  /** True when no relay is open and either every relay has refused or dropped a connection
+   * (offline, or every relay down: the page need not wait) or `afterMs` have passed. */
   noRelay(afterMs = 5000) {
-    return Date.now() - this.started >= afterMs && this.relayState().open === 0;
+    const { open, total, failed } = this.relayState();
+    return open === 0 && (failed >= total || Date.now() - this.started >= afterMs);
   }
 
   _checkRelays() {
