@@ -24,6 +24,8 @@ from hiddenchess.game.game import Game
 from hiddenchess.variants.hidden_identity.rules import shuffle_layout, standard_layout
 from hiddenchess.variants.reveal.rules import SeededDraw
 
+from test_peer_session import Link
+
 T0 = 1_700_000_000_000
 #: Small budgets: these tests are about what is searched, not how well.
 NODES = 6_000
@@ -220,3 +222,26 @@ def test_bad_analysis_input_gets_clear_errors():
     over = dict(good, view=dict(good["view"], status={"over": True, "reason": "checkmate"}))
     with pytest.raises(GameOverError):
         analyse(over)
+
+
+def test_a_game_with_a_friend_is_analysed_as_far_as_this_device_knows():
+    link = Link("secret-pawn")
+    link.call("a", "seal", {"squares": ["d2", "e2"]})
+    link.call("b", "seal", {"squares": ["c7", "f7"]})
+    link.play(["e2e4", "e7e5"])
+    link.up = False                                    # Black's final (its secrets) not here yet
+    st = link.a.dispatch("resign", {}, now_ms=link.now)
+    assert st["status"]["over"] and st["viewer"] == "white"
+    with pytest.raises(SessionError, match="only what White knew can be analysed"):
+        analysis_request(link.a)                         # "everything" is not known here yet
+    link.a.dispatch("replay", {"ply": 2, "perspective": "white"}, now_ms=link.now)
+    mine = analysis_request(link.a)
+    assert mine["view"]["seat"] == "white" and "truth" not in mine
+    assert "c7" not in json.dumps(mine) and "f7" not in mine["view"]["fen"]
+    link.close()
+    link.open()                                          # the finals are in: everything known
+    assert link.state("a")["viewer"] == "all"
+    link.a.dispatch("replay", {"ply": 2, "perspective": "all"}, now_ms=link.now)
+    request = analysis_request(link.a)
+    assert request["truth"]["fen"].endswith("secret:d2,e4,c7,f7")
+    assert analyse(request, max_nodes=NODES)["basis"] == "truth"

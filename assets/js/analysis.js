@@ -12,12 +12,18 @@ import { app } from './state.js';
 import { analyseInWorker } from './computer.js';
 import { onBoardShapes, redrawShapes } from './board.js';
 
+/** How long the worker may take to start before the box says it has not (a worker whose script
+ * cannot load never reports a failure: PyScript waits for it). Its answer is still shown if it
+ * comes later. */
+const WORKER_START_LIMIT_MS = 30_000;
+
 const an = {
   on: false, // the player turned the analysis on
   answers: new Map(), // "game|ply|perspective" -> the worker's answer (or {over} / {error})
   busy: null, // the key the worker is analysing
   wanted: null, // the key of the position shown (analysed next when the worker is free)
   started: 0, // performance.now() when the current search began
+  stalled: null, // the key whose search waits for a worker that has not started in time
 };
 
 /** The key of the position the state shows, or null when there is nothing to analyse. */
@@ -52,6 +58,12 @@ function next() {
   an.busy = key;
   an.started = performance.now();
   show();
+  const slow = setTimeout(() => {
+    if (an.busy === key && document.body.dataset.aiReady !== 'true') {
+      an.stalled = key;
+      show();
+    }
+  }, WORKER_START_LIMIT_MS);
   analyseInWorker(JSON.stringify(req))
     .then(text => {
       const answer = JSON.parse(text);
@@ -64,10 +76,12 @@ function next() {
     .catch(err => {
       console.error(err);
       const message = err && err.message ? err.message : String(err);
-      return { error: `The computer could not start, so there is no analysis: ${message}`, retry: true };
+      return { error: `The computer could not start, so there is no analysis (${message}). Reload the page to try again.` };
     })
     .then(answer => {
+      clearTimeout(slow);
       an.busy = null;
+      an.stalled = null;
       an.answers.set(key, answer);
       document.body.dataset.analysisMs = String(answer.ms || '');
       show();
@@ -114,7 +128,10 @@ function show() {
   box.hidden = !an.on || key === null;
   document.body.dataset.analysis = an.on ? 'on' : '';
   if (box.hidden) return;
-  const answer = an.answers.get(key);
+  const stalled = an.stalled === key && !an.answers.has(key);
+  const answer = stalled
+    ? { error: `The computer has not started after ${WORKER_START_LIMIT_MS / 1000} seconds, so there is no analysis. Reload the page to try again.` }
+    : an.answers.get(key);
   const thinking = !answer;
   box.classList.toggle('is-thinking', thinking);
   box.dataset.key = key;
@@ -160,8 +177,6 @@ onBoardShapes(shapes => {
 $('btn-analyse').addEventListener('click', () => {
   an.on = !an.on;
   // Stopping: nothing more is asked; a search under way ends within its budget, unseen.
-  // Starting again after the worker failed tries it again.
-  for (const [k, a] of an.answers) if (a.retry) an.answers.delete(k);
   renderAnalysis(app.state);
   redrawShapes();
 });

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from hiddenchess.game.game import Game
 
-from .conftest import click_move, state
+from .conftest import click_move, local_context, open_tab, state
 
 pytestmark = pytest.mark.browser
 
@@ -157,3 +157,31 @@ def test_analysis_follows_the_replays_perspective_in_secret_pawn(app):
     shot(app, "analysis-secret-pawn-1280x800")
     app.locator("#btn-analyse").click()
     expect(app.locator("#analysis")).to_be_hidden()
+
+
+def test_a_worker_that_cannot_start_gives_a_clear_error_and_nothing_is_lost(browser, site):
+    """The worker's script is refused (PyScript then waits for it for ever): after 30 s the
+    analysis box says the computer has not started, and the replay and the game are as they
+    were."""
+    context = local_context(browser, viewport={"width": 1280, "height": 800})
+    try:
+        context.route("**/py/worker.py", lambda route: route.abort("failed"))
+        errors = []
+        tab = open_tab(context, site, errors)
+        imported = tab.evaluate("text => window.hcApp.call('import_game', {text})",
+                                secret_pawn_record())
+        assert not imported.get("error"), imported.get("error")
+        if tab.locator("#banner-close").is_visible():
+            tab.locator("#banner-close").click()
+        tab.evaluate("window.hcApp.call('replay', {ply: 2, perspective: 'black'})")
+        tab.locator("#btn-analyse").click()
+        answer = wait_analysed(tab)
+        assert answer["state"] == "error", answer
+        assert answer["best"].startswith("The computer has not started after 30 seconds"), answer
+        shot(tab, "analysis-worker-failed-1280x800")
+        tab.locator("#rp-next").click()                  # the replay goes on
+        expect(tab.locator("#rp-pos")).to_have_text("3 / 4")
+        st = state(tab)
+        assert st["status"]["over"] and len(st["moves"]) == 4
+    finally:
+        context.close()

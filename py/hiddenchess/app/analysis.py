@@ -39,8 +39,15 @@ def analysis_request(session) -> dict:
     page then says which perspective the analysis used)."""
     game = session.game
     if game is None or not game.status.over:
-        raise SessionError("the analysis is there once the game is over")
+        raise SessionError("the analysis is there once the game is over and everything in it "
+                           "is known")
     at = session.replaying.at or {"ply": game.ply, "perspective": "all"}
+    viewer = session.viewer()
+    if viewer != "all" and at["perspective"] != viewer:
+        # (a game with a friend whose last message, with its secrets, has not come yet: this
+        # device knows only its own side)
+        raise SessionError(f"until everything in the game is known, only what {viewer.title()} knew "
+                           "can be analysed")
     request = position_request(game, at["ply"], at["perspective"])
     request["game"] = session.game_id
     request["hidden"] = bool(session.panel.keeps_secrets)
