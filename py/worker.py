@@ -13,7 +13,7 @@ or ``{"error": "..."}`` when the view cannot be played; the page hands the UCI b
 game differs) makes the answer reproducible, as in :func:`hiddenchess.ai.choose_move`; the
 benchmark ``bench/ai_browser.py`` passes one to compare the search here with CPython's.
 
-``await worker.sync.analyse(requestJson) -> answerJson`` analyses one position of a finished game's
+``await worker.sync.analyse(requestJson[, nodes]) -> answerJson`` analyses one position of a finished game's
 replay (:func:`hiddenchess.ai.analysis.analyse`): the request is ``hc.analysis()``'s
 (:func:`hiddenchess.app.analysis.analysis_request`), a seat's view, plus the truth of that moment
 for the replay's "everything"; the answer is the evaluation and best move, or ``{"error"}``.
@@ -31,7 +31,7 @@ import js
 from pyscript import sync
 
 from hiddenchess.ai import WARM_UP_NODES, choose_move, warm_up
-from hiddenchess.ai.analysis import analyse as analyse_request
+from hiddenchess.ai.analysis import ANALYSIS_NODES, analyse as analyse_request
 from hiddenchess.errors import HiddenChessError
 
 
@@ -45,11 +45,17 @@ def choose(view_json, level, seed=None):
     return json.dumps(answer)
 
 
-def analyse(request_json):
-    """The analysis of one replayed position (:func:`hiddenchess.ai.analysis.analyse`), as a JSON
+#: The largest analysis budget the worker accepts (a few seconds' search).
+MAX_ANALYSIS_NODES = 200_000
+
+
+def analyse(request_json, nodes=None):
+    """The analysis of one replayed position (:func:`hiddenchess.ai.analysis.analyse`) with a
+    budget of ``nodes`` (default: :data:`~hiddenchess.ai.analysis.ANALYSIS_NODES`), as a JSON
     string; ``{"error": ...}`` when the request cannot be analysed."""
     try:
-        answer = analyse_request(json.loads(str(request_json)))
+        budget = ANALYSIS_NODES if nodes is None else min(int(nodes), MAX_ANALYSIS_NODES)
+        answer = analyse_request(json.loads(str(request_json)), max_nodes=budget)
     except (HiddenChessError, ValueError, TypeError) as e:
         answer = {"error": f"{type(e).__name__}: {e}"}
     return json.dumps(answer)

@@ -17,13 +17,19 @@ import { onBoardShapes, redrawShapes } from './board.js';
  * comes later. */
 const WORKER_START_LIMIT_MS = 30_000;
 
+/** How long a first answer stays on the board before the deeper pass starts: stepping through the
+ * moves keeps the worker free for the next position (a search, once begun, runs to its budget). */
+const DEEPER_AFTER_MS = 1200;
+
 const an = {
   on: false, // the player turned the analysis on
-  answers: new Map(), // "game|ply|perspective" -> the worker's answer (or {over} / {error})
+  answers: new Map(), // "game|ply|perspective" -> the worker's latest answer (or {over} / {error})
+  requests: new Map(), // "game|ply|perspective" -> hc.analysis()'s request
   busy: null, // the key the worker is analysing
   wanted: null, // the key of the position shown (analysed next when the worker is free)
   started: 0, // performance.now() when the current search began
   stalled: null, // the key whose search waits for a worker that has not started in time
+  timer: null, // the wait before a deeper pass
 };
 
 /** The key of the position the state shows, or null when there is nothing to analyse. */
@@ -39,22 +45,49 @@ function available(st) {
   return !!(st.variant && (st.computerVariants || []).includes(st.variant.id));
 }
 
-/** Ask Python for the request of the position shown, and the worker for its analysis. */
-function next() {
-  if (!an.on || an.busy || !an.wanted || an.answers.has(an.wanted)) return;
+/** Whether the answer of ``key`` is as deep as it gets (or there is nothing more to search). */
+function finished(key) {
+  const a = an.answers.get(key);
+  return !!a && (a.error || a.over || a.final);
+}
+
+/** The request of the position shown (asked of Python once a position; its own key). */
+function requestOf(key) {
+  if (an.requests.has(key)) return an.requests.get(key);
   let req;
   try {
     req = JSON.parse(window.hc.analysis());
   } catch (err) {
     req = { error: `The analysis could not be asked for: ${err && err.message ? err.message : err}` };
   }
-  // (the request is of the position the replay shows now: its own key)
-  const key = req.error ? an.wanted : `${req.game}|${req.ply}|${req.perspective}`;
+  // (the request is of the position the replay shows now)
+  if (!req.error && `${req.game}|${req.ply}|${req.perspective}` !== key) return null;
+  if (!req.error) an.requests.set(key, req);
+  return req;
+}
+
+/** The next search: the position shown, first pass, then deeper while it stays on the board. */
+function next() {
+  if (!an.on || an.busy || !an.wanted || finished(an.wanted)) return;
+  const key = an.wanted;
+  const req = requestOf(key);
+  if (!req) return;
   if (req.error || req.over) {
     an.answers.set(key, req);
     show();
     return;
   }
+  const before = an.answers.get(key);
+  const pass = before ? before.pass + 1 : 0;
+  if (before) {
+    const wait = before.at + DEEPER_AFTER_MS - performance.now();
+    if (wait > 0) {
+      clearTimeout(an.timer);
+      an.timer = setTimeout(next, wait);
+      return;
+    }
+  }
+  const passes = req.passes || [undefined];
   an.busy = key;
   an.started = performance.now();
   show();
@@ -64,12 +97,9 @@ function next() {
       show();
     }
   }, WORKER_START_LIMIT_MS);
-  analyseInWorker(JSON.stringify(req))
+  analyseInWorker(JSON.stringify(req), passes[pass])
     .then(text => {
       const answer = JSON.parse(text);
-      answer.label = req.label;
-      answer.hidden = !!req.hidden;
-      answer.ms = Math.round(performance.now() - an.started);
       if (answer.error) answer.error = `The computer could not analyse this position: ${answer.error}`;
       return answer;
     })
@@ -82,8 +112,16 @@ function next() {
       clearTimeout(slow);
       an.busy = null;
       an.stalled = null;
-      an.answers.set(key, answer);
-      document.body.dataset.analysisMs = String(answer.ms || '');
+      if (answer.error && before) {
+        before.final = true; // (a deeper pass failed: the first answer stands)
+      } else {
+        Object.assign(answer, { label: req.label, hidden: !!req.hidden, pass, final: pass >= passes.length - 1 });
+        answer.at = performance.now();
+        answer.ms = Math.round(answer.at - an.started);
+        an.answers.set(key, answer);
+        document.body.dataset.analysisMs = String(answer.ms || '');
+        document.body.dataset.analysisPass = String(pass);
+      }
       show();
       redrawShapes();
       next();
@@ -154,13 +192,19 @@ function show() {
   $('analysis-eval').textContent = formatEval(answer);
   const line = (answer.pv_san || []).slice(1, 5).join(' ');
   $('analysis-best').textContent = `Best: ${answer.san}${line ? ` (then ${line})` : ''}`;
-  $('analysis-basis').textContent = basisText(answer);
+  $('analysis-basis').textContent = basisText(answer) + (answer.final ? '' : an.busy === key ? ' Searching deeper…' : '');
+  box.dataset.pass = String(answer.pass);
   $('analysis-fill').style.width = `${Math.round(whiteShare(answer) * 100)}%`;
 }
 
 /** Every state: follow the position shown. */
 export function renderAnalysis(st) {
   const key = keyOf(st);
+  if (key !== an.wanted) {
+    // (an error is not kept: what could not be analysed may be by now, e.g. a friend's last
+    // message, with its secrets, came in)
+    for (const [k, a] of an.answers) if (a.error && k !== an.busy) an.answers.delete(k);
+  }
   if (key === null && an.on && st && !isOver(st)) an.on = false; // (a new game: off again)
   an.wanted = an.on ? key : null;
   show();

@@ -101,11 +101,12 @@ function paced(level, since) {
 }
 
 /** The analysis of one replayed position (analysis.js): ``requestJson`` (hc.analysis()) to the
- * worker's analyse, which answers JSON text. Starts the worker if need be; rejects if it fails. */
-export function analyseInWorker(requestJson) {
+ * worker's analyse with a budget of ``nodes``, which answers JSON text. Starts the worker if need
+ * be; rejects if it fails. */
+export function analyseInWorker(requestJson, nodes) {
   ai.analysing += 1;
   return startWorker()
-    .then(w => w.sync.analyse(requestJson))
+    .then(w => (nodes === undefined ? w.sync.analyse(requestJson) : w.sync.analyse(requestJson, nodes)))
     .finally(() => (ai.analysing -= 1));
 }
 

@@ -84,6 +84,14 @@ def test_analysis_of_a_game_against_the_computer(app):
     assert last["key"].endswith("|4|all"), last
     expect(app.locator("#board svg.cg-shapes line")).to_have_count(1)
     first_ms = int(app.evaluate("document.body.dataset.analysisMs"))
+    # Staying on the position: a deeper pass replaces the first answer.
+    app.wait_for_function("document.getElementById('analysis').dataset.pass === '1'",
+                          timeout=ANSWER_TIMEOUT_MS)
+    deep_ms = int(app.evaluate("document.body.dataset.analysisMs"))
+    deeper = wait_analysed(app)
+    assert deeper["state"] == "done" and EVAL.match(deeper["eval"]), deeper
+    assert deeper["best"].startswith("Best: ") and "48,000 positions" in deeper["basis"], deeper
+    assert "Searching deeper" not in deeper["basis"]
     shot(app, "analysis-1280x800")
 
     # One move back: the analysis follows the position shown.
@@ -119,7 +127,8 @@ def test_analysis_of_a_game_against_the_computer(app):
     app.locator("#rp-next").click()
     expect(app.locator("#rp-pos")).to_have_text("1 / 4")
     assert app.locator("#analysis").is_hidden()
-    print(f"analysis in the page: {first_ms} ms (4 plies), {second_ms} ms (3 plies)")
+    print(f"analysis in the page: {first_ms} ms (after 4 plies, 24,000 nodes), {deep_ms} ms (the "
+          f"same, 48,000 nodes), {second_ms} ms (after 3 plies, 24,000 nodes)")
 
 
 def secret_pawn_record() -> str:

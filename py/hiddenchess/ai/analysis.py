@@ -17,7 +17,8 @@ The answer (:func:`analyse`) gives the best move (UCI and SAN), the score in cen
 side to move and for White (``white``), the moves to a forced game end (``mate``), the expected
 line, the depth, the nodes, how many samples were searched and which basis (``"view"`` or
 ``"truth"``). Budget: :data:`ANALYSIS_NODES`, as much as the strongest level's move, so that a
-position takes about as long as the computer's reply in the page.
+position takes about as long as the computer's reply in the page; the page then searches deeper
+(:data:`ANALYSIS_PASSES`) while the player stays on the position.
 
 >>> from hiddenchess.game.game import Game
 >>> g = Game.new("standard")
@@ -44,6 +45,13 @@ from hiddenchess.errors import GameOverError, HiddenChessError
 #: Nodes searched for one position (as many as level 5's move: about 0.3-1.2 s in the page's
 #: worker). A fixed budget of its own, so that the analysis does not change with the levels.
 ANALYSIS_NODES = 24_000
+
+#: The budgets of the page's passes over one position: first as much as level 5's move (its
+#: answer comes in about a second), then, once the player has stayed on that position a moment,
+#: twice as much (a ply deeper, about: with several samples of the unseen a first pass reaches
+#: only 2-3 plies). Not more: a search once begun cannot be stopped, and the next position the
+#: player steps to waits for it.
+ANALYSIS_PASSES = (ANALYSIS_NODES, 2 * ANALYSIS_NODES)
 
 #: The longest expected line given back (plies).
 PV_PLIES = 8
@@ -170,4 +178,4 @@ def _squares(text: str) -> str:
     return f"{text[:2]}-{text[2:4]}" + (f"={text[4:].upper()}" if len(text) > 4 else "")
 
 
-__all__ = ["ANALYSIS_NODES", "PV_PLIES", "analyse"]
+__all__ = ["ANALYSIS_NODES", "ANALYSIS_PASSES", "PV_PLIES", "analyse"]

@@ -22,6 +22,7 @@ for the request of the position the replay shows, and hands it to the computer's
 """
 
 from hiddenchess.ai import computer_plays
+from hiddenchess.ai.analysis import ANALYSIS_PASSES
 from hiddenchess.app.errors import SessionError
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.record import from_record, to_record
@@ -36,7 +37,8 @@ def analysis_request(session) -> dict:
     """The analysis request of the position the session's replay shows (the final position when
     the finished game is not being browsed); SessionError while the game is not over or when
     the computer does not play its variant. ``hidden``: whether the variant keeps secrets (the
-    page then says which perspective the analysis used)."""
+    page then says which perspective the analysis used); ``passes``: the node budgets the page
+    asks the worker for, one after the other, while the position stays on the board."""
     game = session.game
     if game is None or not game.status.over:
         raise SessionError("the analysis is there once the game is over and everything in it "
@@ -51,6 +53,7 @@ def analysis_request(session) -> dict:
     request = position_request(game, at["ply"], at["perspective"])
     request["game"] = session.game_id
     request["hidden"] = bool(session.panel.keeps_secrets)
+    request["passes"] = list(ANALYSIS_PASSES)
     return request
 
 
