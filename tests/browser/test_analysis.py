@@ -63,6 +63,11 @@ def test_analysis_of_a_game_against_the_computer(app):
     app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
     click_move(app, "e2", "e4")
     wait_for_reply(app, 2)
+    # Looking back during play: no analysis (the game is not over).
+    app.evaluate("window.hcApp.call('replay', {ply: 1})")
+    expect(app.locator("#rp-live")).to_be_visible()
+    expect(app.locator("#btn-analyse")).to_be_hidden()
+    app.evaluate("window.hcApp.call('replay_exit')")
     click_move(app, "g1", "f3")
     wait_for_reply(app, 4)
     app.evaluate("window.hcApp.call('resign')")
