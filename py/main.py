@@ -7,7 +7,8 @@ the page a bridge::
     window.hc.call(action: string, argsJson: string) -> stateJson: string
     window.hc.guide(variantId: string) -> rulesPageJson: string
     window.hc.exportGame(site) -> {pgn, record, fen, link, filename} | {error}: string
-    window.hc.analysis() -> the analysis request of the replayed position | {error}: string
+    window.hc.analysis([ply, perspective]) -> the analysis request of the replayed position
+        (or of that one) | {error}: string
 
 (the move list of the state as a change of the last one: :mod:`hiddenchess.app.wire`), where ``action`` is one of :func:`hiddenchess.app.session.actions` (``"restore"``, ``"move"``, the
 variant's own such as ``"seal"``, ...), the answer is a :class:`hiddenchess.app.state.State`, and
@@ -126,13 +127,15 @@ def export_game(site=None):
         return json.dumps({"error": title(text) + ("" if text.endswith(".") else ".")})
 
 
-def analysis():
-    """The analysis request of the position the replay of the finished game shows
-    (:func:`hiddenchess.app.analysis.analysis_request`), as JSON for the computer's worker, or
-    ``{"error": ...}``."""
+def analysis(ply=None, perspective=None):
+    """The analysis request of the position the replay of the finished game shows, or of ``ply``
+    as ``perspective`` knew it (:func:`hiddenchess.app.analysis.analysis_request`), as JSON for
+    the computer's worker, or ``{"error": ...}``."""
     try:
-        return json.dumps(analysis_request(session))
-    except HiddenChessError as e:
+        return json.dumps(analysis_request(
+            session, None if ply is None else int(ply),
+            None if perspective is None else str(perspective)))
+    except (HiddenChessError, ValueError, TypeError) as e:
         text = str(e).strip()
         return json.dumps({"error": title(text) + ("" if text.endswith(".") else ".")})
 

@@ -141,7 +141,9 @@ def test_standard_the_truth_and_the_view_agree_and_scores_are_from_whites_side()
     game = Game.new("standard")
     for san in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]:
         game.play(san)
-    assert position_request(game, 7, "all")["over"] == "Checkmate — White wins"
+    final = position_request(game, 7, "all")
+    assert final["over"] == "Checkmate — White wins" and final["result"] == "1-0"
+    assert "view" not in final
     view = analyse(position_request(game, 6, "white"), max_nodes=NODES)
     truth = analyse(position_request(game, 6, "all"), max_nodes=NODES)
     assert view["san"] == truth["san"] == "Qxf7#"
@@ -185,6 +187,12 @@ def test_the_session_asks_for_the_position_the_replay_shows():
     request = analysis_request(s)
     assert request["ply"] == 1 and request["turn"] == "black" and request["key"] == "1|all"
     assert analyse(request, max_nodes=NODES)["turn"] == "black"
+    # the other positions, for the marks in the move list (the replay stays where it is)
+    other = analysis_request(s, 0, "white")
+    assert (other["ply"], other["perspective"], other["view"]["seat"]) == (0, "white", "white")
+    assert s.replaying.at == {"ply": 1, "perspective": "all"}
+    with pytest.raises(SessionError, match="ply must be"):
+        analysis_request(s, 3)
 
 
 def test_bad_requests_get_clear_errors(monkeypatch):

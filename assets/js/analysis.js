@@ -5,12 +5,15 @@
 // perspective -- "what White knew" is only White's view, searched as the computer would in that
 // seat; "everything" is the truth of that moment. The search runs in the computer's worker
 // (computer.js, py/worker.py's analyse), so the page never blocks; the answers are kept by
-// position, and a position left before its answer came is not searched any further.
+// position. The position shown comes first (a second pass, deeper, once the player stays on it);
+// then the other positions are analysed in the background, one pass each, and the move list
+// marks the inaccuracies, mistakes and blunders (judgment.js).
 
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { analyseInWorker } from './computer.js';
 import { onBoardShapes, redrawShapes } from './board.js';
+import { judgments } from './judgment.js';
 
 /** How long the worker may take to start before the box says it has not (a worker whose script
  * cannot load never reports a failure: PyScript waits for it). Its answer is still shown if it
@@ -51,35 +54,54 @@ function finished(key) {
   return !!a && (a.error || a.over || a.final);
 }
 
-/** The request of the position shown (asked of Python once a position; its own key). */
+/** The request of the position of ``key`` (asked of Python once a position). */
 function requestOf(key) {
   if (an.requests.has(key)) return an.requests.get(key);
+  const [game, ply, persp] = key.split('|');
   let req;
   try {
-    req = JSON.parse(window.hc.analysis());
+    req = JSON.parse(window.hc.analysis(Number(ply), persp));
   } catch (err) {
     req = { error: `The analysis could not be asked for: ${err && err.message ? err.message : err}` };
   }
-  // (the request is of the position the replay shows now)
-  if (!req.error && `${req.game}|${req.ply}|${req.perspective}` !== key) return null;
+  if (!req.error && req.game !== game) return null; // (another game meanwhile)
   if (!req.error) an.requests.set(key, req);
   return req;
 }
 
-/** The next search: the position shown, first pass, then deeper while it stays on the board. */
+/** A position of the game shown, in the perspective shown, not analysed yet (the background
+ * pass that marks the mistakes in the move list), or null. */
+function backgroundKey() {
+  const [game, , persp] = an.wanted.split('|');
+  const plies = (app.state.moves || []).length;
+  for (let ply = 0; ply <= plies; ply++) {
+    const key = `${game}|${ply}|${persp}`;
+    if (!an.answers.has(key)) return key;
+  }
+  return null;
+}
+
+/** The next search: the position shown, first pass, then deeper while it stays on the board;
+ * then, in the background, the other positions (one pass each). */
 function next() {
-  if (!an.on || an.busy || !an.wanted || finished(an.wanted)) return;
-  const key = an.wanted;
+  if (!an.on || an.busy || !an.wanted) return;
+  let key = an.wanted;
+  const background = finished(key);
+  if (background) key = backgroundKey();
+  document.body.dataset.analysisBackground = background && !key ? 'done' : '';
+  if (!key) return;
   const req = requestOf(key);
   if (!req) return;
   if (req.error || req.over) {
     an.answers.set(key, req);
     show();
+    drawMarks();
+    if (!req.error) next();
     return;
   }
   const before = an.answers.get(key);
   const pass = before ? before.pass + 1 : 0;
-  if (before) {
+  if (before && !background) {
     const wait = before.at + DEEPER_AFTER_MS - performance.now();
     if (wait > 0) {
       clearTimeout(an.timer);
@@ -124,8 +146,28 @@ function next() {
       }
       show();
       redrawShapes();
+      drawMarks();
       next();
     });
+}
+
+/** The marks of the moves (?!, ?, ??) in the move list, from the positions analysed so far in
+ * the perspective shown (judgment.js). */
+function drawMarks() {
+  for (const span of document.querySelectorAll('#moves .san[data-judgment]')) {
+    delete span.dataset.judgment;
+    span.removeAttribute('aria-description');
+  }
+  const key = keyOf(app.state);
+  if (!an.on || key === null) return;
+  const [game, , persp] = key.split('|');
+  const marks = judgments(ply => an.answers.get(`${game}|${ply}|${persp}`), (app.state.moves || []).length, persp);
+  for (const [index, m] of Object.entries(marks)) {
+    const span = document.querySelector(`#moves .san[data-ply="${index}"]`);
+    if (!span) continue;
+    span.dataset.judgment = m.mark;
+    span.setAttribute('aria-description', m.name);
+  }
 }
 
 /** "+0.8", "−1.3", "#3", "#−2" (from White's side). */
@@ -183,7 +225,7 @@ function show() {
     return;
   }
   if (answer.error || answer.over) {
-    $('analysis-eval').textContent = answer.over ? '–' : '!';
+    $('analysis-eval').textContent = answer.over ? answer.result || '–' : '!';
     $('analysis-best').textContent = answer.error || `The game had ended here: ${answer.over}`;
     $('analysis-basis').textContent = '';
     $('analysis-fill').style.width = '50%';
@@ -208,6 +250,7 @@ export function renderAnalysis(st) {
   if (key === null && an.on && st && !isOver(st)) an.on = false; // (a new game: off again)
   an.wanted = an.on ? key : null;
   show();
+  drawMarks();
   next();
 }
 

@@ -203,3 +203,28 @@ def test_a_worker_that_cannot_start_gives_a_clear_error_and_nothing_is_lost(brow
         assert st["status"]["over"] and len(st["moves"]) == 4
     finally:
         context.close()
+
+
+def test_the_mistakes_are_marked_in_the_move_list(app):
+    """With the analysis on, the other positions are analysed in the background and the moves
+    marked: 3...Nf6?? allows 4. Qxf7#."""
+    game = Game.new("standard")
+    for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]:
+        game.play(san)
+    imported = app.evaluate("text => window.hcApp.call('import_game', {text})",
+                            json.dumps(game.to_record(meta={"mode": "local"})))
+    assert not imported.get("error"), imported.get("error")
+    if app.locator("#banner-close").is_visible():
+        app.locator("#banner-close").click()
+    app.locator("#btn-analyse").click()
+    final = wait_analysed(app)
+    assert final["state"] == "over" and "Checkmate" in final["best"], final
+    nf6 = app.locator('#moves .san[data-ply="5"]')
+    expect(nf6).to_have_attribute("data-judgment", "??", timeout=ANSWER_TIMEOUT_MS)
+    expect(nf6).to_have_attribute("aria-description", "Blunder")
+    # every position analysed: the mate itself is no mistake
+    app.wait_for_function("document.body.dataset.analysisBackground === 'done'", timeout=ANSWER_TIMEOUT_MS)
+    assert app.locator('#moves .san[data-ply="6"]').get_attribute("data-judgment") is None
+    shot(app, "analysis-marks-1280x800")
+    app.locator("#btn-analyse").click()                 # off: the marks go too
+    expect(app.locator("#moves .san[data-judgment]")).to_have_count(0)

@@ -33,9 +33,11 @@ __all__ = ["analysis_request", "position_request", "PERSPECTIVE_LABELS"]
 PERSPECTIVE_LABELS = {"white": "What White knew", "black": "What Black knew", "all": "Everything"}
 
 
-def analysis_request(session) -> dict:
+def analysis_request(session, ply=None, perspective=None) -> dict:
     """The analysis request of the position the session's replay shows (the final position when
-    the finished game is not being browsed); SessionError while the game is not over or when
+    the finished game is not being browsed), or of ``ply`` / as ``perspective`` when given (the
+    page analyses the other positions in the background to mark the mistakes); SessionError
+    while the game is not over or when
     the computer does not play its variant. ``hidden``: whether the variant keeps secrets (the
     page then says which perspective the analysis used); ``passes``: the node budgets the page
     asks the worker for, one after the other, while the position stays on the board."""
@@ -43,7 +45,11 @@ def analysis_request(session) -> dict:
     if game is None or not game.status.over:
         raise SessionError("the analysis is there once the game is over and everything in it "
                            "is known")
-    at = session.replaying.at or {"ply": game.ply, "perspective": "all"}
+    at = dict(session.replaying.at or {"ply": game.ply, "perspective": "all"})
+    if ply is not None:
+        at["ply"] = ply
+    if perspective is not None:
+        at["perspective"] = perspective
     viewer = session.viewer()
     if viewer != "all" and at["perspective"] != viewer:
         # (a game with a friend whose last message, with its secrets, has not come yet: this
@@ -61,7 +67,8 @@ def position_request(game, ply: int, perspective: str) -> dict:
     """The analysis request of ``game`` (finished) after ``ply`` half-moves, as ``perspective``
     (``"white"``, ``"black"`` or ``"all"``) knew it. Keys: ``key`` (the same request, the same
     key), ``ply``, ``perspective``, ``label``, ``turn``, and either ``view`` (plus ``truth`` for
-    ``"all"``) or ``over`` (the game had ended there: its ending's text)."""
+    ``"all"``) or ``over`` and ``result`` (the game had ended there: its ending's text and
+    result)."""
     if not game.status.over:
         raise SessionError("the analysis is there once the game is over")
     if perspective not in PERSPECTIVE_LABELS:
@@ -86,6 +93,7 @@ def position_request(game, ply: int, perspective: str) -> dict:
     }
     if then.status.over:
         out["over"] = then.status.to_json()["message"]
+        out["result"] = then.status.result
         return out
     seat = then.turn if perspective == "all" else perspective
     out["view"] = then.view(seat).to_json()
