@@ -7,6 +7,8 @@ the page a bridge::
     window.hc.call(action: string, argsJson: string) -> stateJson: string
     window.hc.guide(variantId: string) -> rulesPageJson: string
     window.hc.exportGame(site) -> {pgn, record, fen, link, filename} | {error}: string
+    window.hc.analysis([ply, perspective]) -> the analysis request of the replayed position
+        (or of that one) | {error}: string
 
 (the move list of the state as a change of the last one: :mod:`hiddenchess.app.wire`), where ``action`` is one of :func:`hiddenchess.app.session.actions` (``"restore"``, ``"move"``, the
 variant's own such as ``"seal"``, ...), the answer is a :class:`hiddenchess.app.state.State`, and
@@ -23,6 +25,7 @@ import traceback
 from pyodide.ffi import create_proxy
 from pyscript import window
 
+from hiddenchess.app.analysis import analysis_request
 from hiddenchess.app.exchange import export_game as export_game_of
 from hiddenchess.app.guide import guide_page
 from hiddenchess.app.text import title
@@ -124,7 +127,21 @@ def export_game(site=None):
         return json.dumps({"error": title(text) + ("" if text.endswith(".") else ".")})
 
 
+def analysis(ply=None, perspective=None):
+    """The analysis request of the position the replay of the finished game shows, or of ``ply``
+    as ``perspective`` knew it (:func:`hiddenchess.app.analysis.analysis_request`), as JSON for
+    the computer's worker, or ``{"error": ...}``."""
+    try:
+        return json.dumps(analysis_request(
+            session, None if ply is None else int(ply),
+            None if perspective is None else str(perspective)))
+    except (HiddenChessError, ValueError, TypeError) as e:
+        text = str(e).strip()
+        return json.dumps({"error": title(text) + ("" if text.endswith(".") else ".")})
+
+
 _call_proxy = create_proxy(call)
+_analysis_proxy = create_proxy(analysis)
 _export_proxy = create_proxy(export_game)
 _guide_proxy = create_proxy(guide)
 _full_proxy = create_proxy(full)
@@ -133,6 +150,7 @@ hc.call = _call_proxy
 hc.full = _full_proxy
 hc.guide = _guide_proxy
 hc.exportGame = _export_proxy
+hc.analysis = _analysis_proxy
 window.hc = hc
 window.hcReady = True
 window.dispatchEvent(window.CustomEvent.new("hc:ready"))

@@ -13,6 +13,11 @@ or ``{"error": "..."}`` when the view cannot be played; the page hands the UCI b
 game differs) makes the answer reproducible, as in :func:`hiddenchess.ai.choose_move`; the
 benchmark ``bench/ai_browser.py`` passes one to compare the search here with CPython's.
 
+``await worker.sync.analyse(requestJson[, nodes]) -> answerJson`` analyses one position of a finished game's
+replay (:func:`hiddenchess.ai.analysis.analyse`): the request is ``hc.analysis()``'s
+(:func:`hiddenchess.app.analysis.analysis_request`), a seat's view, plus the truth of that moment
+for the replay's "everything"; the answer is the evaluation and best move, or ``{"error"}``.
+
 ``await worker.sync.warm([nodes]) -> answerJson`` runs a small answer that is thrown away
 (:func:`hiddenchess.ai.warm_up`): computer.js asks for two as the worker starts, so that its
 first real answers are as fast as the later ones.
@@ -26,6 +31,7 @@ import js
 from pyscript import sync
 
 from hiddenchess.ai import WARM_UP_NODES, choose_move, warm_up
+from hiddenchess.ai.analysis import ANALYSIS_NODES, analyse as analyse_request
 from hiddenchess.errors import HiddenChessError
 
 
@@ -34,6 +40,22 @@ def choose(view_json, level, seed=None):
     try:
         answer = choose_move(json.loads(str(view_json)), int(level),
                              seed=None if seed is None else int(seed))
+    except (HiddenChessError, ValueError, TypeError) as e:
+        answer = {"error": f"{type(e).__name__}: {e}"}
+    return json.dumps(answer)
+
+
+#: The largest analysis budget the worker accepts (a few seconds' search).
+MAX_ANALYSIS_NODES = 200_000
+
+
+def analyse(request_json, nodes=None):
+    """The analysis of one replayed position (:func:`hiddenchess.ai.analysis.analyse`) with a
+    budget of ``nodes`` (default: :data:`~hiddenchess.ai.analysis.ANALYSIS_NODES`), as a JSON
+    string; ``{"error": ...}`` when the request cannot be analysed."""
+    try:
+        budget = ANALYSIS_NODES if nodes is None else min(int(nodes), MAX_ANALYSIS_NODES)
+        answer = analyse_request(json.loads(str(request_json)), max_nodes=budget)
     except (HiddenChessError, ValueError, TypeError) as e:
         answer = {"error": f"{type(e).__name__}: {e}"}
     return json.dumps(answer)
@@ -54,4 +76,5 @@ def started_from():
 
 sync.choose = choose
 sync.warm = warm
+sync.analyse = analyse
 sync.started_from = started_from

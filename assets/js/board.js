@@ -55,7 +55,20 @@ export function addClass(map, sq, cls) {
 
 // The square classes of the last state, and marks drawn over them between states (the keyboard
 // cursor of a11y-board.js: fn(customMap)).
-const marks = { custom: new Map(), hooks: [] };
+const marks = { custom: new Map(), hooks: [], shapes: [], shapeHooks: [] };
+
+/** fn(shapes) adds its chessground shapes (arrows) each time the board is drawn (analysis.js). */
+export function onBoardShapes(fn) {
+  marks.shapeHooks.push(fn);
+}
+
+/** Draw the shapes again (a shape hook's answer changed, not the state). */
+export function redrawShapes() {
+  if (!app.cg) return;
+  const shapes = marks.shapes.slice();
+  for (const fn of marks.shapeHooks) fn(shapes);
+  app.cg.setAutoShapes(shapes);
+}
 
 /** fn(custom) adds its classes to the square classes each time the board is drawn. */
 export function onBoardMarks(fn) {
@@ -81,6 +94,8 @@ export function renderBoard(st) {
   if (st.check) addClass(custom, st.check, 'check');
   marks.custom = new Map(custom);
   for (const fn of marks.hooks) fn(custom);
+  marks.shapes = shapes.slice();
+  for (const fn of marks.shapeHooks) fn(shapes);
   const movable = st.movable || {};
   const board = splitUnknown(st.fen);
   const still = any('stillPieces', st);

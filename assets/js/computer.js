@@ -17,6 +17,7 @@ const ai = {
   worker: null, // Promise of the PyScript worker running py/worker.py (started once needed)
   job: null, // "game|ply" of the request the worker is answering
   shownMessage: null, // the computer's last draw answer already shown
+  analysing: 0, // analyses of a replayed position (analysis.js) the worker is running
 };
 
 // The worker boots its own Pyodide (seconds), so it starts as soon as a game against the computer
@@ -49,7 +50,7 @@ function startWorker() {
       if (app.state) renderComputer(app.state);
       // Its next start from a snapshot (pyodide-boot.js), made in the background, not while it thinks.
       import('./pyodide-boot.js').then(boot => {
-        boot.holdSnapshotsWhile(() => ai.job !== null);
+        boot.holdSnapshotsWhile(() => ai.job !== null || ai.analysing > 0);
         boot.ensureSnapshot('worker', SNAPSHOT_DELAY_MS);
       }).catch(() => {});
     }, () => (document.body.dataset.aiReady = 'failed'));
@@ -97,6 +98,16 @@ function paced(level, since) {
     };
     look();
   });
+}
+
+/** The analysis of one replayed position (analysis.js): ``requestJson`` (hc.analysis()) to the
+ * worker's analyse with a budget of ``nodes``, which answers JSON text. Starts the worker if need
+ * be; rejects if it fails. */
+export function analyseInWorker(requestJson, nodes) {
+  ai.analysing += 1;
+  return startWorker()
+    .then(w => (nodes === undefined ? w.sync.analyse(requestJson) : w.sync.analyse(requestJson, nodes)))
+    .finally(() => (ai.analysing -= 1));
 }
 
 /** Hand the computer's request (if any) to the worker; its move comes back as computer_move. */

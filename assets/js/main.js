@@ -14,6 +14,7 @@
 //   exchange.js  export (PGN, record, FEN, replay link) and import
 //   games.js     the Games screen (the games kept here)   yourmove.js  "your move": title, icon, notification
 //   tabgame.js   which game this tab shows (each game has its own storage key)
+//   analysis.js  analysis after the game: evaluation and best move of the replayed position
 //   panels/      one module per variant (panels/registry.js: the hooks they answer)
 //
 // The board is drawn by chessground as soon as this module runs (before Python is up) and
@@ -89,6 +90,7 @@ const [
   { gamesChanged, renderGamesBadge, renderStartGames, startGames },
   { renderYourMove, startYourMove },
   { saveKey, tabGame },
+  { renderAnalysis },
 ] = await Promise.all([
   import('./panels/index.js'),
   import('./players.js'),
@@ -108,6 +110,7 @@ const [
   import('./games.js'),
   import('./yourmove.js'),
   import('./tabgame.js'),
+  import('./analysis.js'),
 ]).catch(error => {
   // A reload or a link followed while the parts load cuts their fetches short: nothing failed.
   if (leaving.now) return new Promise(() => {});
@@ -141,6 +144,7 @@ onRender(renderHandover);
 onRender(renderTrays);
 onRender(st => each('render', st));
 onRender(renderReplay);
+onRender(renderAnalysis);
 onRender(renderPage);
 onRender(renderComputer);
 onRender(renderFriend);

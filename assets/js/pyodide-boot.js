@@ -45,9 +45,9 @@ export const PRELOAD = {
   page: [
     'hiddenchess.app.exchange', 'hiddenchess.app.guide', 'hiddenchess.app.text',
     'hiddenchess.app.session', 'hiddenchess.errors', 'hiddenchess.app.wire',
-    'hiddenchess.safejson',
+    'hiddenchess.safejson', 'hiddenchess.app.analysis',
   ],
-  worker: ['hiddenchess.ai', 'hiddenchess.errors'],
+  worker: ['hiddenchess.ai', 'hiddenchess.ai.analysis', 'hiddenchess.errors'],
 };
 
 /** Standard-library modules that PyScript's own package imports as it starts (pyscript.display:
