@@ -12,6 +12,7 @@
 //   start.js     start screen, rules pages, first-game hints    preview.js  the saved game drawn before Python is up
 //   settings.js  board, colours, coordinates, animation, sound  sound.js   the sounds (Web Audio)
 //   exchange.js  export (PGN, record, FEN, replay link) and import
+//   levels.js    the computer's levels: the approximate rating shown beside each
 //   games.js     the Games screen (the games kept here)   yourmove.js  "your move": title, icon, notification
 //   tabgame.js   which game this tab shows (each game has its own storage key)
 //   analysis.js  analysis after the game: evaluation and best move of the replayed position

@@ -12,6 +12,7 @@ import { each } from './panels/index.js';
 import { openNewGame } from './dialogs.js';
 import { hideToasts } from './toast.js';
 import { gameChoice, rememberGameChoice } from './settings.js';
+import { showLevelRatings } from './levels.js';
 
 const HINTS_KEY = 'hiddenchess:hints-seen';
 const menu = () => (app.state && app.state.variantMenu) || [];
@@ -299,6 +300,7 @@ export function renderHint(st) {
 // ------------------------------------------------------------------ wiring
 
 export function startStart() {
+  showLevelRatings(); // the start screen's level menu and the New game dialog's level badges
   $('start-close').addEventListener('click', closeStart);
   $('start-more').addEventListener('click', () => {
     closeStart();

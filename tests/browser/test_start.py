@@ -321,6 +321,44 @@ def test_the_new_game_dialog_defaults_to_the_one_click_choice(fresh):
     expect(dialog.locator("input[name=clock][value=none]")).to_be_checked()
 
 
+
+def test_each_level_shows_its_approximate_rating_on_the_start_screen_and_in_the_dialog(fresh):
+    """Issue 27: the approximate rating beside each level, as lichess shows it, the same numbers
+    in the start screen's menu and the dialog's badges, rising with the level."""
+    page = fresh
+    options = page.locator("#start-level option").all_text_contents()
+    assert [o.split(" · ")[0] for o in options] == ["1", "2", "3", "4", "5"], options
+    menu = []
+    for text in options:
+        name, sep, rating = text.rpartition(" ≈")
+        assert sep and rating.isdigit() and name.count(" · ") == 1, text
+        menu.append(int(rating))
+    assert all(a < b for a, b in zip(menu, menu[1:])), menu
+    assert 600 <= menu[0] and menu[-1] <= 2500, menu
+    # Whichever level is chosen, its name and rating fit the closed menu (a phone's narrow row):
+    # the text's width plus the padding and the arrow (about 28 px) within the menu's.
+    room, widths = page.evaluate("""(() => {
+      const s = document.getElementById('start-level');
+      const c = document.createElement('canvas').getContext('2d');
+      c.font = getComputedStyle(s).font;
+      return [s.clientWidth, [...s.options].map(o => c.measureText(o.textContent).width)];
+    })()""")
+    assert max(widths) + 28 <= room, (room, widths)
+    page.get_by_role("button", name="More options…").click()
+    dialog = page.locator("#dlg-new")
+    dialog.locator("label.choice:has(input[name=mode][value=computer])").click()
+    badges = []
+    for level in range(1, 6):
+        choice = dialog.locator(f"label.choice:has(input[name=level][value='{level}'])")
+        badge = choice.locator(".level-rating")
+        expect(badge).to_be_visible()
+        badges.append(int(badge.text_content().lstrip("≈")))
+        # Beside the name, inside the choice's box (not cut off on a phone).
+        outer, inner = choice.bounding_box(), badge.bounding_box()
+        assert outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
+        assert "Stockfish" in badge.get_attribute("title")
+    assert badges == menu
+
 #: Every frame until the engine is up: the title, the board, and (once the preview is drawn) its
 #: neckties and whether the "loading" pill covers the board's first rank.
 FRAME_PROBE = """(() => {

@@ -22,23 +22,33 @@ Pawn and Reveal the slowest): 0.3-1.2 s for level 5's 24 000 nodes. The cap boun
 the 54 (48 reached the budget, 6 found a forced end before it), and Pyodide took 1.78x the CPU
 time of CPython for the same searches (the same nodes and moves).
 
-=====  ========  =========  ======  ========  ==========  ========================================
-level  name      max depth  nodes   time cap  quiescence  deliberate error
-=====  ========  =========  ======  ========  ==========  ========================================
-1      Beginner  1          1 000   1.2 s     no          noise sd 150 cp; 25 % of moves at random
-2      Casual    2          1 500   1.3 s     yes         noise sd 80 cp; 10 % second-best-ish
-3      Club      3          3 000   1.6 s     yes         noise sd 40 cp; 5 % second-best-ish
-4      Strong    6          8 000   2.6 s     yes         noise sd 10 cp
-5      Master    24         24 000  5.8 s     yes         none
-=====  ========  =========  ======  ========  ==========  ========================================
+=====  ========  ======  ========  ======================================
+level  name      nodes   time cap  deliberate error
+=====  ========  ======  ========  ======================================
+1      Beginner  500     1.1 s     2 % of its moves are a blunder
+2      Casual    1 200   1.2 s     none
+3      Club      3 500   1.7 s     none
+4      Strong    8 000   2.6 s     none
+5      Master    24 000  5.8 s     none
+=====  ========  ======  ========  ======================================
 
-Level 5 is iterative deepening principal-variation search with aspiration windows, quiescence,
-a transposition table, check extension, null-move pruning, futility pruning, late move
-reductions and MVV-LVA / killer / history move ordering, over a tapered evaluation (PeSTO's
-tables, pawn structure, rooks' files, the king's pawn shield: :mod:`hiddenchess.ai.evaluation`):
-about 0.3-0.4 s a move on CPython and 0.3-1.3 s in the browser. Lower levels cap depth and nodes, score every root move within a
-margin of the best (:attr:`Level.margin`) and choose with Gaussian noise on the scores;
-"second-best-ish" picks uniformly among the next four moves.
+Every level runs the same search (iterative deepening principal-variation search with
+aspiration windows, quiescence, a transposition table, check extension, null-move pruning,
+futility pruning, late move reductions and MVV-LVA / killer / history move ordering, over a
+tapered evaluation: PeSTO's tables, pawn structure, rooks' files, the king's pawn shield,
+:mod:`hiddenchess.ai.evaluation`); what makes a level is its node budget, and level 1's
+blunders: a move picked among the four after the best, which often hangs a piece.
+Level 5 takes about 0.3-0.4 s a move on CPython and 0.3-1.3 s in the browser.
+
+Each level's approximate rating on Stockfish 15.1's ``UCI_Elo`` scale in standard chess -- level 5
+measured against Stockfish (``bench/strength.py``), the others chained down from it by the score
+of each level against the one above (``bench/ladder.py``; docs/BENCHMARKS.md) -- is kept in
+``assets/js/levels.js``, which the page shows beside each level.
+
+The fields :attr:`Level.noise`, :attr:`Level.margin` and :attr:`Level.max_depth` remain for
+tuning and tests (Gaussian noise on the root scores of every move within a margin of the best;
+a depth cap): no level uses them since issue 27, whose ladder found noise and blunders far
+costlier than their size suggests (the old levels, all noisy, lost 90-98 % to the level above).
 
 Rules the search knows: checkmate and (Royal Pawn Chess) promotion of the royal pawn win,
 stalemate is a draw, and a repeated position, the fifty-move count and Standard's automatic
@@ -112,8 +122,7 @@ class Level:
     quiescence: bool
     #: Standard deviation (centipawns) of the Gaussian noise added to root scores.
     noise: int
-    #: Probability of a deliberate mistake: a move picked at random (level 1) or among the next
-    #: few after the best (levels 2-3).
+    #: Probability of a deliberate mistake: a move picked among the four after the best.
     blunder: float
     #: Root moves are scored exactly when within this many centipawns of the best.
     margin: int
@@ -181,13 +190,12 @@ def time_cap_ms(max_nodes: int) -> int:
 
 
 LEVELS = {
-    1: Level(1, "Beginner", 1, 1_000, time_cap_ms(1_000), False, 150, 0.25, 450),
-    2: Level(2, "Casual", 2, 1_500, time_cap_ms(1_500), True, 80, 0.10, 240),
-    3: Level(3, "Club", 3, 3_000, time_cap_ms(3_000), True, 40, 0.05, 120),
-    4: Level(4, "Strong", 6, 8_000, time_cap_ms(8_000), True, 10, 0.0, 30),
+    1: Level(1, "Beginner", MAX_PLY - 8, 500, time_cap_ms(500), True, 0, 0.02, 0),
+    2: Level(2, "Casual", MAX_PLY - 8, 1_200, time_cap_ms(1_200), True, 0, 0.0, 0),
+    3: Level(3, "Club", MAX_PLY - 8, 3_500, time_cap_ms(3_500), True, 0, 0.0, 0),
+    4: Level(4, "Strong", MAX_PLY - 8, 8_000, time_cap_ms(8_000), True, 0, 0.0, 0),
     5: Level(5, "Master", MAX_PLY - 8, 24_000, time_cap_ms(24_000), True, 0, 0.0, 0, prior=True),
 }
-
 
 def get_level(level) -> Level:
     """The :class:`Level` numbered ``level`` (1..5); raises InvalidLevelError otherwise."""
@@ -255,7 +263,7 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
     else:
         best_uci = max(combined, key=combined.get)
         best_score = int(round(combined[best_uci]))
-    chosen = _with_errors(lvl, rng, legal, combined, best_uci, best_score)
+    chosen = _with_errors(lvl, rng, combined, best_uci, best_score)
     move = next(m for m in legal if _uci(m) == chosen)
     if chosen == best_uci and len(samples) == 1:
         pv = first.pv
@@ -343,11 +351,9 @@ def _translate(order, pos, other):
     return [by_uci[_uci(m)] for m in order if _uci(m) in by_uci]
 
 
-def _with_errors(lvl, rng, legal, scores, best_uci, best_score) -> str:
+def _with_errors(lvl, rng, scores, best_uci, best_score) -> str:
     """Apply the level's deliberate errors to the search's preference."""
     if lvl.blunder and rng.random() < lvl.blunder:
-        if lvl.number == 1:
-            return _uci(rng.choice(legal))
         ranked = sorted(scores, key=lambda u: -scores[u])
         others = [u for u in ranked if u != best_uci][:4]
         if others:
