@@ -117,14 +117,19 @@ def guide(variant_id):
         return json.dumps({"error": str(e)})
 
 
+def _error_json(error) -> str:
+    """``{"error": ...}``: the error's text as a sentence, for the page to show."""
+    text = str(error).strip()
+    return json.dumps({"error": title(text) + ("" if text.endswith(".") else ".")})
+
+
 def export_game(site=None):
     """The game as PGN, JSON record, FEN and replay link (:func:`hiddenchess.app.exchange.export_game`)
     as JSON, or ``{"error": ...}`` while it may not be exported; ``site``: the page's address."""
     try:
         return json.dumps(export_game_of(session, site if isinstance(site, str) else None))
     except HiddenChessError as e:
-        text = str(e).strip()
-        return json.dumps({"error": title(text) + ("" if text.endswith(".") else ".")})
+        return _error_json(e)
 
 
 def analysis(ply=None, perspective=None):
@@ -136,8 +141,7 @@ def analysis(ply=None, perspective=None):
             session, None if ply is None else int(ply),
             None if perspective is None else str(perspective)))
     except (HiddenChessError, ValueError, TypeError) as e:
-        text = str(e).strip()
-        return json.dumps({"error": title(text) + ("" if text.endswith(".") else ".")})
+        return _error_json(e)
 
 
 _call_proxy = create_proxy(call)

@@ -13,7 +13,7 @@ import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { analyseInWorker } from './computer.js';
 import { onBoardShapes, redrawShapes } from './board.js';
-import { judgments } from './judgment.js';
+import { judgments, whiteChances } from './judgment.js';
 
 /** How long the worker may take to start before the box says it has not (a worker whose script
  * cannot load never reports a failure: PyScript waits for it). Its answer is still shown if it
@@ -181,12 +181,9 @@ export function formatEval(answer) {
   return pawns > 0.04 ? `+${text}` : pawns < -0.04 ? `−${text}` : '0.0';
 }
 
-/** White's share of the eval bar, 0..1 (a logistic of the score, as lichess draws it). */
+/** White's share of the eval bar, 0..1: White's winning chances, as lichess draws them. */
 function whiteShare(answer) {
-  if (answer.mate !== null && answer.mate !== undefined) {
-    return (answer.turn === 'white') === answer.mate > 0 ? 1 : 0;
-  }
-  return 1 / (1 + Math.exp(-0.00368208 * answer.white));
+  return (whiteChances(answer) + 1) / 2;
 }
 
 /** What the analysis was based on, in words. */

@@ -254,7 +254,7 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
     order = list(legal)
     rng.shuffle(order)
     share = max(1, nodes_budget // len(samples))
-    per_sample, nodes, depth, first, capped = _search_margins(
+    per_sample, nodes, depth, first, capped = search_samples(
         samples, pos, order, lvl, share, deadline, clock, allowed)
     combined = combine_scores(per_sample)
     if len(samples) == 1 and _uci(first.move) in combined:
@@ -274,9 +274,12 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
     return _answer(pos, move, depth or 0, nodes, score, pv, lvl, capped)
 
 
-def _search_margins(samples, pos, order, lvl, share, deadline, clock, allowed):
-    """Each sample searched on its own with the level's root margin (several samples: at least
-    :data:`SAMPLE_MARGIN`), so that every move near the best has an exact score in it.
+def search_samples(samples, pos, order, lvl, share, deadline, clock, allowed):
+    """Each sample searched on its own, ``share`` nodes each, with the level's root margin
+    (several samples: at least :data:`SAMPLE_MARGIN`), so that every move near the best has an
+    exact score in it; ``order``: the root moves of ``pos`` in the order to try them (None: the
+    search's own); ``allowed``: the UCI moves the samples may play (None: all). Used by
+    :func:`choose_move` and the analysis after the game (:mod:`hiddenchess.ai.analysis`).
     Returns ``(per_sample, nodes, depth, first result, whether the time cap ended a search)``
     for :func:`combine_scores`."""
     per_sample = []
@@ -288,7 +291,8 @@ def _search_margins(samples, pos, order, lvl, share, deadline, clock, allowed):
         searcher = Searcher(
             sample.position, history=sample.history, max_nodes=share, deadline=deadline,
             clock=clock, quiescence=lvl.quiescence,
-            root_order=_translate(order, pos, sample.position), chance=sample.chance,
+            root_order=None if order is None else _translate(order, pos, sample.position),
+            chance=sample.chance,
         )
         margin = lvl.margin if len(samples) == 1 else max(lvl.margin, SAMPLE_MARGIN)
         result = searcher.think(max_depth=lvl.max_depth, margin=margin)
@@ -366,11 +370,21 @@ def _with_errors(lvl, rng, scores, best_uci, best_score) -> str:
     return best_uci
 
 
+def mate_in(score: int):
+    """Moves to a forced game end for the side whose ``score`` (centipawns) it is: positive when
+    it wins, negative when it loses; None when the score is no forced end.
+
+    >>> mate_in(MATE - 1), mate_in(-(MATE - 2)), mate_in(35)
+    (1, -1, None)
+    """
+    if abs(score) <= MATE_BOUND:
+        return None
+    moves = (MATE - abs(score) + 1) // 2
+    return moves if score > 0 else -moves
+
+
 def _answer(pos, move, depth, nodes, score, pv, lvl, capped) -> dict:
-    mate = None
-    if abs(score) > MATE_BOUND:
-        plies = MATE - abs(score)
-        mate = (plies + 1) // 2 if score > 0 else -((plies + 1) // 2)
+    mate = mate_in(score)
     return {
         "uci": _uci(move),
         "san": _san(pos, move),
@@ -421,7 +435,7 @@ def computer_variants() -> list:
 __all__ = [
     "DETERMINIZERS", "InvalidLevelError", "InvalidViewError", "LEVELS", "Level", "Sample",
     "choose_move", "choose_setup", "combine_scores", "centipawns", "computer_plays",
-    "computer_variants", "determinize", "expected_result", "get_level",
-    "register_determinizer", "register_setup_chooser", "SAFETY_NODES_PER_S", "time_cap_ms",
+    "computer_variants", "determinize", "expected_result", "get_level", "mate_in",
+    "register_determinizer", "search_samples", "register_setup_chooser", "SAFETY_NODES_PER_S", "time_cap_ms",
     "WARM_UP_NODES", "warm_up",
 ]

@@ -32,10 +32,9 @@ position takes about as long as the computer's reply in the page; the page then 
 import random
 import time
 
-from hiddenchess.ai import SAFETY_NODES_PER_S, SAMPLE_MARGIN, combine_scores
+from hiddenchess.ai import Level, combine_scores, mate_in, search_samples, time_cap_ms
 from hiddenchess.ai.determinizers import InvalidViewError, Sample, determinize, view_field
-from hiddenchess.ai.evaluation import MATE
-from hiddenchess.ai.search import MATE_BOUND, MAX_PLY, Searcher, repetition_key
+from hiddenchess.ai.search import MAX_PLY, repetition_key
 from hiddenchess.engine.notation import parse_uci, position_from_fen
 from hiddenchess.engine.notation import san as _san
 from hiddenchess.engine.notation import uci as _uci
@@ -92,21 +91,11 @@ def analyse(request: dict, *, max_nodes: int = ANALYSIS_NODES, seed: int = 0,
     if not legal:
         raise GameOverError("the side to move has no legal move")
     allowed = samples[0].root_moves
-    deadline = clock() + (1_000 + max_nodes * 1_000 // SAFETY_NODES_PER_S) / 1000.0
+    level = _analysis_level(max_nodes)
+    deadline = clock() + level.time_ms / 1000.0
     share = max(1, max_nodes // len(samples))
-    margin = 0 if len(samples) == 1 else SAMPLE_MARGIN
-    per_sample, nodes, depth, first = [], 0, None, None
-    for sample in samples:
-        searcher = Searcher(sample.position, history=sample.history, max_nodes=share,
-                            deadline=deadline, clock=clock, chance=sample.chance)
-        result = searcher.think(max_depth=MAX_PLY - 8, margin=margin)
-        nodes += result.nodes
-        depth = result.depth if depth is None else min(depth, result.depth)
-        first = first or result
-        scores = result.root_scores or {result.move: result.score}
-        if allowed is not None:
-            scores = {m: s for m, s in scores.items() if _uci(m) in allowed} or scores
-        per_sample.append((sample.weight, {_uci(m): s for m, s in scores.items()}))
+    per_sample, nodes, depth, first, _capped = search_samples(
+        samples, pos, None, level, share, deadline, clock, allowed)
     if len(samples) == 1 and (allowed is None or _uci(first.move) in allowed):
         best, score, pv = _uci(first.move), first.score, [_uci(m) for m in first.pv]
     else:
@@ -114,10 +103,7 @@ def analyse(request: dict, *, max_nodes: int = ANALYSIS_NODES, seed: int = 0,
         best = max(combined, key=combined.get)
         score, pv = int(round(combined[best])), [best]
     pv = pv[:PV_PLIES]
-    mate = None
-    if abs(score) > MATE_BOUND:
-        plies = MATE - abs(score)
-        mate = (plies + 1) // 2 if score > 0 else -((plies + 1) // 2)
+    mate = mate_in(score)
     turn = _SEATS[pos.turn]
     pv_san = _agreed_san(samples, pv)
     return {
@@ -134,6 +120,13 @@ def analyse(request: dict, *, max_nodes: int = ANALYSIS_NODES, seed: int = 0,
         "basis": basis,
         "turn": turn,
     }
+
+
+def _analysis_level(max_nodes: int) -> Level:
+    """How the analysis searches: as level 5 does (full depth, captures resolved, exact scores
+    near the best, the safety time cap), with ``max_nodes`` and no deliberate error."""
+    return Level(0, "Analysis", MAX_PLY - 8, max_nodes, time_cap_ms(max_nodes), True, 0, 0.0, 0,
+                 prior=True)
 
 
 def _truth_sample(view, truth, guessed) -> Sample:
