@@ -211,6 +211,15 @@ def test_bad_requests_get_clear_errors(monkeypatch):
         position_request(game, 0, "white")
 
 
+def test_a_game_resigned_before_its_set_up_has_nothing_to_analyse():
+    g = Game.new("secret-pawn")
+    g.resign("white")  # before either side sealed its pawns
+    with pytest.raises(SessionError, match="before its set-up was done"):
+        position_request(g, 0, "all")
+    with pytest.raises(SessionError, match="before its set-up was done"):
+        position_request(g, 0, "white")
+
+
 def test_bad_analysis_input_gets_clear_errors():
     game = knight_behind_pawns(["a7", "b7"])
     good = position_request(game, 0, "all")

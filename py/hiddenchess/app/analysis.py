@@ -80,6 +80,9 @@ def position_request(game, ply: int, perspective: str) -> dict:
             raise SessionError(f"the computer does not play {game.variant.name}, so it cannot "
                                "analyse it")
         then = game_at(game, ply)
+        if then.phase == "setup":
+            raise SessionError("the game ended before its set-up was done, so there is no position "
+                               "to analyse")
     except SessionError:
         raise
     except HiddenChessError as e:
