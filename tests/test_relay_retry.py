@@ -44,3 +44,14 @@ def test_a_friend_link_shows_the_codes_at_once_when_every_relay_refused():
     assert r["oneOpen"] is False and r["openAfter6s"] is False
     assert r["stillConnectingAfter6s"] is True  # a relay that neither answers nor refuses
     assert r["state"] == {"open": 1, "total": 2, "failed": 0}
+
+
+def test_only_a_connection_that_was_never_up_says_the_network_blocks_it():
+    """A friend who reloads or leaves makes the old connection fail: that is no "your network
+    blocks direct connections" (seen after a three-minute relay outage in real time: the host's
+    card gave the TURN advice while the relay was down)."""
+    r = run_script("ice_watch.mjs", timeout=60)
+    assert r["neverUpThenFailed"] == 1 and r["neverUpAfterTenSeconds"] == 1
+    assert r["upThenFailed"] == 0 and r["upThenTimerWouldFire"] == 0
+    assert r["closedBeforeTenSeconds"] == 0
+    assert r["timerMs"] == 10_000

@@ -180,9 +180,10 @@ def test_analysis_follows_the_replays_perspective_in_secret_pawn(app):
 def test_a_worker_that_cannot_start_gives_a_clear_error_and_nothing_is_lost(browser, site):
     """The worker's script is refused (PyScript then waits for it for ever): after 30 s the
     analysis box says the computer has not started, and the replay and the game are as they
-    were."""
+    were. (The page's clock is Playwright's: time runs as usual, and the 30 s are jumped over.)"""
     context = local_context(browser, viewport={"width": 1280, "height": 800})
     try:
+        context.clock.install()
         context.route("**/py/worker.py", lambda route: route.abort("failed"))
         errors = []
         tab = open_tab(context, site, errors)
@@ -193,6 +194,8 @@ def test_a_worker_that_cannot_start_gives_a_clear_error_and_nothing_is_lost(brow
             tab.locator("#banner-close").click()
         tab.evaluate("window.hcApp.call('replay', {ply: 2, perspective: 'black'})")
         tab.locator("#btn-analyse").click()
+        expect(tab.locator("#analysis")).to_have_attribute("data-state", "thinking")
+        tab.clock.fast_forward(31_000)
         answer = wait_analysed(tab)
         assert answer["state"] == "error", answer
         assert answer["best"].startswith("The computer has not started after 30 seconds"), answer

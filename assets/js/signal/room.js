@@ -43,7 +43,8 @@ const TOKEN = /^[0-9a-f]{32}$/;
 // that two pages that (re)started at different times find each other within seconds.
 const REFRESH_MS = 15000;
 // A connection whose set-up was exchanged through the relays but that is not up this long after
-// (or that failed): no direct path between the two networks (ICE) -- the page says so.
+// (or that failed before it was ever up): no direct path between the two networks (ICE) -- the
+// page says so.
 const ICE_FAIL_MS = 10000;
 
 // The links of this page that are waiting for their friend (Trystero makes its connections with
@@ -56,18 +57,25 @@ const iceFailed = () => LIVE.forEach(link => link._iceFailed());
 const TRYING = new Set();
 const trying = () => [...TRYING].some(pc => Date.now() - pc.hcSince < ICE_FAIL_MS + 2000);
 
-/** An RTCPeerConnection (given to Trystero) that tells the waiting links when ICE fails. */
-function watchedConnection() {
+/** An RTCPeerConnection (given to Trystero) that tells the waiting links (`onFailed`) when ICE
+ * fails: a connection whose set-up was exchanged that fails, or is not up ICE_FAIL_MS later,
+ * without ever having been up. */
+export function watchedConnection(onFailed = iceFailed) {
   const Base = globalThis.RTCPeerConnection;
   if (!Base) return undefined;
   return class extends Base {
     constructor(config) {
       super(config);
       this.addEventListener('connectionstatechange', () => {
-        if (this.connectionState === 'connected') this.hcDone();
+        if (this.connectionState === 'connected') {
+          this.hcConnected = true;
+          this.hcDone();
+        }
         if (this.connectionState === 'failed') {
           this.hcDone();
-          iceFailed();
+          // A connection that was up and then failed lost its peer (a reload, a closed tab, a
+          // network change): that says nothing about the paths between the two networks.
+          if (!this.hcConnected) onFailed();
         }
       });
     }
@@ -78,7 +86,7 @@ function watchedConnection() {
         TRYING.add(this);
         this.hcTimer = setTimeout(() => {
           TRYING.delete(this);
-          if (this.connectionState !== 'connected' && this.connectionState !== 'closed') iceFailed();
+          if (!this.hcConnected && this.connectionState !== 'closed') onFailed();
         }, ICE_FAIL_MS);
       }
       return super.setRemoteDescription(description);
