@@ -14,12 +14,16 @@ and clocks, arrivals spread over --arrive seconds) and prints:
 
 With --hostile N (issue #24), N hostile clients of each kind (tests/browser/lobby_hostile.mjs:
 silent seekers, seek floods, accepters that vanish, forged accepts, junk; each kind in its own
-process) attack the busiest lobby. All the simulated players share one Node process, so their
-seeks' proof of work is cheaper (--pow-bits, default 8) than a page's (15 bits).
+process, at nice 10) attack the busiest lobby. The simulated players share a few Node processes
+(one per lobby: --shards 5; --only-shard 0 runs the attacked lobby alone), so their seeks' proof
+of work is cheaper (--pow-bits, default 8) than a page's (14 bits). The relay holds each
+connection to --relay-rate messages a second (default 4, bursts of --relay-burst 40, as public
+relays do; 0: no limit). Also printed: the relay's refusals, the CPU time of the relay and of the
+players, and the players' event-loop delay.
 
 Usage: python3 bench/matchmaking.py [--players 300] [--arrive 30] [--limit 60] [--hostile 30]
 (about a minute; needs Node.js 20+ and `python3 build.py build` done). Exit status 1 when a
-duplicate or self pairing happened.
+duplicate, self or hijacked pairing happened.
 """
 
 from __future__ import annotations
