@@ -36,10 +36,11 @@ def run_script(name: str, *args: str, flags: tuple = (), timeout: float = 120) -
 
 
 @contextlib.contextmanager
-def local_relay():
-    """A real local Nostr relay (tests/browser/nostr_relay.cjs) on a free port: its ws:// url."""
+def local_relay(*args: str):
+    """A real local Nostr relay (tests/browser/nostr_relay.cjs) on a free port: its ws:// url.
+    ``args``: more of its options (``--rate``, ``--burst``)."""
     relay = subprocess.Popen([node(), str(ROOT / "tests" / "browser" / "nostr_relay.cjs"), "--host", "127.0.0.1",
-                              "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                              "--port", "0", *args], cwd=ROOT, stdout=subprocess.PIPE, text=True,
                              start_new_session=True)
     try:
         line = relay.stdout.readline()

@@ -134,13 +134,15 @@ export class QuickPlay {
     if (before !== this.others()) this._changed();
   }
 
-  /** A proven seek: well formed, this lobby's topic, enough proof of work, recent, its id right. */
-  _provenSeek(ev, pubkey) {
+  /** A proven seek: well formed, this lobby's topic, enough proof of work, recent, its id right
+   * (`idChecked`: an event from the pool, whose id the pool has checked already; a proposal's
+   * ticket is hashed here). */
+  _provenSeek(ev, pubkey, idChecked = false) {
     if (!wellFormed(ev) || ev.pubkey !== pubkey || ev.kind !== EVENT_KIND) return false;
     const tag = ev.tags.find(t => t[0] === 'x');
     if (!tag || tag[1] !== this.topic || powBits(ev) < this.bits) return false;
     if (Math.abs(Math.floor(Date.now() / 1000) - ev.created_at) > MAX_AGE_S) return false;
-    return eventId(ev) === ev.id;
+    return idChecked || eventId(ev) === ev.id;
   }
 
   async _event(topic, ev) {
@@ -165,7 +167,7 @@ export class QuickPlay {
     // against the key that signed it; a proposal's ticket is a proven seek of the same key (the
     // signed proposal vouches for it).
     if (m.t === 'seek') {
-      if (!this._provenSeek(ev, ev.pubkey)) return void (this.rejected += 1);
+      if (!this._provenSeek(ev, ev.pubkey, true)) return void (this.rejected += 1);
     } else {
       if (m.t === 'propose' && !this._provenSeek(ticket, ev.pubkey)) return void (this.rejected += 1);
       if (!(await this.pool.verify(ev))) return void (this.rejected += 1);
