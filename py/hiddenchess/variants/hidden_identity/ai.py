@@ -26,6 +26,15 @@ the arrangements a real player makes. :data:`SAMPLES` distinct arrangements are 
 when fewer exist) and the computer plays the move with the best mean expected result
 (:func:`hiddenchess.ai.choose_move`, :func:`hiddenchess.ai.combine_scores`).
 
+Wary of hidden attacks (:func:`threat_roles`, :func:`wary_weights`): when an enemy piece of open
+identity could, as one of its candidate roles, take a piece of the computer's (not a pawn or king)
+where it stands or where it can go, up to :data:`MAX_SAMPLES` samples are searched so that each
+such piece is such a role in one of them (those threatening a piece where it stands first), and
+the weights are raked so that it is one :data:`WARINESS` times as often as among
+:data:`DRAWS` further draws -- as Secret Pawn does for a pawn that may be secret. With nothing
+threatened, the samples weigh 1 each as before. Measured with ``bench/wary_hi.py``
+(docs/BENCHMARKS.md).
+
 Every sample keeps the computer's own pieces exactly as they are, so its legal moves are the
 same in every sample (legality in a game without check depends only on its own pieces and the
 occupied squares): the computer only ever plays legal moves of its true pieces. The sampled
