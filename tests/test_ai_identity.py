@@ -63,7 +63,8 @@ def test_samples_are_consistent_with_the_view(seed):
     truth_own = arrangement(g.position, own_color)
     cands = candidates(view)
     samples = identity(view, random.Random(seed))
-    assert 1 <= len(samples) <= 4
+    assert 1 <= len(samples) <= identity_module.MAX_SAMPLES
+    assert sum(s.weight for s in samples) == pytest.approx(len(samples))  # weights average 1
     seen = set()
     for s in samples:
         assert arrangement(s.position, own_color) == truth_own  # own pieces exactly as they are
@@ -339,3 +340,49 @@ def test_a_king_in_one_sample_does_not_drown_the_others(king_or_knight):
     # Averaging centipawns, the king capture (100 000 in one sample) would win: 25 000 on
     # average. As expected results it is 0.25 + 0.75 x (a lost exchange) against a sure knight.
     assert out["uci"] == "d4e5"
+
+
+def _knight_on_b4_view():
+    """Black to move, its knight on b4; white's d2 has not moved, so it may be anything -- a
+    bishop or queen there would take the knight (d2-c3-b4) -- though a pawn is likeliest."""
+    white = {**{f"{f}1": r for f, r in zip("abcdefgh", "rnbqkbnr")}, **{f"{f}2": "p" for f in "abcdefgh"}}
+    g = placed(white, standard_layout("black"))
+    for move in ("h2h3", "b8c6", "h3h4", "c6b4", "g2g3"):
+        g.play(move)
+    return g.view("black").to_json()
+
+
+def test_the_samples_cover_an_open_piece_that_could_take_a_knight(monkeypatch):
+    view = _knight_on_b4_view()
+    d2 = SQUARE_NAMES.index("d2")
+    assert len(view["secrets"]["candidates"]["d2"]) == 6
+    assert "b" in identity_module.threat_roles(identity(view, random.Random(0))[0].position,
+                                               view["secrets"]["candidates"], reach=False)["d2"]
+
+    def covered(seeds):
+        return sum(any(s.position.piece_type_at(d2) in (3, 5) for s in identity(view, random.Random(seed)))
+                   for seed in seeds)
+
+    wary = covered(range(30))
+    monkeypatch.setattr(identity_module, "MAX_SAMPLES", identity_module.SAMPLES)  # no extra samples
+    plain = covered(range(30))
+    assert wary >= 27 and wary >= plain + 10
+
+
+def test_a_threatening_open_piece_weighs_more_than_its_odds():
+    view = _knight_on_b4_view()
+    d2 = SQUARE_NAMES.index("d2")
+    cands = view["secrets"]["candidates"]
+    pool = enemy_pool(view["secrets"]["captured"], "white")
+    prior = placement_prior(view, "white")
+    rng = random.Random(5)
+    draws = [a for a in (sample_identities(cands, pool, rng, prior) for _ in range(600)) if a]
+    odds = sum(a["d2"] in "bq" for a in draws) / len(draws)
+    share = []
+    for seed in range(20):
+        samples = identity(view, random.Random(seed))
+        assert len(samples) <= identity_module.MAX_SAMPLES
+        total = sum(s.weight for s in samples)
+        assert total == pytest.approx(len(samples))
+        share.append(sum(s.weight for s in samples if s.position.piece_type_at(d2) in (3, 5)) / total)
+    assert 0 < odds < 0.5 and sum(share) / len(share) > 1.3 * odds

@@ -26,6 +26,15 @@ the arrangements a real player makes. :data:`SAMPLES` distinct arrangements are 
 when fewer exist) and the computer plays the move with the best mean expected result
 (:func:`hiddenchess.ai.choose_move`, :func:`hiddenchess.ai.combine_scores`).
 
+Wary of hidden attacks (:func:`threat_roles`, :func:`wary_weights`): when an enemy piece of open
+identity could, as one of its candidate roles, take a piece of the computer's (not a pawn or king)
+where it stands or where it can go, up to :data:`MAX_SAMPLES` samples are searched so that each
+such piece is such a role in one of them (those threatening a piece where it stands first), and
+the weights are raked so that it is one :data:`WARINESS` times as often as among
+:data:`DRAWS` further draws -- as Secret Pawn does for a pawn that may be secret. With nothing
+threatened, the samples weigh 1 each as before. Measured with ``bench/wary_hi.py``
+(docs/BENCHMARKS.md).
+
 Every sample keeps the computer's own pieces exactly as they are, so its legal moves are the
 same in every sample (legality in a game without check depends only on its own pieces and the
 occupied squares): the computer only ever plays legal moves of its true pieces. The sampled
@@ -50,14 +59,21 @@ queen never in front), differently in every game.
 >>> _ = g.play("g1f3")
 >>> samples = identity(g.view("black").to_json(), random.Random(1))
 >>> len(samples), all(s.position.piece_type_at(21) == 2 for s in samples)   # f3 is a knight
-(4, True)
+(5, True)
+
+(Five, not four: a knight of black's going to a6 or h6 could be taken by a piece from the second
+row that is a bishop, rook or queen, so the samples are wary of that: :func:`wary_weights`.)
 """
 
 import random
 from collections import Counter
 
 from hiddenchess.errors import HiddenChessError
-from hiddenchess.engine.core import BLACK, COLOR_NAMES, SQUARE_INDEX, SQUARE_NAMES, WHITE
+from hiddenchess.engine.core import (
+    BB_SQUARES, BLACK, COLOR_NAMES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, SQUARE_INDEX,
+    SQUARE_NAMES, WHITE, bishop_attacks, popcount, rook_attacks,
+)
+from hiddenchess.engine.position import move_from, move_to
 from hiddenchess.variants.hidden_identity.knowledge import (
     KNOWLEDGE_KINDS, ROLE_COUNTS, ROLES, public_knowledge,
 )
@@ -72,6 +88,15 @@ from hiddenchess.ai.determinizers import (
 SAMPLES = 4
 #: Draws tried per wanted sample before settling for the distinct ones found.
 TRIES = 12
+#: At most this many samples when more are needed so that every enemy piece of open identity
+#: that could take a piece of the computer's as one of its candidate roles is that role in a
+#: searched sample (:func:`wary_weights`).
+MAX_SAMPLES = 6
+#: Factor on the chance that such a piece is a role that attacks (1: the odds of the draws; more:
+#: warier, capped at 0.95), as in Secret Pawn (``secret_pawn.ai.WARINESS``).
+WARINESS = 2.0
+#: Further draws that estimate those odds when a piece of open identity threatens.
+DRAWS = 32
 _SEATS = ("white", "black")
 _PIECE_LETTER = {"king": "k", "queen": "q", "rook": "r", "bishop": "b", "knight": "n",
                  "pawn": "p"}
@@ -339,16 +364,181 @@ def identity(view, rng, prior=True) -> list:
             break
     if not found:
         raise InvalidViewError("no arrangement of the enemy pieces fits this view")
+    weights = [1.0] * len(found)
+    first = position_from_fen(_fen_of(view, own, own_color, found[0]), variant)
+    threats = threat_roles(first, cands)
+    if threats:
+        urgent = threat_roles(first, cands, reach=False)
+        found, weights = wary_weights(found, threats, cands, pool, rng, prior, urgent)
     samples = []
-    for arrangement in found:
+    for arrangement, weight in zip(found, weights):
         pos = position_from_fen(_fen_of(view, own, own_color, arrangement), variant)
         if turn is not None and turn != COLOR_NAMES[pos.turn]:
             raise InvalidViewError(f"the view says {turn} to move but its FEN disagrees")
-        samples.append(Sample(pos, [], 1.0))
+        samples.append(Sample(pos, [], weight))
     return samples
 
 
+# --- wary of hidden attacks ----------------------------------------------------------------------
+_ROLE_TYPE = {"p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6}
+
+
+def _role_attacks(role: str, sq: int, color: int, occ: int) -> int:
+    if role == "p":
+        return PAWN_ATTACKS[color][sq]
+    if role == "n":
+        return KNIGHT_ATTACKS[sq]
+    if role == "k":
+        return KING_ATTACKS[sq]
+    out = 0
+    if role in "bq":
+        out |= bishop_attacks(sq, occ)
+    if role in "rq":
+        out |= rook_attacks(sq, occ)
+    return out
+
+
+def threat_roles(pos, cands: dict, reach: bool = True) -> dict:
+    """``{square: roles}`` for the enemy pieces of open identity (several candidates in
+    ``cands``) in ``pos`` (a sample, the computer to move): the candidate roles that from the
+    piece's square attack a square where a piece of the computer's (not a pawn or king) stands
+    or (with ``reach``) can go with a legal move -- the roles that could take it right after the
+    computer's move.
+
+    >>> from hiddenchess.engine.notation import position_from_fen
+    >>> from hiddenchess.engine.variant import get_variant
+    >>> hi = get_variant("hidden-identity")
+    >>> threat_roles(position_from_fen("4k3/8/8/8/8/8/8/4K2N w - - 0 1", hi), {"e8": ["k", "b"]})
+    {}
+    >>> threat_roles(position_from_fen("4k3/8/8/8/1N6/8/8/4K3 w - - 0 1", hi), {"e8": ["k", "b"]})
+    {'e8': ['b']}
+
+    (The knight on b4 can go to c6, on the diagonal of a bishop on e8; from h1 it cannot.)
+    """
+    us = pos.white if pos.turn == WHITE else pos.black
+    targets = us & ~pos.pawns & ~pos.kings
+    if not targets:
+        return {}
+    for m in pos.legal_moves() if reach else ():
+        if BB_SQUARES[move_from(m)] & targets:
+            targets |= BB_SQUARES[move_to(m)]
+    occ = pos.white | pos.black
+    out = {}
+    for name, roles in cands.items():
+        if len(roles) < 2:
+            continue
+        sq = SQUARE_INDEX[name]
+        hits = [r for r in roles if _role_attacks(r, sq, pos.turn ^ 1, occ) & targets]
+        if hits:
+            out[name] = hits
+    return out
+
+
+def wary_weights(found: list, threats: dict, cands: dict, pool: Counter, rng, prior=None,
+                 urgent=None):
+    """The arrangements to search and their weights, wary of the pieces in ``threats`` (see
+    :func:`threat_roles`): ``found`` (the distinct draws) plus, up to :data:`MAX_SAMPLES`, draws
+    in which threatening pieces that no chosen arrangement makes a threatening role are one (of
+    :data:`DRAWS` further draws, each time the one that covers most, ``urgent`` first (like
+    ``threats``, the roles that threaten a piece where it stands); a draw restricted to a piece's
+    threatening roles when none of them has it). The odds
+    are estimated from those draws; each chosen arrangement weighs the share of the draws nearest
+    it (in which threatening pieces are threatening roles), then the weights are raked so that
+    each threatening piece is a threatening role :data:`WARINESS` times as often as its odds
+    (at most 0.95; when that cannot be met for all, the odds as they are). Weights average 1.
+
+    >>> found = [{"e8": "k", "d8": "b"}]
+    >>> arr, w = wary_weights(found, {"d8": ["b"], "e8": ["b"]}, {"e8": ["k", "b"], "d8": ["k", "b"]},
+    ...                       Counter({"k": 1, "b": 1}), random.Random(3))
+    >>> sorted(a["e8"] for a in arr), [round(x, 2) for x in w]
+    (['b', 'k'], [1.0, 1.0])
+    """
+    roles = [(n, tuple(r)) for n, r in sorted((urgent or {}).items())]
+    roles += [(n, tuple(r)) for n, r in sorted(threats.items()) if (n, tuple(r)) not in roles]
+    names = list(range(len(roles)))
+    bit = [1 << i for i in names]
+    exposed = (1 << len(names)) - 1
+    first = sum(1 << i for i in range(len(urgent or {})))
+
+    def key(arrangement):
+        return sum(bit[i] for i, (n, r) in enumerate(roles) if arrangement.get(n) in r)
+
+    draws = []
+    for _ in range(DRAWS * 3):
+        arrangement = sample_identities(cands, pool, rng, prior)
+        if arrangement is not None:
+            draws.append(arrangement)
+            if len(draws) == DRAWS:
+                break
+    chosen = list(found)
+    seen = {tuple(sorted(a.items())) for a in chosen}
+    covered = 0
+    for a in chosen:
+        covered |= key(a)
+    while len(chosen) < MAX_SAMPLES and exposed & ~covered:
+        fresh = [a for a in draws if tuple(sorted(a.items())) not in seen]
+        pick = max(fresh, key=lambda a: (popcount(key(a) & first & ~covered),
+                                         popcount(key(a) & ~covered)), default=None)
+        if pick is None or not key(pick) & ~covered or (first & ~covered and
+                                                         not key(pick) & first & ~covered):
+            i = next(i for i in names if bit[i] & ~covered)
+            narrowed = dict(cands, **{roles[i][0]: list(roles[i][1])})
+            for _ in range(TRIES):
+                pick = sample_identities(narrowed, pool, rng, prior)
+                if pick is not None and tuple(sorted(pick.items())) not in seen:
+                    break
+                pick = None
+            if pick is None:  # no arrangement makes it threatening: leave it
+                covered |= bit[i]
+                continue
+        chosen.append(pick)
+        seen.add(tuple(sorted(pick.items())))
+        covered |= key(pick)
+    keys = [key(a) for a in draws] or [key(a) for a in chosen]
+    ckeys = [key(a) for a in chosen]
+    share = [0.0] * len(chosen)
+    for k in keys:
+        near = min(popcount(k ^ c) for c in ckeys)
+        ties = [i for i, c in enumerate(ckeys) if popcount(k ^ c) == near]
+        for i in ties:
+            share[i] += 1.0 / len(ties)
+    # A chosen arrangement nearest to no draw (a rare one) still counts for a little.
+    floor = 0.5 / len(keys)
+    picks = [[c, max(w, floor)] for c, w in zip(ckeys, share)]
+    raked = first or exposed
+    wary = [list(p) for p in picks]
+    if _rake(wary, keys, raked, WARINESS):
+        picks = wary
+    else:
+        _rake(picks, keys, raked, 1.0)
+    scale = len(picks) / sum(w for _, w in picks)
+    return chosen, [w * scale for _, w in picks]
+
+
+def _rake(picks, keys, exposed: int, factor: float, rounds: int = 30) -> bool:
+    """Iterative proportional fitting of ``picks`` (``[key, weight]``, in place): each bit of
+    ``exposed`` set in ``factor`` times as much weight as its odds among ``keys`` (a bit no key
+    has counts as half a draw; at most 0.95). Returns whether every bit ends at its odds or
+    more (as ``secret_pawn.ai._rake``, over keys instead of worlds)."""
+    bits = [1 << s for s in range(exposed.bit_length()) if exposed >> s & 1]
+    odds = {b: max(0.5, sum(1 for k in keys if k & b)) / len(keys) for b in bits}
+    target = {b: min(0.95, max(odds[b], factor * odds[b])) for b in bits}
+    for _ in range(rounds):
+        for b in bits:
+            total = sum(w for _, w in picks)
+            have = sum(w for k, w in picks if k & b) / total
+            if have <= 0.0 or have >= 1.0 or not 0.0 < target[b] < 1.0:
+                continue
+            up, down = target[b] / have, (1.0 - target[b]) / (1.0 - have)
+            for pick in picks:
+                pick[1] *= up if pick[0] & b else down
+    total = sum(w for _, w in picks)
+    return all(sum(w for k, w in picks if k & b) / total >= min(odds[b], 1.0) - 1e-6
+               for b in bits)
+
+
 __all__ = [
-    "KING_FILE_WEIGHTS", "PLACEMENT_PRIOR", "SAMPLES", "choose_placement", "enemy_pool",
-    "identity", "placement_prior", "sample_identities",
+    "DRAWS", "KING_FILE_WEIGHTS", "MAX_SAMPLES", "PLACEMENT_PRIOR", "SAMPLES", "WARINESS",
+    "choose_placement", "enemy_pool", "identity", "placement_prior", "sample_identities",
+    "threat_roles", "wary_weights",
 ]
