@@ -83,6 +83,7 @@ from hiddenchess.engine.variant import get_variant
 from hiddenchess.ai.determinizers import (
     InvalidViewError, Sample, register_determinizer, register_setup_chooser, view_field, view_seat,
 )
+from hiddenchess.ai.wariness import rake
 
 #: How many arrangements of the enemy identities are searched per move.
 SAMPLES = 4
@@ -507,34 +508,16 @@ def wary_weights(found: list, threats: dict, cands: dict, pool: Counter, rng, pr
     picks = [[c, max(w, floor)] for c, w in zip(ckeys, share)]
     raked = first or exposed
     wary = [list(p) for p in picks]
-    if _rake(wary, keys, raked, WARINESS):
+    if rake(wary, _itself, keys, raked, WARINESS, least=0.5):
         picks = wary
     else:
-        _rake(picks, keys, raked, 1.0)
+        rake(picks, _itself, keys, raked, 1.0, least=0.5)
     scale = len(picks) / sum(w for _, w in picks)
     return chosen, [w * scale for _, w in picks]
 
 
-def _rake(picks, keys, exposed: int, factor: float, rounds: int = 30) -> bool:
-    """Iterative proportional fitting of ``picks`` (``[key, weight]``, in place): each bit of
-    ``exposed`` set in ``factor`` times as much weight as its odds among ``keys`` (a bit no key
-    has counts as half a draw; at most 0.95). Returns whether every bit ends at its odds or
-    more (as ``secret_pawn.ai._rake``, over keys instead of worlds)."""
-    bits = [1 << s for s in range(exposed.bit_length()) if exposed >> s & 1]
-    odds = {b: max(0.5, sum(1 for k in keys if k & b)) / len(keys) for b in bits}
-    target = {b: min(0.95, max(odds[b], factor * odds[b])) for b in bits}
-    for _ in range(rounds):
-        for b in bits:
-            total = sum(w for _, w in picks)
-            have = sum(w for k, w in picks if k & b) / total
-            if have <= 0.0 or have >= 1.0 or not 0.0 < target[b] < 1.0:
-                continue
-            up, down = target[b] / have, (1.0 - target[b]) / (1.0 - have)
-            for pick in picks:
-                pick[1] *= up if pick[0] & b else down
-    total = sum(w for _, w in picks)
-    return all(sum(w for k, w in picks if k & b) / total >= min(odds[b], 1.0) - 1e-6
-               for b in bits)
+def _itself(key: int) -> int:
+    return key
 
 
 __all__ = [

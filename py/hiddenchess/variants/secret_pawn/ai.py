@@ -91,6 +91,7 @@ from hiddenchess.ai.determinizers import (
     InvalidViewError, Sample, register_determinizer, register_setup_chooser, view_field, view_seat,
 )
 from hiddenchess.ai.search import repetition_key
+from hiddenchess.ai.wariness import rake
 
 #: How many consistent assignments of the opponent's secret pawns are searched per move.
 SAMPLES = 4
@@ -366,8 +367,8 @@ def representative_worlds(worlds, exposed: int, count: int = SAMPLES,
     Every consistent world is then represented by its nearest chosen key (ties shared), and a
     key's weight is the share of the worlds it represents; spare samples (up to ``count``) go to
     the heaviest keys, as further random worlds with the key's weight shared. Last, the weights
-    are raked (:func:`_rake`) so that each exposed pawn is secret in the weighted samples
-    :data:`WARINESS` times as often as among all consistent worlds (the rules' reveals and
+    are raked (:func:`hiddenchess.ai.wariness.rake`) so that each exposed pawn is secret in the
+    weighted samples :data:`WARINESS` times as often as among all consistent worlds (the rules' reveals and
     silences make the worlds): with eight candidate pawns and nothing known, a pawn next to the
     piece is secret in a quarter of the worlds, and weighed at 1/2. Weights average 1.
 
@@ -420,34 +421,12 @@ def representative_worlds(worlds, exposed: int, count: int = SAMPLES,
         for i in groups[c][:reps[c]]:
             picks.append([i, share[c] / reps[c]])
     wary = [list(p) for p in picks]
-    if _rake(wary, keys, exposed, WARINESS):
+    if rake(wary, keys.__getitem__, keys, exposed, WARINESS):
         picks = wary
     else:  # the warier targets cannot all be met: the odds as they are
-        _rake(picks, keys, exposed, 1.0)
+        rake(picks, keys.__getitem__, keys, exposed, 1.0)
     scale = len(picks) / sum(w for _, w in picks)
     return [(i, w * scale) for i, w in picks]
-
-
-def _rake(picks, keys, exposed: int, factor: float, rounds: int = 30) -> bool:
-    """Adjust the weights of ``picks`` (``[index, weight]``) in place so that each exposed
-    pawn is secret in the weighted samples :data:`WARINESS` times as often as in all the worlds
-    (``keys``: each world's secret exposed pawns; at most 0.95) -- iterative proportional
-    fitting, one pawn at a time. Returns whether every exposed pawn ends at least at its odds
-    (warier targets that the samples cannot all meet may leave one below)."""
-    bits = [1 << s for s in range(64) if exposed >> s & 1]
-    odds = {b: sum(1 for k in keys if k & b) / len(keys) for b in bits}
-    target = {b: min(0.95, max(odds[b], factor * odds[b])) for b in bits}
-    for _ in range(rounds):
-        for b in bits:
-            total = sum(w for _, w in picks)
-            have = sum(w for i, w in picks if keys[i] & b) / total
-            if have <= 0.0 or have >= 1.0 or not 0.0 < target[b] < 1.0:
-                continue
-            up, down = target[b] / have, (1.0 - target[b]) / (1.0 - have)
-            for pick in picks:
-                pick[1] *= up if keys[pick[0]] & b else down
-    total = sum(w for _, w in picks)
-    return all(sum(w for i, w in picks if keys[i] & b) / total >= odds[b] - 1e-6 for b in bits)
 
 
 def _world_secret(world) -> int:
