@@ -62,6 +62,10 @@ CHANCE_WINDOW = 100
 #: Frontier futility margins by remaining depth: quiet moves that cannot lift the static score
 #: above alpha by this much are skipped (unless they give check).
 FUTILITY = (0, 200, 450)
+#: Reverse futility: at remaining depth up to RFP_DEPTH outside the principal variation, a
+#: static score RFP_MARGIN * depth above beta fails high at once.
+RFP_DEPTH = 2
+RFP_MARGIN = 150
 #: Late move pruning: at remaining depth d (1..3) outside the principal variation, quiet moves
 #: after the first LATE_MOVES[d] are not searched (unless they give check).
 LATE_MOVES = (0, 8, 12, 20)
@@ -413,7 +417,8 @@ class Searcher:
             static = evaluate(pos, self.tables, self.psq)
             if depth <= 2 and static + FUTILITY[depth] <= alpha and abs(alpha) < MATE_BOUND:
                 futile = True
-            if depth <= 2 and static - 150 * depth >= beta and abs(beta) < MATE_BOUND:
+            if (depth <= RFP_DEPTH and static - RFP_MARGIN * depth >= beta
+                    and abs(beta) < MATE_BOUND):
                 return static
             if (null_ok and depth >= 3 and static >= beta and abs(beta) < MATE_BOUND
                     and us & (pos.knights | pos.bishops | pos.rooks | pos.queens)):
@@ -446,13 +451,16 @@ class Searcher:
             for i, m in enumerate(moves):
                 quiet = not (them >> (m >> 6 & 63) & 1) and not (m >> 12 & 7) and (
                     m >> _FLAG_SHIFT & 7) not in (EN_PASSANT, ROYAL_PROMOTION)
+                if (futile or i >= late) and quiet and i:
+                    push(m)
+                    gives_check = _in_check(pos)
+                    pop()
+                    if not gives_check:
+                        if futile and best < static + FUTILITY[depth]:
+                            best = static + FUTILITY[depth]
+                        continue
                 delta = pst_delta(pos, m, tables)
                 push(m)
-                if (futile or i >= late) and quiet and i and not _in_check(pos):
-                    pop()
-                    if futile and best < static + FUTILITY[depth]:
-                        best = static + FUTILITY[depth]
-                    continue
                 self.psq += delta
                 if i == 0:
                     score = -self._search(depth - 1, -beta, -alpha, ply + 1, True)
