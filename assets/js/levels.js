@@ -6,16 +6,16 @@
 // chain): a guide, not a promise; in the hidden variants the same level plays differently.
 
 /** Approximate rating of each level (1..5), rounded to 50. */
-export const LEVEL_RATINGS = Object.freeze({ 1: 700, 2: 1000, 3: 1200, 4: 1550, 5: 1750 });
+export const LEVEL_RATINGS = Object.freeze({ 1: 600, 2: 900, 3: 1100, 4: 1450, 5: 1650 });
 
-/** "≈1200": the rating as the badges and the start screen's menu show it. */
+/** "≈1100": the rating as the badges and the start screen's menu show it. */
 export function ratingText(level) {
   const r = LEVEL_RATINGS[level];
   return r ? `≈${r}` : '';
 }
 
 /** Fills the rating beside each level: the New game dialog's badges (span[data-level-rating])
- * and the start screen's level menu (#start-level: "3 · Club ≈1200"). Safe to call again. */
+ * and the start screen's level menu (#start-level: "3 · Club ≈1100"). Safe to call again. */
 export function showLevelRatings(doc = document) {
   for (const badge of doc.querySelectorAll('[data-level-rating]')) {
     const level = Number(badge.dataset.levelRating);
