@@ -86,37 +86,54 @@ def tempting_positions(count, seed, blind_nodes, log):
     return found
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--positions", type=int, default=40)
+def common_arguments(ap, positions: int) -> None:
+    """The options bench/wary.py and bench/wary_hi.py share (positions, level, seeds, budget,
+    saved positions, verbosity)."""
+    ap.add_argument("--positions", type=int, default=positions)
     ap.add_argument("--level", type=int, default=5)
     ap.add_argument("--seeds", type=int, default=2, help="choices per position")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply the level's node budget")
-    ap.add_argument("--blind-scale", type=float, default=0.25)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--save")
     ap.add_argument("--load")
-    ap.add_argument("--net", action="store_true",
-                    help="count only captures that lose material on balance (not even trades)")
     ap.add_argument("--only-save", action="store_true", help="find and save the positions only")
     ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args(argv)
 
+
+def logger(args):
+    """``log(text)``: printed with ``--verbose``."""
     def log(text):
         if args.verbose:
             print(text, flush=True)
+    return log
 
-    t0 = time.perf_counter()
+
+def positions_for(args, find):
+    """The tempting positions: loaded (``--load``) or found (``find()``), and saved with
+    ``--save``; None with ``--only-save`` (nothing more to do)."""
     if args.load:
         with open(args.load) as fh:
             records = json.load(fh)
     else:
-        blind_nodes = max(100, int(LEVELS[5].max_nodes * args.blind_scale))
-        records = tempting_positions(args.positions, args.seed, blind_nodes, log)
+        records = find()
     if args.save:
         with open(args.save, "w") as fh:
             json.dump(records, fh)
-    if args.only_save:
+    return None if args.only_save else records
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    common_arguments(ap, positions=40)
+    ap.add_argument("--blind-scale", type=float, default=0.25)
+    ap.add_argument("--net", action="store_true",
+                    help="count only captures that lose material on balance (not even trades)")
+    args = ap.parse_args(argv)
+    log = logger(args)
+    t0 = time.perf_counter()
+    blind_nodes = max(100, int(LEVELS[5].max_nodes * args.blind_scale))
+    records = positions_for(args, lambda: tempting_positions(args.positions, args.seed, blind_nodes, log))
+    if records is None:
         return
     nodes = max(50, int(LEVELS[args.level].max_nodes * args.scale))
     hung = total = searched = 0

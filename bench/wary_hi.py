@@ -15,7 +15,6 @@ many of those choices still leave such a piece. A benchmark, not a test: it asse
 """
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -30,10 +29,11 @@ from hiddenchess.engine.core import BB_SQUARES, SQUARE_INDEX  # noqa: E402
 from hiddenchess.engine.notation import position_from_fen  # noqa: E402
 from hiddenchess.engine.position import move_from, move_to  # noqa: E402
 from hiddenchess.game.game import Game  # noqa: E402
+from hiddenchess.variants.hidden_identity.knowledge import LETTER_TYPE  # noqa: E402
 from strength import VALUES, _material  # noqa: E402
+from wary import common_arguments, logger, positions_for  # noqa: E402
 
 VARIANT = "hidden-identity"
-_TYPE = {"p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6}
 
 
 def replay(record):
@@ -69,7 +69,7 @@ def open_attacks(game, view, before) -> list:
             continue
         sq = SQUARE_INDEX[name]
         for role in roles:
-            pos = _as(truth, sq, _TYPE[role])
+            pos = _as(truth, sq, LETTER_TYPE[role])
             for m in pos.legal_moves():
                 if move_from(m) != sq:
                     continue
@@ -80,7 +80,7 @@ def open_attacks(game, view, before) -> list:
                 after = pos.copy()
                 after.push(m)
                 back = any(move_to(r) == move_to(m) for r in after.legal_moves())
-                loss = VALUES[victim] - (VALUES[_TYPE[role]] if back else 0)
+                loss = VALUES[victim] - (VALUES[LETTER_TYPE[role]] if back else 0)
                 if gain - loss < 0:
                     out.append((name, role, m, loss - gain))
     return out
@@ -140,33 +140,14 @@ def tempting_positions(count, seed, probe_nodes, log):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--positions", type=int, default=12)
-    ap.add_argument("--level", type=int, default=5)
-    ap.add_argument("--seeds", type=int, default=2, help="choices per position")
-    ap.add_argument("--scale", type=float, default=1.0, help="multiply the level's node budget")
+    common_arguments(ap, positions=12)
     ap.add_argument("--probe-scale", type=float, default=0.25)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--save")
-    ap.add_argument("--load")
-    ap.add_argument("--only-save", action="store_true", help="find and save the positions only")
-    ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
-
-    def log(text):
-        if args.verbose:
-            print(text, flush=True)
-
+    log = logger(args)
     t0 = time.perf_counter()
-    if args.load:
-        with open(args.load) as fh:
-            records = json.load(fh)
-    else:
-        probe = max(100, int(LEVELS[5].max_nodes * args.probe_scale))
-        records = tempting_positions(args.positions, args.seed, probe, log)
-    if args.save:
-        with open(args.save, "w") as fh:
-            json.dump(records, fh)
-    if args.only_save:
+    probe = max(100, int(LEVELS[5].max_nodes * args.probe_scale))
+    records = positions_for(args, lambda: tempting_positions(args.positions, args.seed, probe, log))
+    if records is None:
         return
     nodes = max(50, int(LEVELS[args.level].max_nodes * args.scale))
     hung = total = searched = 0
@@ -181,7 +162,8 @@ def main(argv=None):
         log(f"  position {i + 1}: {hung}/{total} so far")
     print(f"level {args.level} at {nodes} nodes: left a piece to an enemy piece of open identity "
           f"in {hung} of {total} choices ({len(records)} tempting positions x {args.seeds} "
-          f"seeds); expected loss {lost / max(total, 1):.2f} pawns a choice; {searched / max(total, 1):.0f} nodes a choice; {time.perf_counter() - t0:.0f} s")
+          f"seeds); expected loss {lost / max(total, 1):.2f} pawns a choice; "
+          f"{searched / max(total, 1):.0f} nodes a choice; {time.perf_counter() - t0:.0f} s")
 
 
 if __name__ == "__main__":

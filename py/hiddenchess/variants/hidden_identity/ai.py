@@ -83,7 +83,7 @@ from hiddenchess.engine.variant import get_variant
 from hiddenchess.ai.determinizers import (
     InvalidViewError, Sample, register_determinizer, register_setup_chooser, view_field, view_seat,
 )
-from hiddenchess.ai.wariness import rake
+from hiddenchess.ai.wariness import weigh
 
 #: How many arrangements of the enemy identities are searched per move.
 SAMPLES = 4
@@ -381,9 +381,6 @@ def identity(view, rng, prior=True) -> list:
 
 
 # --- wary of hidden attacks ----------------------------------------------------------------------
-_ROLE_TYPE = {"p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6}
-
-
 def _role_attacks(role: str, sq: int, color: int, occ: int) -> int:
     if role == "p":
         return PAWN_ATTACKS[color][sq]
@@ -506,18 +503,7 @@ def wary_weights(found: list, threats: dict, cands: dict, pool: Counter, rng, pr
     # A chosen arrangement nearest to no draw (a rare one) still counts for a little.
     floor = 0.5 / len(keys)
     picks = [[c, max(w, floor)] for c, w in zip(ckeys, share)]
-    raked = first or exposed
-    wary = [list(p) for p in picks]
-    if rake(wary, _itself, keys, raked, WARINESS, least=0.5):
-        picks = wary
-    else:
-        rake(picks, _itself, keys, raked, 1.0, least=0.5)
-    scale = len(picks) / sum(w for _, w in picks)
-    return chosen, [w * scale for _, w in picks]
-
-
-def _itself(key: int) -> int:
-    return key
+    return chosen, weigh(picks, keys, first or exposed, WARINESS, least=0.5)
 
 
 __all__ = [

@@ -91,7 +91,7 @@ from hiddenchess.ai.determinizers import (
     InvalidViewError, Sample, register_determinizer, register_setup_chooser, view_field, view_seat,
 )
 from hiddenchess.ai.search import repetition_key
-from hiddenchess.ai.wariness import rake
+from hiddenchess.ai.wariness import weigh
 
 #: How many consistent assignments of the opponent's secret pawns are searched per move.
 SAMPLES = 4
@@ -367,7 +367,7 @@ def representative_worlds(worlds, exposed: int, count: int = SAMPLES,
     Every consistent world is then represented by its nearest chosen key (ties shared), and a
     key's weight is the share of the worlds it represents; spare samples (up to ``count``) go to
     the heaviest keys, as further random worlds with the key's weight shared. Last, the weights
-    are raked (:func:`hiddenchess.ai.wariness.rake`) so that each exposed pawn is secret in the
+    are raked (:func:`hiddenchess.ai.wariness.weigh`) so that each exposed pawn is secret in the
     weighted samples :data:`WARINESS` times as often as among all consistent worlds (the rules' reveals and
     silences make the worlds): with eight candidate pawns and nothing known, a pawn next to the
     piece is secret in a quarter of the worlds, and weighed at 1/2. Weights average 1.
@@ -420,13 +420,8 @@ def representative_worlds(worlds, exposed: int, count: int = SAMPLES,
     for c in chosen:
         for i in groups[c][:reps[c]]:
             picks.append([i, share[c] / reps[c]])
-    wary = [list(p) for p in picks]
-    if rake(wary, keys.__getitem__, keys, exposed, WARINESS):
-        picks = wary
-    else:  # the warier targets cannot all be met: the odds as they are
-        rake(picks, keys.__getitem__, keys, exposed, 1.0)
-    scale = len(picks) / sum(w for _, w in picks)
-    return [(i, w * scale) for i, w in picks]
+    weights = weigh(picks, keys, exposed, WARINESS, key_of=keys.__getitem__)
+    return [(i, w) for (i, _), w in zip(picks, weights)]
 
 
 def _world_secret(world) -> int:
