@@ -94,6 +94,7 @@ def test_pages_reconnect_by_themselves_after_a_three_minute_relay_outage(two, no
     assert all(n >= OUTAGE_S * 1000 // STEP_MS // 2 for n in tried.values()), tried
     for d in two:
         expect(d.page.locator("#friend-signal")).to_contain_text("No relay could be reached")
+        shot(d.page, f"outage-{d.name}-after-3-minutes")
 
     nostr_relay.start()
     t0 = time.monotonic()
