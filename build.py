@@ -1497,19 +1497,26 @@ def test_workers(environ: Optional[dict] = None) -> int:
     return max(2, min(os.cpu_count() or 1, 8))
 
 
+#: A test that failed because a page's renderer crashed (Chromium's "Target crashed", not the
+#: page's own error) runs once more, in a new Chromium (tests/browser/conftest.py); the run's
+#: warnings summary names it. Nothing else is rerun.
+CRASHED_PAGE = "Target crashed"
+
+
 def pytest_command(pytest_args: Sequence[str], *, quick: bool = False,
                    workers: Optional[int] = None) -> List[str]:
     """pytest's arguments for ``build.py test``: the default paths, ``-m 'not browser'`` for
-    ``--quick``, ``-n N`` (pytest-xdist) unless the arguments already say how to run, and the
-    slowest tests' times at the end (``--durations``: where the time goes, on every run).
+    ``--quick``, ``-n N`` (pytest-xdist) unless the arguments already say how to run, the
+    slowest tests' times at the end (``--durations``: where the time goes, on every run), and
+    one more run of a test whose page crashed (:data:`CRASHED_PAGE`).
 
-    >>> pytest_command(["-k", "boot"], workers=2)
-    ['tests', '-k', 'boot', '-n', '2', '--dist', 'worksteal', '--durations=20']
+    >>> pytest_command(["-k", "boot"], workers=2)[:7]
+    ['tests', '-k', 'boot', '-n', '2', '--dist', 'worksteal']
     >>> pytest_command([], quick=True, workers=0)
-    ['tests', '-m', 'not browser', '--durations=20']
-    >>> pytest_command(["-n", "1", "--durations=5"], workers=2)
-    ['tests', '-n', '1', '--durations=5']
-    >>> pytest_command(["-p", "no:xdist", "-x"], workers=2)
+    ['tests', '-m', 'not browser', '--durations=20', '--reruns', '1', '--only-rerun', 'Target crashed']
+    >>> pytest_command(["-n", "1", "--durations=5", "--reruns=0"], workers=2)
+    ['tests', '-n', '1', '--durations=5', '--reruns=0']
+    >>> pytest_command(["-p", "no:xdist", "-x"], workers=2)[:5]
     ['tests', '-p', 'no:xdist', '-x', '--durations=20']
     """
     args = _with_default_paths(pytest_args)
@@ -1523,6 +1530,8 @@ def pytest_command(pytest_args: Sequence[str], *, quick: bool = False,
         args += ["-n", str(workers), "--dist", "worksteal"]
     if not any(a.startswith("--durations") for a in pytest_args):
         args += ["--durations=20"]
+    if not any(a.startswith(("--reruns", "--only-rerun")) for a in pytest_args):
+        args += ["--reruns", "1", "--only-rerun", CRASHED_PAGE]
     return args
 
 

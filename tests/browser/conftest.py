@@ -313,6 +313,50 @@ def local_context(browser, **kwargs):
     return context
 
 
+#: A page's renderer that crashed ("Target crashed"). Rarely, once one had, every page the same
+#: Chromium started afterwards crashed too (a run's remaining tests on that worker all failed),
+#: so the next new context comes from a new Chromium (:class:`Relaunching`), and pytest reruns
+#: the crashed test once (pytest-rerunfailures: ``build.py test`` passes ``--reruns 1
+#: --only-rerun "Target crashed"``); the run's warnings summary lists each crash.
+CRASHED = "Target crashed"
+_crashes: List[str] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and CRASHED in str(report.longrepr):
+        _crashes.append(item.nodeid)
+        item.warn(pytest.PytestWarning(
+            f"a page's renderer crashed during {report.when} of {item.nodeid}: "
+            "the next context comes from a new Chromium"))
+
+
+class Relaunching:
+    """The session's Chromium, started again by ``new_context`` after a page crashed. The old
+    one stays open until the session ends: pages already open in it (a module's shared page)
+    go on."""
+
+    def __init__(self, launch):
+        self._launch = launch
+        self._all = [launch()]
+        self._crashes_seen = 0
+
+    def __getattr__(self, name):
+        if name == "new_context" and len(_crashes) > self._crashes_seen:
+            self._crashes_seen = len(_crashes)
+            self._all.append(self._launch())
+        return getattr(self._all[-1], name)
+
+    def close_all(self) -> None:
+        for chromium in reversed(self._all):
+            try:
+                chromium.close()
+            except Exception:  # noqa: BLE001  (a crashed browser may be gone already)
+                pass
+
+
 @pytest.fixture(scope="session")
 def browser(chromium_path, site):
     try:
@@ -322,14 +366,18 @@ def browser(chromium_path, site):
                     "installs requirements-dev.txt into .venv/", pytrace=False)
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        try:
-            seen_start(chromium)
+
+        def launch():
+            chromium = seen_start(playwright.chromium.launch(
+                executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS))
             make_snapshots(chromium, site)
+            return chromium
+
+        chromium = Relaunching(launch)
+        try:
             yield chromium
         finally:
-            chromium.close()
+            chromium.close_all()
             if _OWN_SNAPSHOT_DIR:
                 shutil.rmtree(SNAPSHOT_DIR, ignore_errors=True)
 
