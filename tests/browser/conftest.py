@@ -268,6 +268,12 @@ READ_SNAPSHOTS = """async () => {
 }"""
 
 
+#: How long after a fresh start the page makes its snapshot (pyodide-boot.js MAKE_DELAY_MS), and
+#: the computer's worker its own once up (computer.js SNAPSHOT_DELAY_MS), each with a margin.
+MAKE_DELAY_MS = 4_500
+WORKER_SNAPSHOT_DELAY_MS = 8_500
+
+
 def make_snapshots(browser, site: "Site") -> None:
     """Once per test process: a page that makes its own snapshots (the page's and, with a game
     against the computer, the computer worker's) as a return visit would find them, written to
@@ -276,10 +282,16 @@ def make_snapshots(browser, site: "Site") -> None:
         return
     context = browser.new_context(service_workers="block", snapshots=True)
     try:
+        # The page waits a few seconds before making each snapshot (so as not to slow a start):
+        # its clock jumps them (time runs as usual otherwise).
+        context.clock.install()
         tab = context.new_page()
         tab.goto(site.url("/index.html"))
         wait_ready(tab)
+        tab.clock.fast_forward(MAKE_DELAY_MS)
         tab.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
+        tab.wait_for_function("document.body.dataset.aiReady === 'true'", timeout=SHARED_BOOT_TIMEOUT_MS)
+        tab.clock.fast_forward(WORKER_SNAPSHOT_DELAY_MS)
         tab.wait_for_function("(m => !!(m && m.page && m.worker))(window.hcPyodideBoot.made)",
                               timeout=SHARED_BOOT_TIMEOUT_MS, polling=500)
         made = tab.evaluate("window.hcPyodideBoot.made")

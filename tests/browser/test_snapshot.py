@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import click_move, local_context, state, wait_ready
+from .conftest import MAKE_DELAY_MS, WORKER_SNAPSHOT_DELAY_MS, click_move, local_context, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -19,9 +19,16 @@ CACHE = "hcsnap-1"
 MADE_TIMEOUT_MS = 120_000  # a second Pyodide boots in a worker: slow on a loaded CI machine
 
 
+#: The page waits seconds before it makes a snapshot (so as not to slow its start): the tests'
+#: pages have Playwright's clock, and jump those waits (time runs as usual otherwise).
+DELAYS_MS = {"page": MAKE_DELAY_MS, "worker": WORKER_SNAPSHOT_DELAY_MS}
+
+
 @pytest.fixture
 def context(browser):
     ctx = local_context(browser, snapshots=True, viewport={"width": 1280, "height": 800})
+    ctx.clock.install()
+    ctx.add_init_script(WORKERS_SEEN)
     try:
         yield ctx
     finally:
@@ -35,6 +42,19 @@ def open_tab(context, site, errors):
     tab.goto(site.url("/index.html"))
     wait_ready(tab)
     return tab
+
+
+#: An init script: window.hcWorkers lists the script of every Worker the page starts.
+WORKERS_SEEN = """(() => {
+  const Real = window.Worker, seen = (window.hcWorkers = []);
+  window.Worker = function (url, options) { seen.push(String(url)); return new Real(url, options); };
+  window.Worker.prototype = Real.prototype;
+})();"""
+
+
+def makers(tab) -> list:
+    """The snapshot makers (pyodide-snapshot.js workers) the page started."""
+    return [u for u in tab.evaluate("window.hcWorkers") if "pyodide-snapshot" in u]
 
 
 def boot(tab) -> dict:
@@ -51,6 +71,7 @@ def snapshot_urls(tab, role="page") -> list:
 
 
 def wait_made(tab, role="page"):
+    tab.clock.fast_forward(DELAYS_MS[role])
     tab.wait_for_function(f"() => (window.hcPyodideBoot.made || {{}})[{role!r}] !== undefined",
                           timeout=MADE_TIMEOUT_MS)
     return boot(tab)["made"][role]
@@ -61,6 +82,7 @@ def test_a_return_visit_starts_from_the_snapshot_and_plays(context, site):
     tab = open_tab(context, site, errors)
     assert boot(tab)["path"] == "fresh"  # a first visit: nothing kept yet
     assert wait_made(tab) == "stored"
+    assert len(makers(tab)) == 1  # (what the tests of pages that make none look for)
     [url] = snapshot_urls(tab)
     size = tab.evaluate("""async ([name, url]) =>
         (await (await (await caches.open(name)).match(url)).arrayBuffer()).byteLength""", [CACHE, url])
@@ -136,10 +158,14 @@ def test_a_snapshot_of_another_build_is_not_used(context, site):
 def test_tests_and_pages_that_turn_it_off_make_no_snapshot(browser, site):
     # The suite's default (snapshots off), without the ones the suite gives its pages
     ctx = browser.new_context(service_workers="block", cold=True)
+    ctx.clock.install()
+    ctx.add_init_script(WORKERS_SEEN)
     try:
         errors = []
         tab = open_tab(ctx, site, errors)
-        tab.wait_for_timeout(6000)  # past the moment a snapshot would be made
+        tab.clock.fast_forward(MAKE_DELAY_MS + 1500)  # past the moment a snapshot would be made,
+        tab.wait_for_timeout(1000)  # and a moment for its maker to start
+        assert makers(tab) == []
         assert "made" not in boot(tab)
         assert tab.evaluate(f"caches.has({CACHE!r})") is False
         assert errors == []
@@ -168,11 +194,15 @@ def test_the_suites_pages_start_from_the_snapshots_it_made_once(page, site, wait
     """conftest.make_snapshots made this build's snapshots once for this test process, and
     conftest.SNAPSHOT_SEED gives them to each test page: it and its computer start as on a return
     visit (the suite's speed depends on it), and make no snapshot of their own."""
+    page.context.clock.install()
+    page.context.add_init_script(WORKERS_SEEN)
     page.goto(site.url("/index.html"))
     wait_for_app(page)
     assert boot(page)["path"] == "snapshot", boot(page)
     page.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
     page.wait_for_function("document.body.dataset.aiReady === 'true'", timeout=MADE_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.aiStartedFrom") == "snapshot"
-    page.wait_for_timeout(5000)  # past the moment a snapshot would be made
+    page.clock.fast_forward(WORKER_SNAPSHOT_DELAY_MS + 1000)  # past the moment a snapshot would be made,
+    page.wait_for_timeout(1000)  # and a moment for its maker to start
+    assert makers(page) == []
     assert "made" not in boot(page)
