@@ -16,16 +16,14 @@ from playwright.sync_api import expect
 
 from .netns import netns, ns_browser, ns_site, nostr_relay  # noqa: F401
 from .test_peer_play import CONNECT_MS, invite, shot
-from .test_peer_store import relays, two  # noqa: F401
+from .test_peer_store import ALL_STORED, relays, two  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
 def stored(device):
-    """Wait until what the page published is on the relays (Visitor.leave's test, once)."""
-    device.page.wait_for_function("() => { const s = window.hcFriend.info().store; "
-                                  "return s && s.state === 'ready' && !s.young && s.unconfirmed === 0 }",
-                                  timeout=CONNECT_MS)
+    """Wait until what the page published is on every relay (Visitor.leave's test, once)."""
+    device.page.wait_for_function(ALL_STORED, timeout=CONNECT_MS)
 
 
 def test_the_games_screen_shows_which_correspondence_games_await_you(two):

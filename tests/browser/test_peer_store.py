@@ -37,6 +37,15 @@ ENGINE_AFTER_STORE = hold_engine(
     "window.hcHeldForStore = (window.hcStoreTrace || []).some(line => / flush first /.test(line))", 20000)
 
 
+#: Every event this page sent is held and confirmed by every relay: all of them open (a page
+#: does not wait for a relay that is down once another holds its events, and a player may
+#: close it then; the tests' relays are all up, and each must hold everything) and nothing
+#: unconfirmed. (The page's own "young" store, its first 5 s, only matters when some relay
+#: is not open yet.)
+ALL_STORED = ("() => { const s = window.hcFriend.info().store; "
+              "return !!s && s.state === 'ready' && s.open === s.total && s.unconfirmed === 0 }")
+
+
 class Visitor(Device):
     """A device whose page is opened for one visit and then closed (its storage stays)."""
 
@@ -57,15 +66,12 @@ class Visitor(Device):
         return self
 
     def leave(self):
-        # Everything this visit published reached the relays before the page closes: the store
-        # past its first seconds (still reaching its relays), nothing unconfirmed, and still
-        # nothing a moment later (a message the last one led to, e.g. an answer's follow-up).
-        done = ("() => { const s = window.hcFriend.info().store; "
-                "return s && s.state === 'ready' && !s.young && s.unconfirmed === 0 }")
+        # Everything this visit published reached the relays before the page closes, and still
+        # a moment later (a message the last one led to, e.g. an answer's follow-up).
         for _ in range(2):
-            self.page.wait_for_function(done, timeout=CONNECT_MS)
+            self.page.wait_for_function(ALL_STORED, timeout=CONNECT_MS)
             self.page.wait_for_timeout(1000)
-        self.page.wait_for_function(done, timeout=CONNECT_MS)
+        self.page.wait_for_function(ALL_STORED, timeout=CONNECT_MS)
         print(f"[{self.name}] leaves:", self.sans(), self.peer()["status"], self.page.evaluate("window.hcFriend.info().store"))
         print(f"[{self.name}] its store's trace:\n  " + "\n  ".join(self.page.evaluate("window.hcStoreTrace")))
         self.page.close()
