@@ -87,8 +87,31 @@ export function gameFocus() {
 }
 
 /** The title of a game: its variant and clock ("Secret Pawn · 5+3"). */
-export function gameTitle(st) {
-  return [st.variant && st.variant.name, st.clock ? st.clock.label : 'no clock'].filter(Boolean).join(' · ');
+/** The header's title of a game: [variant name, clock] ("Secret Pawn", "no clock"). */
+export function titleParts(st) {
+  return [st.variant && st.variant.name, st.clock ? st.clock.label : 'no clock'].filter(Boolean);
+}
+
+/** Show `parts` (strings) as the header's title, "A · B": each part its own span, so that a
+ * narrow screen puts each on its own line (app.css) instead of breaking one mid-phrase; the text
+ * read (and textContent) stays "A · B". */
+export function showTitle(parts) {
+  const el = $('game-title');
+  const nodes = [];
+  parts.forEach((part, i) => {
+    if (i) {
+      const sep = document.createElement('span');
+      sep.className = 'title-sep';
+      sep.textContent = ' · ';
+      nodes.push(sep);
+    }
+    const span = document.createElement('span');
+    span.className = 'title-part';
+    span.textContent = part;
+    nodes.push(span);
+  });
+  el.replaceChildren(...nodes);
+  el.title = parts.join(' · '); // (the whole of it, where a part is cut short)
 }
 
 // The saved game as last shown (preview.js writes it): used before the engine is up, and only

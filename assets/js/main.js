@@ -25,7 +25,7 @@
 // modulepreload list of index.html, kept equal to it by tests/test_build.py); the rest of the
 // page is imported after the board's first frame, long before Python is up.
 
-import { $, gameTitle, isOver, saveRevision, savedPreview } from './dom.js';
+import { $, isOver, saveRevision, savedPreview, showTitle, titleParts } from './dom.js';
 import { app } from './state.js';
 import { call, onAfterCall, onRender, runWaiting } from './bridge.js';
 import { renderBoard, startBoard } from './board.js';
@@ -36,7 +36,7 @@ import { showToast } from './toast.js';
 // with the rest of the page, preview.js), never the start position titled "Standard" first.
 const early = window.hcReady ? null : savedPreview();
 startBoard(early);
-$('game-title').textContent = early ? gameTitle(early) : saveRevision() ? '' : 'Standard';
+showTitle(early ? titleParts(early) : saveRevision() ? [] : ['Standard']);
 if (early) {
   document.body.dataset.preview = 'early'; // ("true" once the whole preview is drawn, preview.js)
   $('loading-text').textContent = 'Loading the rules engine… (your game is shown as saved)';
@@ -125,7 +125,7 @@ const [
 function renderPage(st) {
   $('chk-autoflip').checked = !!st.autoFlip;
   $('layout').dataset.orientation = st.orientation;
-  $('game-title').textContent = gameTitle(st);
+  showTitle(titleParts(st));
   document.body.dataset.variant = st.variant ? st.variant.id : '';
   document.body.dataset.over = st.status && st.status.over ? 'true' : 'false';
   document.body.dataset.viewer = st.viewer || '';

@@ -7,7 +7,7 @@
 // The lobby itself is signal/quick.js (+ peer/lobby.js, the pairing rule).
 
 import HCPeer from '../peer.js';
-import { $, isOver } from './dom.js';
+import { $, isOver, showTitle } from './dom.js';
 import { app } from './state.js';
 import { call, render } from './bridge.js';
 import { OFFLINE_NOTE, confirmDialog } from './dialogs.js';
@@ -77,7 +77,7 @@ function renderQuick() {
   const { open, total } = qp.relayState();
   const noRelay = open === 0 && Date.now() - quick.since > NO_RELAY_MS;
   // While seeking, the header and the panel say so (not the previous game's name and turn).
-  $('game-title').textContent = `Quick play · ${quick.label}`;
+  showTitle(['Quick play', quick.label]);
   $('status-line').textContent = noRelay ? 'No relay reachable' : 'Looking for an opponent…';
   $('quick-game').textContent = quick.label;
   $('quick-status').textContent = quick.note || (noRelay ? NO_RELAY_NOTE : 'Looking for an opponent…');

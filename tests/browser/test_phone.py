@@ -163,3 +163,31 @@ def test_choosing_a_tabletop_penalty(sized):
     expect(page.locator("#penalty-panel")).to_be_visible()
     on_screen(page, f"penalty-{size}", "#penalty-submit", "#penalty-clear", "#penalty-chosen")
     own_squares(page, 1)   # White's pieces, on the far side for Black: all on screen
+
+
+#: Each part of the header's title ("Secret Pawn", "no clock") as drawn: its lines (height over
+#: line height), whether its text is cut short, and whether it lies inside the header.
+TITLE_PARTS = """() => {
+    const title = document.getElementById('game-title'), bar = title.closest('header').getBoundingClientRect();
+    return Array.from(title.querySelectorAll('.title-part')).map(part => {
+        const b = part.getBoundingClientRect(), lh = parseFloat(getComputedStyle(part).lineHeight);
+        return {text: part.textContent, lines: Math.round(b.height / lh), cut: part.scrollWidth > part.clientWidth + 1,
+                inside: b.top >= bar.top - 0.5 && b.bottom <= bar.bottom + 0.5};
+    });
+}"""
+
+
+@pytest.mark.parametrize("variant,clock", [("secret-pawn", None), ("royal-pawn", "5+3"), ("standard", None)])
+def test_the_header_title_never_breaks_a_phrase(sized, variant, clock):
+    """"Secret Pawn · no clock" on one line where it fits; on a narrow screen the variant over the
+    clock, never "Secret Pawn · no" over "clock" (issue #25)."""
+    page, size = sized
+    options = {"variant": variant, "mode": "local", **({"clock": clock} if clock else {})}
+    page.evaluate("o => window.hcApp.call('new_game', o)", options)
+    expect(page.locator("#game-title")).to_have_text(
+        f"{page.evaluate('window.hcApp.state().variant.name')} · {clock or 'no clock'}")
+    on_screen(page, f"title-{variant}-{size}", "#game-title")
+    parts = page.evaluate(TITLE_PARTS)
+    assert [p["text"] for p in parts] == [page.evaluate("window.hcApp.state().variant.name"), clock or "no clock"]
+    for part in parts:
+        assert part["lines"] == 1 and not part["cut"] and part["inside"], (size, part)
