@@ -9,8 +9,9 @@ and clocks, arrivals spread over --arrive seconds) and prints:
 * pairs formed against the pairs possible (per lobby: floor(players / 2));
 * duplicate, self and hijacked pairings (must be 0; a hijack: paired with a key that is no honest
   player, or two players whose room secrets differ);
-* relay messages per pairing (frames the relay received + sent, from its own counters), and the
-  lobby messages the players published per pairing.
+* relay messages per pairing (frames the relay received + sent, from its own counters), the lobby
+  messages the players published per pairing, the signed events they went in (the directed
+  messages of one turn go as one batch) and the signatures the players checked.
 
 With --hostile N (issue #24), N hostile clients of each kind (tests/browser/lobby_hostile.mjs:
 silent seekers, seek floods, accepters that vanish, forged accepts, junk; each kind in its own
@@ -57,7 +58,7 @@ def _line(proc: subprocess.Popen, prefix: str, timeout_s: float) -> str:
 def _merge(parts: list[dict]) -> dict:
     """One result from the shards' (each ran some of the lobbies)."""
     out = {k: sum(p[k] for p in parts) for k in ("players", "lobbies", "possible", "formed", "self", "duplicate", "hijacks",
-                                                  "requeued", "lobby_messages", "signatures_checked", "events_refused",
+                                                  "requeued", "lobby_messages", "events_signed", "signatures_checked", "events_refused",
                                                   "cpu_s")}
     waits = sorted(w for p in parts for w in p["waits"])
     q = (lambda f: waits[min(len(waits) - 1, int(f * len(waits)))]) if waits else (lambda f: None)
@@ -132,7 +133,9 @@ def main(argv=None) -> int:
               + ", ".join(f"{k}: sent {v.get('sent', 0)}" for k, v in (result['hostile'] or {}).items()))
     print(f"relay messages per pairing: {relay_messages / formed:.0f} "
           f"(relay received {stats['received']}, sent {stats['sent']}; "
-          f"lobby messages published {result['lobby_messages']}, {result['lobby_messages'] / formed:.0f} per pairing)")
+          f"lobby messages published {result['lobby_messages']}, {result['lobby_messages'] / formed:.0f} per pairing, in "
+          f"{result['events_signed']} signed events, {result['events_signed'] / formed:.0f} per pairing; signatures checked "
+          f"{result['signatures_checked']}, {result['signatures_checked'] / formed:.0f} per pairing)")
     print(f"relay limit {args.relay_rate:g} messages/s per connection (burst {args.relay_burst}): refused "
           f"{stats['limited']} messages, {stats['limited_connections']} connections ever limited; CPU s: relay "
           f"{stats['cpu_s']:.1f}, players {result['cpu_s']:.1f} (event-loop delay p99 {result['lag_p99_ms']:.0f} ms, max "
