@@ -58,11 +58,16 @@ def _line(proc: subprocess.Popen, prefix: str, timeout_s: float) -> str:
 def _merge(parts: list[dict]) -> dict:
     """One result from the shards' (each ran some of the lobbies)."""
     out = {k: sum(p[k] for p in parts) for k in ("players", "lobbies", "possible", "formed", "self", "duplicate", "hijacks",
-                                                  "requeued", "lobby_messages", "events_signed", "signatures_checked", "events_refused",
+                                                  "requeued", "lobby_messages", "events_signed", "rate_limited",
+                                                  "rate_limited_players", "signatures_checked", "events_refused",
                                                   "cpu_s")}
     waits = sorted(w for p in parts for w in p["waits"])
     q = (lambda f: waits[min(len(waits) - 1, int(f * len(waits)))]) if waits else (lambda f: None)
-    out.update(median_ms=q(0.5), p95_ms=q(0.95), seconds=max(p["seconds"] for p in parts),
+    checks = {}
+    for p in parts:
+        for t, n in p.get("checks_by_type", {}).items():
+            checks[t] = checks.get(t, 0) + n
+    out.update(checks_by_type=checks, median_ms=q(0.5), p95_ms=q(0.95), seconds=max(p["seconds"] for p in parts),
                hostile=next((p["hostile"] for p in parts if p["hostile"]), None),
                lag_p99_ms=max(p["lag_p99_ms"] for p in parts), lag_max_ms=max(p["lag_max_ms"] for p in parts))
     return out
@@ -135,9 +140,11 @@ def main(argv=None) -> int:
           f"(relay received {stats['received']}, sent {stats['sent']}; "
           f"lobby messages published {result['lobby_messages']}, {result['lobby_messages'] / formed:.0f} per pairing, in "
           f"{result['events_signed']} signed events, {result['events_signed'] / formed:.0f} per pairing; signatures checked "
-          f"{result['signatures_checked']}, {result['signatures_checked'] / formed:.0f} per pairing)")
+          f"{result['signatures_checked']}, {result['signatures_checked'] / formed:.0f} per pairing, for "
+          + (", ".join(f"{t} {n}" for t, n in sorted(result["checks_by_type"].items())) or "none") + ")")
     print(f"relay limit {args.relay_rate:g} messages/s per connection (burst {args.relay_burst}): refused "
-          f"{stats['limited']} messages, {stats['limited_connections']} connections ever limited; CPU s: relay "
+          f"{stats['limited']} messages, {stats['limited_connections']} connections ever limited (honest players: "
+          f"{result['rate_limited_players']}, {result['rate_limited']} events); CPU s: relay "
           f"{stats['cpu_s']:.1f}, players {result['cpu_s']:.1f} (event-loop delay p99 {result['lag_p99_ms']:.0f} ms, max "
           f"{result['lag_max_ms']:.0f} ms); load average {os.getloadavg()[0]:.1f}")
     return 1 if result["duplicate"] or result["self"] or result["hijacks"] else 0
