@@ -50,6 +50,7 @@ export class RelayPool {
     this.onevent = onevent;
     this.onstate = onstate;
     this.sockets = new Map(); // url -> {ws, retries, timer, pending}
+    this.refused = new Set(); // relays whose socket closed (refused or dropped) since the start
     this.topics = new Set();
     this.subId = hexOf(crypto.getRandomValues(new Uint8Array(8)));
     this.seen = new Set();
@@ -83,6 +84,11 @@ export class RelayPool {
     for (const url of this.urls) this._open(url);
   }
 
+  /** How many relays refused or dropped a connection since this pool started. */
+  refusedCount() {
+    return this.refused.size;
+  }
+
   openCount() {
     let n = 0;
     for (const s of this.sockets.values()) if (s.ws && s.ws.readyState === 1) n++;
@@ -99,6 +105,8 @@ export class RelayPool {
     try {
       ws = new this.WS(url);
     } catch (e) {
+      this.refused.add(url);
+      if (this.onstate) this.onstate(this);
       this._retry(url, slot);
       return;
     }
@@ -114,6 +122,7 @@ export class RelayPool {
     ws.onclose = () => {
       if (slot.ws !== ws) return;
       slot.ws = null;
+      this.refused.add(url);
       if (this.onstate) this.onstate(this);
       this._retry(url, slot);
     };
