@@ -138,9 +138,10 @@ def main(argv=None) -> int:
               + ", ".join(f"{k}: sent {v.get('sent', 0)}" for k, v in (result['hostile'] or {}).items()))
     print(f"relay messages per pairing: {relay_messages / formed:.0f} "
           f"(relay received {stats['received']}, sent {stats['sent']}; "
-          f"lobby messages published {result['lobby_messages']}, {result['lobby_messages'] / formed:.0f} per pairing, in "
-          f"{result['events_signed']} signed events, {result['events_signed'] / formed:.0f} per pairing; signatures checked "
-          f"{result['signatures_checked']}, {result['signatures_checked'] / formed:.0f} per pairing, for "
+          f"lobby messages published {result['lobby_messages']}, {result['lobby_messages'] / formed:.0f} per "
+          f"pairing, in {result['events_signed']} signed events, {result['events_signed'] / formed:.0f} per pairing; "
+          f"signatures checked {result['signatures_checked']}, {result['signatures_checked'] / formed:.0f} per "
+          f"pairing, for "
           + (", ".join(f"{t} {n}" for t, n in sorted(result["checks_by_type"].items())) or "none") + ")")
     print(f"relay limit {args.relay_rate:g} messages/s per connection (burst {args.relay_burst}): refused "
           f"{stats['limited']} messages, {stats['limited_connections']} connections ever limited (honest players: "

@@ -59,11 +59,15 @@ COUNT_SOCKETS = """(() => {
 })();"""
 
 
-ALL_REFUSED = "(() => { const s = window.hcFriend && window.hcFriend.info().store; return !!s && s.open === 0 && s.failed >= s.total; })()"
+ALL_REFUSED = """(() => {
+  const s = window.hcFriend && window.hcFriend.info().store;
+  return !!s && s.open === 0 && s.failed >= s.total;
+})()"""
 PANEL = """(() => {
   const s = window.hcFriend.info().store;
   const note = document.getElementById('friend-store');
-  return {young: s.young, fetching: !note.hidden && note.textContent.includes('Fetching'), note: note.hidden ? '' : note.textContent};
+  const text = note.hidden ? '' : note.textContent;
+  return {young: s.young, fetching: text.includes('Fetching'), note: text};
 })()"""
 
 

@@ -78,7 +78,8 @@ export class QuickPlay {
     this.published = 0; // lobby messages this player published
     this.events = 0; // signed events they went in (directed ones in batches)
     this.outbox = []; // directed messages of this turn, sent together (_flush)
-    this.flushing = null;
+    this.flushing = null; // a timer (busy answers only)
+    this.soon = false; // a microtask
     this.rejected = 0; // events refused (bad signature, proof of work, ticket, shape)
     this.checks = {}; // signature checks by the message that needed them (the bench's figures)
     this.limited = 0; // events a relay refused as over its rate limit
@@ -124,13 +125,25 @@ export class QuickPlay {
         this.outbox.push(m);
       }
     }
-    // The directed messages of this turn (and of the events handled before the page's next turn:
-    // busy answers to a burst of proposals) go as one batch, signed once.
-    if (this.outbox.length && !this.flushing) this.flushing = setTimeout(() => this._flush(), 0);
+    // The directed messages of this turn go as one batch, signed once, at the end of it (a
+    // microtask: no timer, which a background tab would hold up to a second, while the other side
+    // waits on a deadline of 2-4 s). Busy answers alone wait for the next timer, so that those to a
+    // burst of proposals (one event each) go together.
+    if (!this.outbox.length) return;
+    if (this.outbox.some(m => m.t !== 'busy')) {
+      if (!this.soon) {
+        this.soon = true;
+        queueMicrotask(() => this._flush());
+      }
+    } else if (!this.flushing) {
+      this.flushing = setTimeout(() => this._flush(), 0);
+    }
   }
 
   _flush() {
+    clearTimeout(this.flushing);
     this.flushing = null;
+    this.soon = false;
     const msgs = this.outbox.splice(0);
     if (!this.lobby) return;
     for (const b of pack(msgs, { key: this.lobby.key, ticket: this.ticket })) {
