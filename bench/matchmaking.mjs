@@ -153,12 +153,16 @@ function finish() {
   const framesOut = players.reduce((a, p) => a + p.qp.pool.sent, 0);
   const framesIn = players.reduce((a, p) => a + p.qp.pool.received, 0);
   const verified = players.reduce((a, p) => a + p.qp.pool.verified, 0);
+  const signed = players.reduce((a, p) => a + p.qp.pool.signed, 0);
+  const checks = {};
+  for (const p of players) for (const [t, n] of Object.entries(p.qp.checks)) checks[t] = (checks[t] || 0) + n;
   const rejected = players.reduce((a, p) => a + p.qp.rejected, 0);
   const pow = players.flatMap(p => p.qp.powMs).sort((a, b) => a - b);
   console.log(JSON.stringify({
     players: players.length, lobbies: counts.size, possible, formed: results.formed, self: results.self,
     duplicate: results.duplicate, hijacks: results.hijacks, requeued: results.requeued, median_ms: q(0.5), p95_ms: q(0.95),
-    lobby_messages: published, frames_to_relay: framesOut, frames_from_relay: framesIn, signatures_checked: verified,
+    lobby_messages: published, events_signed: signed, frames_to_relay: framesOut, frames_from_relay: framesIn, signatures_checked: verified, checks_by_type: checks,
+    rate_limited: players.reduce((a, p) => a + p.qp.limited, 0), rate_limited_players: players.filter(p => p.qp.limited).length,
     events_refused: rejected, pow_bits: BITS, pow_median_ms: pow.length ? pow[Math.floor(pow.length / 2)] : null,
     hostile: HOSTILE ? Object.fromEntries(hostiles.map(h => [h.stats.kind, h.stats])) : null,
     lag_p99_ms: lag.percentile(99) / 1e6, lag_max_ms: lag.max / 1e6, waits, seconds: (Date.now() - t0) / 1000, cpu_s: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,

@@ -9,8 +9,9 @@ and clocks, arrivals spread over --arrive seconds) and prints:
 * pairs formed against the pairs possible (per lobby: floor(players / 2));
 * duplicate, self and hijacked pairings (must be 0; a hijack: paired with a key that is no honest
   player, or two players whose room secrets differ);
-* relay messages per pairing (frames the relay received + sent, from its own counters), and the
-  lobby messages the players published per pairing.
+* relay messages per pairing (frames the relay received + sent, from its own counters), the lobby
+  messages the players published per pairing, the signed events they went in (the directed
+  messages of one turn go as one batch) and the signatures the players checked.
 
 With --hostile N (issue #24), N hostile clients of each kind (tests/browser/lobby_hostile.mjs:
 silent seekers, seek floods, accepters that vanish, forged accepts, junk; each kind in its own
@@ -57,11 +58,16 @@ def _line(proc: subprocess.Popen, prefix: str, timeout_s: float) -> str:
 def _merge(parts: list[dict]) -> dict:
     """One result from the shards' (each ran some of the lobbies)."""
     out = {k: sum(p[k] for p in parts) for k in ("players", "lobbies", "possible", "formed", "self", "duplicate", "hijacks",
-                                                  "requeued", "lobby_messages", "signatures_checked", "events_refused",
+                                                  "requeued", "lobby_messages", "events_signed", "rate_limited",
+                                                  "rate_limited_players", "signatures_checked", "events_refused",
                                                   "cpu_s")}
     waits = sorted(w for p in parts for w in p["waits"])
     q = (lambda f: waits[min(len(waits) - 1, int(f * len(waits)))]) if waits else (lambda f: None)
-    out.update(median_ms=q(0.5), p95_ms=q(0.95), seconds=max(p["seconds"] for p in parts),
+    checks = {}
+    for p in parts:
+        for t, n in p.get("checks_by_type", {}).items():
+            checks[t] = checks.get(t, 0) + n
+    out.update(checks_by_type=checks, median_ms=q(0.5), p95_ms=q(0.95), seconds=max(p["seconds"] for p in parts),
                hostile=next((p["hostile"] for p in parts if p["hostile"]), None),
                lag_p99_ms=max(p["lag_p99_ms"] for p in parts), lag_max_ms=max(p["lag_max_ms"] for p in parts))
     return out
@@ -132,9 +138,14 @@ def main(argv=None) -> int:
               + ", ".join(f"{k}: sent {v.get('sent', 0)}" for k, v in (result['hostile'] or {}).items()))
     print(f"relay messages per pairing: {relay_messages / formed:.0f} "
           f"(relay received {stats['received']}, sent {stats['sent']}; "
-          f"lobby messages published {result['lobby_messages']}, {result['lobby_messages'] / formed:.0f} per pairing)")
+          f"lobby messages published {result['lobby_messages']}, {result['lobby_messages'] / formed:.0f} per "
+          f"pairing, in {result['events_signed']} signed events, {result['events_signed'] / formed:.0f} per pairing; "
+          f"signatures checked {result['signatures_checked']}, {result['signatures_checked'] / formed:.0f} per "
+          f"pairing, for "
+          + (", ".join(f"{t} {n}" for t, n in sorted(result["checks_by_type"].items())) or "none") + ")")
     print(f"relay limit {args.relay_rate:g} messages/s per connection (burst {args.relay_burst}): refused "
-          f"{stats['limited']} messages, {stats['limited_connections']} connections ever limited; CPU s: relay "
+          f"{stats['limited']} messages, {stats['limited_connections']} connections ever limited (honest players: "
+          f"{result['rate_limited_players']}, {result['rate_limited']} events); CPU s: relay "
           f"{stats['cpu_s']:.1f}, players {result['cpu_s']:.1f} (event-loop delay p99 {result['lag_p99_ms']:.0f} ms, max "
           f"{result['lag_max_ms']:.0f} ms); load average {os.getloadavg()[0]:.1f}")
     return 1 if result["duplicate"] or result["self"] or result["hijacks"] else 0

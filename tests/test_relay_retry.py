@@ -3,7 +3,8 @@ and the lobby's relay pool (assets/js/signal/nostr.js) retry a relay that stays 
 wait at most their cap (10 s) between two tries, try again at once when the page asks
 (online, visible again), and connect once the relay is back. Run in Node with a fake WebSocket and
 a fake clock (tests/js/relay_retry.mjs). And a friend link falls back to the codes at once when
-every relay refused (tests/js/room_norelay.mjs)."""
+every relay refused (tests/js/room_norelay.mjs), and a correspondence game's panel stops saying it
+fetches from the relays (tests/js/store_norelay.mjs)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,22 @@ def test_only_a_connection_that_was_never_up_says_the_network_blocks_it():
     assert r["upThenFailed"] == 0 and r["upThenTimerWouldFire"] == 0
     assert r["closedBeforeTenSeconds"] == 0
     assert r["timerMs"] == 10_000
+
+
+def test_a_correspondence_game_says_no_relay_at_once_when_every_relay_refused():
+    """The friend panel says "Fetching your friend's moves from the relays…" while its store may
+    still reach a relay (storeReaches, assets/js/signal/store.js): for its first 5 s while relays
+    are merely slow, but not once every relay has refused (the page then shows that no relay could
+    be reached and offers the codes, as it does after the 5 s)."""
+    r = run_script("store_norelay.mjs", timeout=60)
+    assert r["youngMs"] == 5000
+    refused = r["allRefused"]
+    assert refused["startingReaches"] is True  # (before any relay answered: trying)
+    assert refused["state"] == {"open": 0, "total": 2, "failed": 2}
+    assert refused["young"] is True and refused["reaches"] is False  # said at once, not after 5 s
+    slow = r["oneSlow"]
+    assert slow["state"]["failed"] == 1 and slow["young"] is True and slow["reaches"] is True
+    assert slow["afterYoung"] is False
+    assert r["allSlow"] == {"reaches": True, "afterYoung": False}
+    assert r["oneOpen"]["reaches"] is True and r["oneOpen"]["afterYoung"] is True
+    assert r["none"] is False

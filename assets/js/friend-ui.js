@@ -8,6 +8,7 @@ import { afterCall, call, peek, render } from './bridge.js';
 import { showBoardToast } from './toast.js';
 import { any, first } from './panels/index.js';
 import { mountSettings } from './signal/form.js';
+import { storeReaches } from './signal/store.js';
 import { startQuickUi } from './quick-ui.js';
 import {
   carryRoom, friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, friendSignal, friendStore,
@@ -28,10 +29,9 @@ const GOING = new Set(['setup', 'playing', 'waiting', 'over']);
 // (only while the store reaches a relay: without one, the codes are the way, as before)
 function byRelays(p) {
   if (!p.relayed || !GOING.has(p.status) || isLive(friend.peer)) return false;
-  const info = storeInfo();
-  // (a page that just opened reaches its relays first: no reconnect card meanwhile)
-  return !!info && ((info.state === 'ready' || info.state === 'fetching') && info.open > 0 ||
-    info.state !== 'failed' && info.young);
+  // (a page that just opened reaches its relays first: no reconnect card meanwhile, unless every
+  // relay has refused already)
+  return storeReaches(storeInfo());
 }
 
 /** What the relays' store is doing for this game, in words (empty when it says nothing new). */

@@ -16,7 +16,7 @@
 import HCPeer from '../peer.js';
 import { ICE_MESSAGE, RoomLink, TAKEN_MESSAGE, isSecret, loadRoom, newSecret, newToken, saveRoom } from './signal/room.js';
 import { relayWords } from './signal/relays.js';
-import { StoreLink, trace } from './signal/store.js';
+import { StoreLink, YOUNG_MS, trace } from './signal/store.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
@@ -243,19 +243,16 @@ export function friendSignal() {
 // ---- correspondence through the relays (signal/store.js): a game without a clock also goes
 // through stored events, so that it goes on while the friend's page is closed.
 
-const YOUNG_MS = 5000; // a store this young may still be reaching its relays
-
 function stopStore() {
   const old = friend.store;
   friend.store = null;
   if (old) old.leave();
 }
 
-/** What the store is doing, for the page: {state, open, total, unconfirmed}. */
+/** What the store is doing, for the page (StoreLink.info(): state, relays open / refused,
+ * unconfirmed events, young). */
 export function storeInfo() {
-  const s = friend.store;
-  if (!s) return null;
-  return { state: s.state, ...s.relayState(), unconfirmed: s.unconfirmed(), error: s.error, young: Date.now() - s.started < YOUNG_MS };
+  return friend.store ? friend.store.info() : null;
 }
 
 /** Make sure the store path runs for this game (no clock, a room, not taken). */
@@ -285,7 +282,7 @@ export function friendStore(p) {
     },
     onchange: () => {
       const i = storeInfo();
-      const key = i ? `${i.state}|${i.open}|${i.unconfirmed}|${i.young}` : '';
+      const key = i ? `${i.state}|${i.open}|${i.failed >= i.total}|${i.unconfirmed}|${i.young}` : '';
       if (store !== friend.store || key === shown) return;
       shown = key;
       redraw();

@@ -7,8 +7,11 @@
 //   accepter  seekers that accept every proposal at once and then vanish (a fresh key each time)
 //   forger    reads the proposals sent to the seekers it sees and answers them "in the name" of
 //             the addressee: content claiming to be from it, and events with its public key but
-//             a signature by another key
-//   junk      garbage: not JSON, too big, wrong kinds, bad ids, unknown types, random addressees
+//             a signature by another key; and copies proposals (the proposer's key and ticket,
+//             its own signature) to other seekers
+//   junk      garbage: not JSON, too big, wrong kinds, bad ids, unknown types, random addressees;
+//             and malformed batches (peer/batch.js) to the seekers it sees: too many messages,
+//             unknown fields, tags that are not the addressees', a proposal without its ticket
 //
 //   node --experimental-websocket tests/browser/lobby_hostile.mjs --relay ws://... --kind silent
 //        [--count 30] [--variant secret-pawn --clock 300+3] [--bits 15] [--every 100]
@@ -20,6 +23,7 @@
 import { hex, sha256 } from '../../assets/js/peer/bytes.js';
 import { mine, eventId } from '../../assets/js/peer/pow.js';
 import { lobbyTopic, playerTopic, SEEK_POW_BITS } from '../../assets/js/signal/quick.js';
+import { MAX_BATCH } from '../../assets/js/peer/batch.js';
 import { EVENT_KIND } from '../../assets/js/signal/nostr.js';
 
 const NOBLE = new URL('../../assets/vendor/noble/secp256k1.js', import.meta.url).href;
@@ -49,7 +53,8 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
   };
   const sign = async (key, ev) => ({ ...ev, sig: hex(schnorr.sign(bytesOf(ev.id), key.secretKey)) });
   const event = async (key, tpc, content, powBits = 0) => {
-    let ev = { pubkey: key.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: [['x', tpc]], content };
+    const tags = (Array.isArray(tpc) ? tpc : [tpc]).map(t => ['x', t]);
+    let ev = { pubkey: key.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags, content };
     if (powBits) ev = await mine(ev, powBits, { slice: 2000 });
     else ev.id = eventId(ev);
     return sign(key, ev);
@@ -60,6 +65,8 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
     publish(await event(key, topic, JSON.stringify({ t: 'seek', k: FAKE_K }), bits));
   };
   const onEvent = [];
+  // The proposals of a batch (peer/batch.js).
+  const proposals = m => (m && Array.isArray(m.m) ? m.m.filter(w => w && w.t === 'propose' && typeof w.to === 'string') : []);
   ws.onopen = () => {
     req();
     for (const f of pending.splice(0)) send(f);
@@ -141,43 +148,71 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
       for (const k of [...live.values()]) await seek(k);
     });
     onEvent.push(async (ev, m) => {
-      if (m.t !== 'propose' || !live.has(m.to)) return;
-      const k = live.get(m.to);
-      stats.proposals += 1;
-      publish(await event(k, playerTopic(ev.pubkey), JSON.stringify({ t: 'accept', to: ev.pubkey, c: m.c, r: rnd(16), k: FAKE_K })));
-      stats.accepts += 1;
-      live.delete(k.pubkey);
-      fresh();
+      for (const w of proposals(m)) {
+        if (!live.has(w.to)) continue;
+        const k = live.get(w.to);
+        stats.proposals += 1;
+        live.delete(k.pubkey);
+        publish(await event(k, playerTopic(ev.pubkey), JSON.stringify({ k: FAKE_K, m: [{ t: 'accept', to: ev.pubkey, c: w.c, r: rnd(16) }] })));
+        stats.accepts += 1;
+        fresh();
+      }
     });
   } else if (kind === 'forger') {
     // Sees every seeker, reads the proposals addressed to them, answers in their name.
     const me = newKey();
+    const seekers = [];
     onEvent.push(async (ev, m) => {
       if (m.t === 'seek') {
         const t = playerTopic(ev.pubkey);
         if (!watched.has(t)) {
           watched.add(t);
+          seekers.push(ev.pubkey);
           req();
         }
         return;
       }
-      if (m.t !== 'propose' || typeof m.to !== 'string') return;
-      stats.proposals += 1;
-      const back = playerTopic(ev.pubkey);
-      const body = { t: 'accept', to: ev.pubkey, c: m.c, r: rnd(16), k: FAKE_K };
-      // 1. signed by the forger, claiming (in the content) to come from the addressee
-      publish(await event(me, back, JSON.stringify({ ...body, p: m.to })));
-      // 2. the addressee's public key on the event, the forger's signature
-      const ev2 = { pubkey: m.to, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: [['x', back]], content: JSON.stringify(body) };
-      ev2.id = eventId(ev2);
-      publish(await sign(me, ev2));
-      // 3. the same with an id that is not the hash of the event
-      publish({ ...ev2, id: rnd(32), sig: rnd(64) });
-      // 4. and a forged confirm / ready for the proposer's commitment
-      publish(await event(me, back, JSON.stringify({ t: 'ready', to: ev.pubkey, c: m.c, n: rnd(16), p: m.to })));
-      stats.forged += 4;
+      for (const w of proposals(m)) {
+        stats.proposals += 1;
+        const back = playerTopic(ev.pubkey);
+        const accept = { t: 'accept', to: ev.pubkey, c: w.c, r: rnd(16) };
+        // 1. signed by the forger, claiming (in the content) to come from the addressee
+        publish(await event(me, back, JSON.stringify({ k: FAKE_K, m: [{ ...accept, p: w.to }] })));
+        // 2. the addressee's public key on the event, the forger's signature (an accept, then a
+        // busy: either would stop the proposer waiting on that seeker)
+        for (const body of [accept, { t: 'busy', to: ev.pubkey, c: w.c }]) {
+          const ev2 = { pubkey: w.to, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: [['x', back]], content: JSON.stringify({ k: FAKE_K, m: [body] }) };
+          ev2.id = eventId(ev2);
+          publish(await sign(me, ev2));
+          // 3. the same with an id that is not the hash of the event
+          publish({ ...ev2, id: rnd(32), sig: rnd(64) });
+        }
+        // 4. a forged ready for the proposer's commitment, and a cancel to the addressee in the
+        // proposer's name
+        publish(await event(me, back, JSON.stringify({ k: FAKE_K, m: [{ t: 'ready', to: ev.pubkey, c: w.c, n: rnd(16) }] })));
+        const ev3 = { pubkey: ev.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: [['x', playerTopic(w.to)]], content: JSON.stringify({ k: FAKE_K, m: [{ t: 'cancel', to: w.to, c: w.c }] }) };
+        ev3.id = eventId(ev3);
+        publish(await sign(me, ev3));
+        stats.forged += 6;
+      }
+      // 5. the proposal copied (the proposer's key and ticket, the forger's signature) to a few
+      // other seekers, with commitments of its own
+      const { ticket } = m;
+      if (ticket && Array.isArray(m.m) && m.m.some(w => w && w.t === 'propose')) {
+        const to = seekers.filter(id => id !== ev.pubkey).slice(-MAX_BATCH);
+        if (!to.length) return;
+        const ev4 = { pubkey: ev.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags: to.map(id => ['x', playerTopic(id)]),
+          content: JSON.stringify({ k: FAKE_K, m: to.map(id => ({ t: 'propose', to: id, c: rnd(32) })), ticket }) };
+        ev4.id = eventId(ev4);
+        publish(await sign(me, ev4));
+        stats.forged += 1;
+      }
     });
   } else if (kind === 'junk') {
+    const seen = [];
+    onEvent.push(ev => {
+      if (typeof ev.pubkey === 'string' && seen.length < 200 && !seen.includes(ev.pubkey)) seen.push(ev.pubkey);
+    });
     const junk = [
       () => 'not json',
       () => JSON.stringify(['EVENT', { nonsense: true }]),
@@ -193,6 +228,22 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
         { t: 'seek', k: FAKE_K, deep: [[[[[[[[[[1]]]]]]]]]] },
       ];
       for (const b of bodies) publish(await event(k, topic, JSON.stringify(b)));
+      // Malformed batches to the seekers seen.
+      if (!seen.length) return;
+      const to = seen[Math.floor(Math.random() * seen.length)];
+      const t = playerTopic(to);
+      const w = { t: 'accept', to, c: rnd(32), r: rnd(16) };
+      const batches = [
+        [t, { k: FAKE_K, m: Array.from({ length: MAX_BATCH + 1 }, () => w) }], // too many
+        [t, { k: FAKE_K, m: [w], extra: 1 }], // unknown field
+        [t, { k: FAKE_K, m: [{ ...w, p: to }] }], // a message naming a sender
+        [t, { k: FAKE_K, m: [{ t: 'propose', to, c: rnd(32) }] }], // a proposal without its ticket
+        [[t, playerTopic(rnd(32))], { k: FAKE_K, m: [w] }], // a tag that is no addressee's
+        [t, { k: FAKE_K, m: [w, { ...w, to: rnd(32) }] }], // an addressee without its tag
+        [t, { k: FAKE_K, m: {} }], [t, { m: [w] }], [t, { k: FAKE_K, m: [] }], [t, { k: FAKE_K, m: [{ t: 'seek', to }] }],
+        [t, { k: FAKE_K, m: [w], pad: 'x'.repeat(7000) }], // too long
+      ];
+      for (const [tpc, body] of batches) publish(await event(k, tpc, JSON.stringify(body)));
     });
   } else {
     throw new Error(`unknown hostile kind ${kind}`);

@@ -1,9 +1,11 @@
 // Hidden Chess -- quick-play pairing (issues #13, #24): pure logic, no network, no DOM, no clock of
 // its own (every call takes `now` in ms; randomness comes from the `random(bytes) -> hex` given).
 // assets/js/signal/quick.js carries its messages over Nostr relays (signed events: `p`, the sender,
-// is the Nostr public key that signed the event, set by the carrier after checking the signature,
-// never read from the content); bench/matchmaking.mjs and tests/browser/test_peer_lobby.py drive
-// it directly.
+// is the Nostr public key that signed the event, set by the carrier, never read from the content;
+// the directed messages of one turn go as one event, peer/batch.js); bench/matchmaking.mjs and
+// tests/browser/test_peer_lobby.py drive it directly. Which messages need their signature checked
+// before they are handled is relevant()'s answer (SIGNED; OPEN ones can only be answered busy or
+// cancel, or are proven by work), and handle() ignores one that needed it and was not checked.
 //
 // Everyone waiting for the same game (variant + clock: one lobby topic) publishes `seek` every few
 // seconds with an ECDH public key `k`; a seek carries a proof of work (NIP-13, checked by the
@@ -31,7 +33,7 @@
 // answers a random `r`, the proposer reveals s (confirm) and the acceptor checks it. White = the
 // proposer when the first byte of sha256(s|r) is even. Neither side can choose.
 //
-// Lobby.handle(msg, now) and tick(now) return the messages to send (with `to` for directed ones);
+// Lobby.handle(msg, now, signed) and tick(now) return the messages to send (with `to` for directed ones);
 // `lobby.pair` is set once paired: {opponent, role: 'host' (proposer) | 'guest', white: bool (this
 // side plays White), s, r, key (the opponent's k), at}.
 
@@ -45,6 +47,10 @@ export const BUSY_SKIP_MS = 2000; // a seeker that said busy is left alone this 
 export const CHECK_MS = 2000; // an acceptor that does not answer the check within this is gone
 export const MAX_OFFERS = 12; // proposals out at once
 export const MAX_SEEKERS = 400; // seekers remembered at once (the oldest are dropped)
+const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
+// What a relevant message needs before it is handled (Lobby.relevant).
+export const OPEN = 'open';
+export const SIGNED = 'signed';
 const ID = /^[0-9a-f]{64}$/;
 const H32 = /^[0-9a-f]{32}$/;
 const H64 = /^[0-9a-f]{64}$/;
@@ -96,7 +102,8 @@ export class Lobby {
     this.offers = new Map(); // id -> {c, s, at, stage: 'proposed' | 'checking', n, r, k}
     this.lock = null; // {with, c, r, k, at}: the one proposal this page accepted
     this.withdrawn = new Map(); // id -> true: offers this page cancelled (a late accept is told so)
-    this.cancelled = new Set(); // commitments whose proposal was cancelled (arriving late: ignored)
+    this.cancelled = new Set(); // `${proposer}|${commitment}` of cancelled proposals (arriving late: ignored)
+    this.heard = new Set(); // `${proposer}|${commitment}` of the proposals answered (their cancels change nothing)
     this.state = 'seeking'; // 'seeking' | 'locked' | 'paired' | 'left'
     this.canPropose = true; // false until the carrier has this page's own proven seek (its ticket)
     this.lastSeek = -Infinity;
@@ -112,34 +119,60 @@ export class Lobby {
     return n;
   }
 
-  /** Whether a message from `m.p` could matter now (checked before its signature is: a flood of
-   * messages nobody asked for costs one look each). */
+  /** Whether a message from `m.p` could matter now, and what it needs first (checked before its
+   * signature is: a flood of messages nobody asked for costs one look each):
+   * false: nothing (ignored); OPEN: handled as it is, unsigned (a seek, proven by its proof of
+   * work; a proposal this page can only answer busy; a late accept it can only answer cancel:
+   * such an answer goes to the key the message names, which ignores it unless it is its own);
+   * SIGNED: handled only once its signature by m.p is checked (it changes who this page waits
+   * on, holds or pairs with). */
   relevant(m) {
     if (!m || this.state === 'left' || this.failed.has(m.p) || m.p === this.id) return false;
     if (this.state === 'paired') {
       // Answered busy / cancel (a proposal or acceptance that crossed this page's last messages).
-      return m.to === this.id && (m.t === 'propose' || (m.t === 'accept' && this.withdrawn.has(m.p)));
+      return m.to === this.id && (m.t === 'propose' || (m.t === 'accept' && this.withdrawn.has(m.p))) ? OPEN : false;
     }
     if (m.to !== undefined && m.to !== this.id) return false;
+    const o = this.offers.get(m.p);
+    const lock = this.lock && this.lock.with === m.p && this.lock.c === m.c;
     switch (m.t) {
       case 'seek':
+        return OPEN; // (proven by its proof of work, checked before this)
       case 'propose':
-        return true; // (proven by their proof of work, checked before this)
+        return this._wouldAccept(m) ? SIGNED : OPEN;
       case 'gone':
-        return this.seekers.has(m.p);
+        return this.seekers.has(m.p) ? SIGNED : false;
       case 'accept':
+        if (o && o.c === m.c) return o.stage === 'proposed' && this.state === 'seeking' ? SIGNED : false;
+        return o || this.withdrawn.has(m.p) ? OPEN : false; // (told cancel)
       case 'ready':
-        return this.offers.has(m.p) || this.withdrawn.has(m.p);
+        return o && o.c === m.c && o.stage === 'checking' && o.n === m.n && this.state === 'seeking' ? SIGNED : false;
       case 'busy':
-        return this.offers.has(m.p);
+        return o && o.c === m.c ? SIGNED : false;
       case 'check':
       case 'confirm':
-        return !!this.lock && this.lock.with === m.p;
+        return lock ? SIGNED : false;
       case 'cancel':
-        return true; // (remembered even before its proposal arrives: messages overtake each other)
+        // A cancel of what this page holds; or of a proposal not seen yet (remembered: messages
+        // overtake each other). One this page answered already changes nothing.
+        return lock || !this.heard.has(`${m.p}|${m.c}`) ? SIGNED : false;
       default:
         return false;
     }
+  }
+
+  /** Whether the proposal `m` (relevant) would be accepted now (else it is answered busy, or
+   * ignored when it was cancelled already). */
+  _wouldAccept(m) {
+    if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking') return false;
+    if (this.offers.has(m.p) && this.id < m.p) return false; // crossed proposals: mine wins
+    for (const o of this.offers.values()) if (o.stage === 'checking') return false;
+    return true;
+  }
+
+  _heard(key) {
+    this.heard.add(key);
+    if (this.heard.size > MAX_REMEMBERED) this.heard.delete(this.heard.values().next().value);
   }
 
   _fail(id) {
@@ -210,9 +243,13 @@ export class Lobby {
     return out;
   }
 
-  /** A message from the network (signed by m.p, checked by the carrier). Returns messages to send. */
-  handle(m, now) {
-    if (!validMessage(m) || !this.relevant(m)) return [];
+  /** A message from the network. `signed`: its signature by m.p was checked (by the carrier; the
+   * default, for callers that check every message); a message that needs it (relevant(m) is
+   * SIGNED) and lacks it is ignored. Returns messages to send. */
+  handle(m, now, signed = true) {
+    if (!validMessage(m)) return [];
+    const need = this.relevant(m);
+    if (!need || (need === SIGNED && !signed)) return [];
     if (m.t === 'seek') {
       if (!this.seekers.has(m.p) && this.seekers.size >= MAX_SEEKERS) {
         let oldest = null;
@@ -249,9 +286,9 @@ export class Lobby {
       case 'confirm':
         return this._confirmed(m, now);
       case 'cancel':
-        this.cancelled.add(m.c);
-        if (this.cancelled.size > 1000) this.cancelled.delete(this.cancelled.values().next().value);
-        if (this.lock && this.lock.c === m.c) {
+        this.cancelled.add(`${m.p}|${m.c}`);
+        if (this.cancelled.size > MAX_REMEMBERED) this.cancelled.delete(this.cancelled.values().next().value);
+        if (this.lock && this.lock.with === m.p && this.lock.c === m.c) {
           this.lock = null;
           this.state = 'seeking';
         }
@@ -264,12 +301,11 @@ export class Lobby {
   _proposed(m, now) {
     // A proposal also proves the proposer (its ticket): it is a seeker from now on.
     if (!this.seekers.has(m.p)) this.handle({ t: 'seek', p: m.p, k: m.k }, now);
-    if (this.cancelled.has(m.c)) return [];
-    const mine = this.offers.get(m.p);
-    // Crossed proposals: mine (the lower key) wins; the other withdraws its own without failing me.
-    if (mine && this.id < m.p) return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
-    const checking = [...this.offers.values()].some(o => o.stage === 'checking');
-    if (this.state !== 'seeking' || checking) return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
+    this._heard(`${m.p}|${m.c}`);
+    if (this.cancelled.has(`${m.p}|${m.c}`)) return [];
+    // Crossed proposals: mine (the lower key) wins; the other withdraws its own without failing
+    // me. Busy, or checking an acceptor of mine: busy.
+    if (!this._wouldAccept(m)) return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
     const out = this._cancelAll(m.p);
     this.state = 'locked';
     this.lock = { with: m.p, c: m.c, r: this.random(16), k: m.k, at: now };

@@ -50,12 +50,15 @@ export class RelayPool {
     this.onevent = onevent;
     this.onstate = onstate;
     this.sockets = new Map(); // url -> {ws, retries, timer, pending}
+    this.refused = new Set(); // relays whose socket closed (refused or dropped) since the start
     this.topics = new Set();
     this.subId = hexOf(crypto.getRandomValues(new Uint8Array(8)));
     this.seen = new Set();
     this.sent = 0; // frames sent to relays
     this.received = 0; // frames received from relays
     this.verified = 0; // signatures checked
+    this.signed = 0; // events signed
+    this.checked = new Map(); // id + sig -> whether the signature is right
     this.closed = false;
     this.started = Date.now();
     this._wake = () => this.retryNow();
@@ -81,6 +84,11 @@ export class RelayPool {
     for (const url of this.urls) this._open(url);
   }
 
+  /** How many relays refused or dropped a connection since this pool started. */
+  refusedCount() {
+    return this.refused.size;
+  }
+
   openCount() {
     let n = 0;
     for (const s of this.sockets.values()) if (s.ws && s.ws.readyState === 1) n++;
@@ -97,6 +105,8 @@ export class RelayPool {
     try {
       ws = new this.WS(url);
     } catch (e) {
+      this.refused.add(url);
+      if (this.onstate) this.onstate(this);
       this._retry(url, slot);
       return;
     }
@@ -112,6 +122,7 @@ export class RelayPool {
     ws.onclose = () => {
       if (slot.ws !== ws) return;
       slot.ws = null;
+      this.refused.add(url);
       if (this.onstate) this.onstate(this);
       this._retry(url, slot);
     };
@@ -177,8 +188,9 @@ export class RelayPool {
     if (msg[0] !== 'EVENT' || msg[1] !== this.subId) return;
     const ev = wellFormed(msg[2]);
     if (!ev) return;
-    const tag = ev.tags.find(t => t[0] === 'x');
-    if (!tag || !this.topics.has(tag[1]) || ev.kind !== this.kind) return;
+    // (an event may carry several topics: a batch of the lobby's, one per addressee)
+    const tag = ev.tags.find(t => t[0] === 'x' && this.topics.has(t[1]));
+    if (!tag || ev.kind !== this.kind) return;
     if (this.seen.has(ev.id)) {
       if (this.onrelay) this.onrelay(url, ev);
       return;
@@ -190,26 +202,40 @@ export class RelayPool {
     if (this.onevent) this.onevent(tag[1], ev, url);
   }
 
-  /** Whether `ev` (well formed, its id checked) is signed by its pubkey. */
+  /** Whether `ev` (well formed, its id checked) is signed by its pubkey. Checked once per event
+   * (the answer is kept by id and signature). */
   async verify(ev) {
+    const known = this.checked.get(ev.id + ev.sig);
+    if (known !== undefined) return known;
     this.verified += 1;
+    let ok;
     try {
-      return this.schnorr.verify(bytesOf(ev.sig), bytesOf(ev.id), bytesOf(ev.pubkey));
+      ok = this.schnorr.verify(bytesOf(ev.sig), bytesOf(ev.id), bytesOf(ev.pubkey));
     } catch (e) {
-      return false;
+      ok = false;
     }
+    this.checked.set(ev.id + ev.sig, ok);
+    if (this.checked.size > SEEN_MAX) this.checked.delete(this.checked.keys().next().value);
+    return ok;
   }
 
-  /** Sign and send an event with `content` (a string) on `topic` to every relay (kept for one that
-   * is not connected yet); `pow`: the proof of work in bits (NIP-13). Returns the signed event. */
+  _sign(ev) {
+    this.signed += 1;
+    ev.sig = hexOf(this.schnorr.sign(bytesOf(ev.id), this.secretKey));
+    return ev;
+  }
+
+  /** Sign and send an event with `content` (a string) on `topic` (or on each of several topics:
+   * an array) to every relay (kept for one that is not connected yet); `pow`: the proof of work
+   * in bits (NIP-13). Returns the signed event. */
   async publish(topic, content, { pow = 0 } = {}) {
     if (this.closed) return null;
-    let ev = { pubkey: this.pubkey, created_at: Math.floor(Date.now() / 1000), kind: this.kind, tags: [['x', topic]], content };
+    const tags = (Array.isArray(topic) ? topic : [topic]).map(t => ['x', t]);
+    let ev = { pubkey: this.pubkey, created_at: Math.floor(Date.now() / 1000), kind: this.kind, tags, content };
     if (pow > 0) ev = await mine(ev, pow);
     else ev.id = eventId(ev);
     if (this.closed) return null;
-    ev.sig = hexOf(this.schnorr.sign(bytesOf(ev.id), this.secretKey));
-    this.sendEvent(ev);
+    this.sendEvent(this._sign(ev));
     return ev;
   }
 
@@ -217,8 +243,7 @@ export class RelayPool {
   sign(topic, content) {
     const ev = { pubkey: this.pubkey, created_at: Math.floor(Date.now() / 1000), kind: this.kind, tags: [['x', topic]], content };
     ev.id = eventId(ev);
-    ev.sig = hexOf(this.schnorr.sign(bytesOf(ev.id), this.secretKey));
-    return ev;
+    return this._sign(ev);
   }
 
   /** Send a signed event as it is (again); `urls`: only to these relays (default: all). Returns

@@ -17,9 +17,14 @@
 // proposal carries its sender's latest seek as its ticket, so only proven seekers count and only
 // proven seekers can propose. Which events get their signature checked is the lobby's choice
 // (Lobby.relevant): junk costs one parse, not a signature check; a seek costs a hash (its proof
-// of work is checked, see _event).
+// of work is checked, see _open); a proposal this page can only answer busy is answered unchecked
+// (the answer goes to the key it names, which ignores a busy for a commitment it never made).
+// The directed messages of one turn (a round of proposals, the cancels of a pairing, the busy
+// answers to a burst of proposals) go as one signed event, a batch (peer/batch.js), and an event
+// is checked at most once, however many of its messages are for this page.
 
-import { Lobby, digest } from '../peer/lobby.js';
+import { Lobby, SIGNED, digest } from '../peer/lobby.js';
+import { MAX_UNPACK_CHARS, pack, unpack } from '../peer/batch.js';
 import { parseLimited } from '../peer/safejson.js';
 import { b64uDecode, b64uEncode } from '../peer/bytes.js';
 import { eventId, powBits } from '../peer/pow.js';
@@ -30,14 +35,15 @@ const ECDH = { name: 'ECDH', namedCurve: 'P-256' };
 // The proof of work of a seek: 2^14 hashes on average, about 0.2 s on an idle core of the test
 // machine (~80 000 sha-256 a second in JavaScript), 0.55 s median with that machine loaded.
 export const SEEK_POW_BITS = 14;
-const MAX_CONTENT = 4096;
+const MAX_CONTENT = 4096; // a seek or a gone (a batch: MAX_UNPACK_CHARS)
 const MAX_AGE_S = 300; // a ticket older (or newer) than this by the receiver's clock is refused
 // The keys that failed to pair with this page (silent, accepted then gone, game never connected):
 // kept while the page is open, across its quick plays.
 export const FAILED = new Set();
 
-export const lobbyTopic = (variant, clock) => digest(`hiddenchess-lobby-v2|${variant}|${clock || 'none'}`);
-export const playerTopic = id => digest(`hiddenchess-player-v2|${id}`);
+// (v3: directed messages travel in batches, peer/batch.js; pages of v2 do not meet these)
+export const lobbyTopic = (variant, clock) => digest(`hiddenchess-lobby-v3|${variant}|${clock || 'none'}`);
+export const playerTopic = id => digest(`hiddenchess-player-v3|${id}`);
 
 function randomHex(bytes) {
   return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), b => b.toString(16).padStart(2, '0')).join('');
@@ -61,13 +67,22 @@ export class QuickPlay {
       WebSocketImpl,
       onevent: (topic, ev) => this._event(topic, ev),
       onstate: () => this._changed(),
+      onok: (url, id, ok, message) => {
+        if (!ok && message.startsWith('rate-limited')) this.limited += 1;
+      },
     });
     this.lobby = null;
     this.timer = null;
     this.reported = false;
     this.startedAt = now();
     this.published = 0; // lobby messages this player published
+    this.events = 0; // signed events they went in (directed ones in batches)
+    this.outbox = []; // directed messages of this turn, sent together (_flush)
+    this.flushing = null; // a timer (busy answers only)
+    this.soon = false; // a microtask
     this.rejected = 0; // events refused (bad signature, proof of work, ticket, shape)
+    this.checks = {}; // signature checks by the message that needed them (the bench's figures)
+    this.limited = 0; // events a relay refused as over its rate limit
     this.ticket = null; // this player's latest proven seek (sent with each proposal)
     this.mining = false;
     this.powMs = []; // how long each proof of work took
@@ -101,13 +116,39 @@ export class QuickPlay {
   _send(msgs) {
     for (const m of msgs) {
       this.published += 1;
-      const { p, ...content } = m; // the sender is the signing key
       if (m.t === 'seek') {
-        this._seek(content);
-        continue;
+        this._seek({ t: 'seek', k: m.k });
+      } else if (m.t === 'gone') {
+        this.events += 1;
+        this.pool.publish(this.topic, JSON.stringify({ t: 'gone' }));
+      } else {
+        this.outbox.push(m);
       }
-      if (m.t === 'propose') content.ticket = this.ticket;
-      this.pool.publish(m.to ? playerTopic(m.to) : this.topic, JSON.stringify(content));
+    }
+    // The directed messages of this turn go as one batch, signed once, at the end of it (a
+    // microtask: no timer, which a background tab would hold up to a second, while the other side
+    // waits on a deadline of 2-4 s). Busy answers alone wait for the next timer, so that those to a
+    // burst of proposals (one event each) go together.
+    if (!this.outbox.length) return;
+    if (this.outbox.some(m => m.t !== 'busy')) {
+      if (!this.soon) {
+        this.soon = true;
+        queueMicrotask(() => this._flush());
+      }
+    } else if (!this.flushing) {
+      this.flushing = setTimeout(() => this._flush(), 0);
+    }
+  }
+
+  _flush() {
+    clearTimeout(this.flushing);
+    this.flushing = null;
+    this.soon = false;
+    const msgs = this.outbox.splice(0);
+    if (!this.lobby) return;
+    for (const b of pack(msgs, { key: this.lobby.key, ticket: this.ticket })) {
+      this.events += 1;
+      this.pool.publish(b.to.map(playerTopic), b.content);
     }
   }
 
@@ -118,6 +159,7 @@ export class QuickPlay {
     try {
       const ev = await this.pool.publish(this.topic, JSON.stringify(content), { pow: this.bits });
       if (ev) {
+        this.events += 1;
         this.powMs.push(Date.now() - t0);
         this.ticket = ev;
         if (this.lobby) this.lobby.canPropose = true;
@@ -147,34 +189,56 @@ export class QuickPlay {
 
   async _event(topic, ev) {
     if (!this.lobby) return;
+    const open = topic === this.topic;
     let m;
     try {
-      m = parseLimited(ev.content, { maxChars: MAX_CONTENT, maxDepth: 5 });
+      m = parseLimited(ev.content, { maxChars: open ? MAX_CONTENT : MAX_UNPACK_CHARS, maxDepth: 5 });
     } catch (e) {
       this.rejected += 1;
       return;
     }
-    if (!m || typeof m !== 'object' || Array.isArray(m)) return;
-    // Only the lobby's own kinds travel on the lobby topic; directed ones only on this player's.
-    const open = m.t === 'seek' || m.t === 'gone';
-    if (open !== (topic === this.topic)) return;
-    const { ticket, ...body } = m;
-    body.p = ev.pubkey; // the sender is the signer, whatever the content says
-    if (!this.lobby.relevant(body)) return;
-    // Costly checks only now. A seek needs no signature: its proof of work hashes its public key,
-    // so the work was done for that key and no other, and a seek nobody signed can only be a
-    // seeker that never answers (like a silent one, and as costly). Everything else is checked
-    // against the key that signed it; a proposal's ticket is a proven seek of the same key (the
-    // signed proposal vouches for it).
+    if (open) return this._open(ev, m);
+    // A batch of directed messages (peer/batch.js): refused whole if malformed.
+    const batch = unpack(ev, m, this.id, playerTopic);
+    if (!batch) return void (this.rejected += 1);
+    let signed = false;
+    for (const body of batch.mine) {
+      if (!this.lobby) return;
+      const need = this.lobby.relevant(body);
+      if (!need) continue;
+      // A proposal carries its sender's proven seek (the signed proposal vouches for it).
+      if (body.t === 'propose' && !this._provenSeek(batch.ticket, ev.pubkey)) return void (this.rejected += 1);
+      // Costly checks only now, and once for the whole batch: its signature, if one of its
+      // messages needs it (the others are answered busy or cancel, or change nothing).
+      if (need === SIGNED && !signed) {
+        this.checks[body.t] = (this.checks[body.t] || 0) + 1;
+        if (!(await this.pool.verify(ev))) return void (this.rejected += 1);
+        signed = true;
+      }
+      this._handle(body, signed);
+    }
+  }
+
+  /** A seek or a gone, on the lobby's topic. A seek needs no signature: its proof of work hashes
+   * its public key, so the work was done for that key and no other, and a seek nobody signed can
+   * only be a seeker that never answers (like a silent one, and as costly). A gone is checked
+   * against the key that signed it. */
+  async _open(ev, m) {
+    if (!m || typeof m !== 'object' || Array.isArray(m) || (m.t !== 'seek' && m.t !== 'gone')) return;
+    const body = { ...m, p: ev.pubkey }; // the sender is the signer, whatever the content says
+    const need = this.lobby.relevant(body);
+    if (!need) return;
     if (m.t === 'seek') {
       if (!this._provenSeek(ev, ev.pubkey, true)) return void (this.rejected += 1);
-    } else {
-      if (m.t === 'propose' && !this._provenSeek(ticket, ev.pubkey)) return void (this.rejected += 1);
-      if (!(await this.pool.verify(ev))) return void (this.rejected += 1);
+    } else if ((this.checks.gone = (this.checks.gone || 0) + 1) && !(await this.pool.verify(ev))) {
+      return void (this.rejected += 1);
     }
-    if (!this.lobby) return;
+    if (this.lobby) this._handle(body, m.t === 'gone');
+  }
+
+  _handle(body, signed) {
     const before = this.others();
-    this._send(this.lobby.handle(body, this.now()));
+    this._send(this.lobby.handle(body, this.now(), signed));
     if (this.lobby.pair && !this.reported) {
       this.reported = true;
       this._paired(this.lobby.pair);

@@ -22,8 +22,10 @@
 //   before it). onchange(link) after a change of state or of what is confirmed.
 // link.publish(texts): new messages, to every relay. link.republish(texts): messages the friend
 //   has not acknowledged: only to the relays that did not return them (or never answered).
-// link.relayState() -> {open, total}; link.unconfirmed() -> how many events this page sent that
-//   no relay holds yet, or that a connected relay has not confirmed yet; link.leave().
+// link.relayState() -> {open, total, failed (relays that refused or dropped it)};
+//   link.unconfirmed() -> how many events this page sent that no relay holds yet, or that a
+//   connected relay has not confirmed yet; link.info() -> all that, for the page (storeReaches());
+//   link.leave().
 // Rate limits: at most WINDOW events of this page unconfirmed per relay at once (the rest wait for
 // the relay's OK), and a relay that answers "rate-limited" is left alone for a back-off that
 // doubles from 1 s to a minute; incoming, at most IN_PER_MINUTE events per relay and minute.
@@ -119,6 +121,17 @@ export function envelopes(role, text) {
   return Array.from({ length: k }, (_, i) => ({ r: role, m: text.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS), p: [cid, i, k] }));
 }
 
+export const YOUNG_MS = 5000; // a store this young may still be reaching its relays
+
+/** Whether a game may go on through the store, from its info(): a relay is open, or the store
+ * has just started and not every relay has refused it yet (slow relays may still answer). When
+ * every relay refused (offline, or all down) it says so at once: the page shows the codes. */
+export function storeReaches(info) {
+  if (!info) return false;
+  if ((info.state === 'ready' || info.state === 'fetching') && info.open > 0) return true;
+  return info.state !== 'failed' && info.young && !(info.open === 0 && info.failed >= info.total);
+}
+
 export class StoreLink {
   constructor({ secret, gameId, role, token, peerKey = null, since = 0, relays = null, onmessages = null, onbind = null, onsince = null, onchange = null }) {
     Object.assign(this, { secret, gameId, role, token, onmessages, onbind, onsince, onchange });
@@ -199,7 +212,13 @@ export class StoreLink {
   }
 
   relayState() {
-    return { open: this.pool ? this.pool.openCount() : 0, total: this.relays.length };
+    return { open: this.pool ? this.pool.openCount() : 0, total: this.relays.length, failed: this.pool ? this.pool.refusedCount() : 0 };
+  }
+
+  /** What the store is doing, for the page: {state, open, total, failed, unconfirmed, error,
+   * young} (young: started less than YOUNG_MS ago, so it may still be reaching its relays). */
+  info(now = Date.now()) {
+    return { state: this.state, ...this.relayState(), unconfirmed: this.unconfirmed(), error: this.error, young: now - this.started < YOUNG_MS };
   }
 
   /** How many of the events this page sent are not safe yet: no relay holds one yet, or a
