@@ -295,11 +295,22 @@ def test_a_full_disk_ends_with_one_line_without_a_traceback():
     assert len(lines) == 1 and json.loads(lines[0])["error"] == "write-failed"
 
 
+def _ctrl_c_as_in_a_terminal():
+    """In the child, before it runs: Ctrl-C's default action. A command started in the background
+    of a non-interactive shell (``python3 build.py test &``) inherits SIGINT ignored, and Python
+    then never turns it into KeyboardInterrupt: the perft below ran on for good."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_interrupts_perft_with_a_clear_message():
-    proc = _cli("perft", "standard", "start", "7", stdout=subprocess.PIPE)
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    proc = _cli("perft", "standard", "start", "7", stdout=subprocess.PIPE,
+                preexec_fn=_ctrl_c_as_in_a_terminal)
+    try:
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()  # (nothing left running, whatever happened)
     assert "Traceback" not in err
     assert proc.returncode == 130 and out == ""
     assert json.loads(err.strip().splitlines()[-1])["error"] == "interrupted"
