@@ -17,6 +17,16 @@ export function buildVersion() {
   return (meta && meta.content) || 'dev';
 }
 
+/** How long the Reload button waits for the new version to take over before it reloads anyway. */
+const TAKEOVER_WAIT_MS = 5000;
+let reloading = false;
+
+function reloadOnce() {
+  if (reloading) return;
+  reloading = true;
+  location.reload();
+}
+
 function showUpdate(registration) {
   if ($('update-notice')) return;
   const box = document.createElement('div');
@@ -34,8 +44,11 @@ function showUpdate(registration) {
     reload.disabled = true;
     const waiting = registration.waiting;
     if (!waiting) return location.reload();
-    // The page reloads once the new version has taken over (controllerchange below).
+    // The page reloads once the new version has taken over (controllerchange below), or in
+    // any case a few seconds later: a button that does nothing is worse than a reload that
+    // finds the old version still in charge (the notice then comes back).
     waiting.postMessage({ type: 'activate' });
+    setTimeout(() => reloadOnce(), TAKEOVER_WAIT_MS);
   });
   const later = document.createElement('button');
   later.type = 'button';
@@ -70,13 +83,10 @@ function playable() {
 export async function startOffline() {
   if (buildVersion() === 'dev' || !('serviceWorker' in navigator)) return;
   await playable();
-  let reloading = false;
   const hadController = !!navigator.serviceWorker.controller;
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     // A first visit's worker taking over changes nothing on screen; a new version does.
-    if (!hadController || reloading) return;
-    reloading = true;
-    location.reload();
+    if (hadController) reloadOnce();
   });
   let registration;
   try {

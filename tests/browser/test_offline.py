@@ -232,6 +232,35 @@ def test_a_new_deploy_replaces_the_old_cache_after_the_update_notice(host, visit
     assert page.errors == []
 
 
+def test_a_reload_the_new_version_does_not_answer_still_reloads(host, visitor):
+    """The Reload button asks the waiting new version to take over; one that never does (here a
+    sw.js that ignores the request) must not leave the button dead: the page reloads anyway, is
+    still the old version, and offers the update again."""
+    page = visitor
+    page.goto(host.base + "index.html")
+    wait_ready(page, APP_TIMEOUT_MS)
+    wait_offline_ready(page)
+    old = page.evaluate("document.querySelector('meta[name=\"hc-build\"]').content")
+    new = "0" * 16 if old != "0" * 16 else "1" * 16
+    redeploy(host.folder, old, new)
+    sw = host.folder / "sw.js"
+    deaf = sw.read_text().replace("event.data.type === 'activate') self.skipWaiting();",
+                                  "event.data.type === 'activate') { /* (never takes over) */ }")
+    assert deaf != sw.read_text()
+    sw.write_text(deaf)
+    page.reload()
+    wait_ready(page, APP_TIMEOUT_MS)
+    if page.evaluate("document.querySelector('meta[name=\"hc-build\"]').content") != old:
+        pytest.skip("the new version started whole (the old page was its last client): no notice")
+    expect(page.locator("#update-notice")).to_be_visible(timeout=SW_TIMEOUT_MS)
+    with page.expect_navigation(timeout=SW_TIMEOUT_MS):
+        page.locator("#update-reload").click()
+    wait_ready(page, APP_TIMEOUT_MS)
+    assert page.evaluate("document.querySelector('meta[name=\"hc-build\"]').content") == old
+    expect(page.locator("#update-notice")).to_be_visible(timeout=SW_TIMEOUT_MS)
+    assert page.errors == []
+
+
 def test_the_manifest_makes_the_page_installable(host, browser, chromium_path, tmp_path):
     # Chromium's installability check refuses incognito profiles: a real (persistent) one here.
     from .conftest import CHROMIUM_ARGS
