@@ -17,7 +17,9 @@
 //        [--count 30] [--variant secret-pawn --clock 300+3] [--bits 15] [--every 100]
 //   (count: keys for silent and accepter; seeks or junk frames every `every` ms for flood and junk)
 //
-// Prints "ready" once connected, then "stats {json}" every 5 s (what it sent); runs until killed.
+// Prints "ready" once connected, "seeking" once its attack is in the lobby (the silent seekers'
+// and accepters' first seeks published), then "stats {json}" every 5 s (what it sent); runs until
+// killed.
 // The module also exports start({relay, kind, count, topic, bits}) for the bench (one process).
 
 import { hex, sha256 } from '../../assets/js/peer/bytes.js';
@@ -91,6 +93,9 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
   ws.onerror = () => {};
   const timers = [];
   const every = (ms, f) => timers.push(setInterval(f, ms));
+  // Resolves once the attack is in the lobby: the silent seekers' and accepters' first seeks
+  // published (each a proof of work); the other kinds attack from the start.
+  let settled = Promise.resolve();
   await new Promise(r => {
     if (ws.readyState === 1) r();
     else ws.addEventListener('open', () => r());
@@ -108,7 +113,7 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
         busy = false;
       }
     };
-    round();
+    settled = round();
     every(6000, round);
   } else if (kind === 'flood') {
     // Unproven seeks (too little work) from fresh keys, as fast as the socket takes them, and now
@@ -141,7 +146,7 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
       req();
       await seek(k);
     };
-    (async () => {
+    settled = (async () => {
       for (let i = 0; i < count; i++) await fresh();
     })();
     every(6000, async () => {
@@ -250,6 +255,7 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
   }
   return {
     stats,
+    settled,
     stop() {
       for (const t of timers) clearInterval(t);
       try {
@@ -274,5 +280,6 @@ if (isMain) {
     topic: lobbyTopic(variant, clock), bits: Number(arg('--bits', SEEK_POW_BITS)), everyMs: Number(arg('--every', 100)),
   });
   console.log('ready');
+  h.settled.then(() => console.log('seeking'));
   setInterval(() => console.log(`stats ${JSON.stringify(h.stats)}`), 5000);
 }

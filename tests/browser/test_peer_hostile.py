@@ -48,6 +48,19 @@ def _hostile(netns, relay, kind: str, count: int, every: int = 100):  # noqa: F8
     return proc
 
 
+def settled(proc, timeout_s: float = 60) -> None:
+    """Until the hostile client says its attack is in the lobby ("seeking")."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        line = _read_line(proc, max(0.1, deadline - time.monotonic()))
+        if line == "seeking":
+            return
+        if not line and proc.poll() is not None:
+            break
+    raise AssertionError(f"the hostile client did not start its attack within {timeout_s:.0f} s"
+                         + (f": {proc.stderr.read().decode(errors='replace')[-500:]}" if proc.poll() is not None else ""))
+
+
 @pytest.mark.parametrize("kind,count", [("silent", 8), ("flood", 20), ("accepter", 8), ("forger", 1), ("junk", 20)])
 def test_two_honest_pages_pair_while_a_hostile_client_attacks(two, netns, nostr_relay, kind, count):  # noqa: F811
     a, b = two
@@ -55,8 +68,8 @@ def test_two_honest_pages_pair_while_a_hostile_client_attacks(two, netns, nostr_
     try:
         for d in two:
             d.open()
-        # Let the attack settle in the lobby first (the silent seekers and accepters have seeked).
-        a.page.wait_for_timeout(4000)
+        # The attack is in the lobby first (the silent seekers and accepters have seeked).
+        settled(proc)
         t0 = time.monotonic()
         for d in two:
             quick_play(d)
