@@ -230,8 +230,9 @@ export class QuickPlay {
     if (!need) return;
     if (m.t === 'seek') {
       if (!this._provenSeek(ev, ev.pubkey, true)) return void (this.rejected += 1);
-    } else if ((this.checks.gone = (this.checks.gone || 0) + 1) && !(await this.pool.verify(ev))) {
-      return void (this.rejected += 1);
+    } else {
+      this.checks.gone = (this.checks.gone || 0) + 1;
+      if (!(await this.pool.verify(ev))) return void (this.rejected += 1);
     }
     if (this.lobby) this._handle(body, m.t === 'gone');
   }
