@@ -148,6 +148,19 @@ TRYSTERO_PATCHES = {
          "\tclient.close = () => {\n\t\tclient.isClosed = true;\n\t\twaitingSockets.delete(retryNow);\n"),
         ("export { all, alloc,", "export { retryRelaysNow, all, alloc,"),
     ),
+    # An announcement that could not be sent (the relay's socket is down, e.g. during an outage)
+    # put the relay in Trystero's rate-limit back-off: the next one 60 s later, doubling up to
+    # 15 min, and every room joined meanwhile skipped its own. Two pages that came back after an
+    # outage then missed each other for a minute or more. Unsent now means "again in 2 s" (a
+    # signature, no traffic); the back-off stays for relays that say "rate-limited".
+    "trystero/nostr.mjs": (
+        ("const relayAckTimeoutMs = 5333;",
+         "const relayAckTimeoutMs = 5333;\n"
+         "// Hidden Chess patch (build.py TRYSTERO_PATCHES): an announcement the socket could not send.\n"
+         "const unsentAnnounceRetryMs = 2e3;"),
+        ("\t\tif (!didSend) return nextAnnounce(backoffRelay(client));",
+         "\t\tif (!didSend) return nextAnnounce(unsentAnnounceRetryMs);"),
+    ),
 }
 
 #: Entry points of @pyscript/core's dist/ (the page loads core.js and core.css).

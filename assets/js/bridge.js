@@ -57,7 +57,16 @@ export function onCallFailed(fn) {
 /** Render a state the page got (from a call, or a poll of its own). */
 export function render(st, { quiet = false } = {}) {
   app.state = st;
-  for (const fn of hooks.renderers) fn(st, { quiet });
+  for (const fn of hooks.renderers) {
+    // One part of the page that fails to draw leaves the others drawn (the board, the clocks, the
+    // connection); the fault is reported as the page's uncaught error, never swallowed.
+    try {
+      fn(st, { quiet });
+    } catch (err) {
+      if (typeof reportError === 'function') reportError(err);
+      else console.error(err);
+    }
+  }
 }
 
 /** Run the hooks that follow a call (e.g. after a poll that changed something). */

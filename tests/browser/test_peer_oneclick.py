@@ -36,6 +36,7 @@ def _report_and_close(devices) -> None:
             print(f"[{d.name}] peer:", {k: p.get(k) for k in ("status", "seat", "waiting_for", "rejected",
                                                               "connected", "audit", "fork")},
                   "friend:", d.page.evaluate("window.hcFriend.info()"), "moves:", d.sans())
+            print(f"[{d.name}] last console lines:\n  " + "\n  ".join(d.log))
         except Exception as error:  # the page may be gone
             print(f"[{d.name}] no state: {error}")
     for d in devices:

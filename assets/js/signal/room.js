@@ -57,6 +57,19 @@ const iceFailed = () => LIVE.forEach(link => link._iceFailed());
 const TRYING = new Set();
 const trying = () => [...TRYING].some(pc => Date.now() - pc.hcSince < ICE_FAIL_MS + 2000);
 
+// Trystero catches what an action handler throws and only logs it: a fault of ours there (the
+// channel's onopen runs the whole page's render) would leave the page half drawn without a trace.
+// It is reported as the page's own uncaught error instead.
+export const loud = fn => (...args) => {
+  try {
+    return fn(...args);
+  } catch (e) {
+    if (typeof reportError === 'function') reportError(e);
+    else console.error(e);
+    return undefined;
+  }
+};
+
 /** An RTCPeerConnection (given to Trystero) that tells the waiting links (`onFailed`) when ICE
  * fails: a connection whose set-up was exchanged that fails, or is not up ICE_FAIL_MS later,
  * without ever having been up. */
@@ -275,12 +288,12 @@ export class RoomLink {
     this.room = room;
     this.ctl = room.makeAction('hcctl');
     this.msg = room.makeAction('hcmsg');
-    this.ctl.onMessage = (data, meta) => this._control(data, meta && meta.peerId);
-    this.msg.onMessage = (data, meta) => this._message(data, meta && meta.peerId);
-    room.onPeerJoin = id => this._sendCtl({ k: 'hello', role: this.role, token: this.token }, id);
-    room.onPeerLeave = id => {
+    this.ctl.onMessage = loud((data, meta) => this._control(data, meta && meta.peerId));
+    this.msg.onMessage = loud((data, meta) => this._message(data, meta && meta.peerId));
+    room.onPeerJoin = loud(id => this._sendCtl({ k: 'hello', role: this.role, token: this.token }, id));
+    room.onPeerLeave = loud(id => {
       if (id === this.bound) this._unbind();
-    };
+    });
   }
 
   /** Trystero's errors: "could not connect to peer ... after exchanging SDP" means the two pages
