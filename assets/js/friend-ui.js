@@ -191,7 +191,9 @@ export function renderFriend(st) {
   for (const color of COLORS) {
     const el = playerEl(color);
     if (!el || !seat) continue;
-    el.querySelector('.player-name').textContent = color === seat ? `You · ${COLOR_NAMES[color]}` : `Your friend · ${COLOR_NAMES[color]}`;
+    // (as against the computer: the dot and "You play Black" say the colours; "You · Black" beside
+    // the draw and resign buttons and a clock was cut short in the side panel)
+    el.querySelector('.player-name').textContent = color === seat ? 'You' : 'Your friend';
     el.querySelector('.player-actions').hidden = color !== seat;
   }
   if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer

@@ -640,3 +640,13 @@ def click_move(page, orig: str, dest: str) -> None:
     click(page, orig)
     click(page, dest)
     page.wait_for_function(f"window.hcApp.state().moves.length > {before}")
+
+
+def name_is_whole(name) -> bool:
+    """The player's name is drawn whole: not cut by its own box nor by the bar's part around it
+    (which hides what overflows)."""
+    return name.evaluate("""e => {
+        const box = e.getBoundingClientRect(), around = e.closest('.player-id').getBoundingClientRect();
+        return e.scrollWidth <= e.clientWidth + 0.5 && box.width > 20
+            && box.left >= around.left - 0.5 && box.right <= around.right + 0.5;
+    }""")

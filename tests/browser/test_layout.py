@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import state
+from .conftest import name_is_whole, state
 
 #: 120 plies of a legal game with no repetition, capture-light so that it runs long.
 LONG_GAME = "c2c4 g7g6 d2d3 f7f5 e2e3 e7e6 d1h5 g8f6 e1d2 f6g8 b1a3 f8b4 d2c2 a7a5 e3e4 e8e7 e4e5 g8h6 a3b1 d8f8 h5d1 c7c6 g1e2 a5a4 c1d2 a8a5 d2e3 a5d5 e3c1 f8g7 f2f4 d5b5 g2g4 g7g8 e2g3 b4d6 f1e2 c6c5 b1a3 d6c7 b2b4 g6g5 c2b2 g8g6 h1e1 e7d8 g3h5 d8e7 d1c2 e7f7 e2f1 b8a6 e1e2 c7b6 e2e1 b6d8 c2e2 d8f6 c1d2 d7d5 f1h3 h6g8 e2g2 b7b6 e1d1 b5a5 h5g7 f6d8 g2f3 c8d7 d2c3 a6b8 f3g2 a5a8 c3d2 g8h6 a3b1 a8a5 g2g3 g6f6 g3f2 f6e7 b4b5 e7f8 f2f3 d8e7 d1f1 f7g6 g7h5 a5a7 b2c3 f8d8 f1d1 d8e8 d1f1 e7f6 f1d1 h6f7 d3d4 a4a3 c3b3 f7h6 d1f1 f6e7 f1d1 e8g8 h3f1 g8g7 d2c1 a7a6 f3h1 h6g8 d1d3 d7c6 d3e3 c6a8 f1d3 a6a7 d3f1 a7a5".split()
@@ -83,6 +83,5 @@ def test_the_captured_pieces_do_not_squeeze_the_players_names(sized):
     for bar, expected in names.items():
         name = page.locator(f"{bar} .player-name")
         expect(name).to_have_text(expected)
-        full = name.evaluate("e => e.scrollWidth <= e.clientWidth + 0.5 && e.getBoundingClientRect().width > 20")
-        assert full, bar
+        assert name_is_whole(name), bar
         assert in_viewport(page, f"{bar} .act-resign"), bar

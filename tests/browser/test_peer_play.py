@@ -25,7 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from .conftest import SHARED_BOOT_TIMEOUT_MS, square_center, state, wait_ready
+from .conftest import SHARED_BOOT_TIMEOUT_MS, name_is_whole, square_center, state, wait_ready
 from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -405,6 +405,11 @@ def test_reveal_game_with_a_clock(devices):
         clock = d.state()["clock"]
         assert clock["running"] == "black" and clock["white"] <= 300_000 + 2 * 3000
         expect(d.page.locator("#friend-claim")).to_be_hidden()
+        # Both names whole, also the bottom one beside the draw and resign buttons and the clock.
+        expect(d.page.locator("#player-bottom .player-name")).to_have_text("You")
+        expect(d.page.locator("#player-top .player-name")).to_have_text("Your friend")
+        for bar in ("#player-bottom", "#player-top"):
+            assert name_is_whole(d.page.locator(f"{bar} .player-name")), (d.name, bar)
     shot(guest.page, "reveal-clock")
 
 
