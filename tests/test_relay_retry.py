@@ -88,3 +88,15 @@ def test_pages_back_from_an_outage_announce_themselves_at_once():
     assert r["beforeOutage"] >= 1 and r["sentDuringOutage"] == 0
     assert r["announcedAfterReturnMs"] is not None and r["announcedAfterReturnMs"] < 6000
     assert r["freshRoomAnnouncedMs"] is not None and r["freshRoomAnnouncedMs"] < 3000
+
+
+def test_the_first_socket_to_reach_a_relay_again_wakes_the_others():
+    """A relay is back: the page's other sockets (the lobby's and the store's pools, Trystero's
+    through room.js) try at once instead of waiting out their back-off of up to 10 s. In the
+    outage test the friend game came back 6-18 s after the relay, as late as its slowest socket's
+    next try (assets/js/signal/back.js, tests/js/relay_back.mjs)."""
+    r = run_script("relay_back.mjs", timeout=60)
+    assert r["downOpen"] == 0 and r["toldWhileDown"] == 0
+    assert len(r["waitingMs"]) == 2 and min(r["waitingMs"]) >= 5000  # both at their cap
+    assert r["afterOneTry"] == {"lobby": 1, "store": 1, "told": 1, "opened": 2}
+    assert r["stillWaiting"] == 0

@@ -132,7 +132,8 @@ function friendWire(peer) {
     }
     if (peer !== friend.peer) return;
     friendDropAlt();
-    Object.assign(friend, { card: null, code: '', error: '', hidden: false, signalNote: '', fallback: null });
+    // (a code still being prepared for the dropped Peer is not: its own end leaves `making` alone)
+    Object.assign(friend, { card: null, code: '', error: '', hidden: false, signalNote: '', fallback: null, making: false });
     if (/^#join=/.test(location.hash)) clearHash();
     whenReady(() => call('peer_open')); // (a channel may open before Python is up)
   };

@@ -137,6 +137,9 @@ def test_secret_pawn_game_survives_a_relay_outage_and_ends_verified(two, nostr_r
     wait_ready(host.page)
     expect(host.conn()).not_to_have_attribute("data-conn", "connected")
     expect(host.page.locator("#friend-signal")).to_contain_text("No relay could be reached", timeout=CONNECT_MS)
+    # The guest, cut off too, offers the way without relays: a new link to send.
+    expect(guest.page.locator("#friend-card")).to_have_attribute("data-card", "reconnect", timeout=CONNECT_MS)
+    assert "#join=" in guest.code()
     # The relay comes back: a reload reconnects without any code.
     nostr_relay.start()
     host.page.reload()

@@ -56,6 +56,14 @@ def three(ns_browser, ns_site, nostr_relay):  # noqa: F811
     _report_and_close(devices)
 
 
+def making_nothing(devices) -> None:
+    """Connected: no page is still making a code. (A code still being made when the channel
+    opened left the page "making" for good; after a later drop it then never made the link to
+    send without relays.)"""
+    for d in devices:
+        assert d.page.evaluate("window.hcFriend.info().making") is False, d.name
+
+
 def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
     for d in three:
         d.open()
@@ -94,6 +102,7 @@ def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
         expect(d.page.locator("#game-title")).to_contain_text("5+3")
         assert d.state()["options"]["variant"] == "secret-pawn"
     white, black = (a, b) if pa["seat"] == "white" else (b, a)
+    making_nothing(players)
 
     white.seal(["d2", "e2"])
     black.seal(["d7", "e7"])
@@ -107,6 +116,7 @@ def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
     wait_ready(black.page)
     black.wait_connected()
     white.wait_connected()
+    making_nothing(players)
     assert black.peer()["game_id"] == pa["game_id"]
     black.move("d6", "c6")  # Black's secret d-pawn reveals the same way
     assert len(agreed(white, black)) == 4

@@ -11,6 +11,7 @@
 // Relays come back: a closed socket is retried for ever, with a capped, jittered back-off
 // (RETRY_MS), and at once when the browser goes back online or the page becomes visible.
 
+import { onRelayBack, relayBack } from './back.js';
 import { checkText } from '../peer/safejson.js';
 import { eventId, mine } from '../peer/pow.js';
 import { sha256 } from '../peer/bytes.js';
@@ -81,6 +82,7 @@ export class RelayPool {
       addEventListener('online', this._wake);
       if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this._visible);
     }
+    this._offBack = onRelayBack(this._wake);
     for (const url of this.urls) this._open(url);
   }
 
@@ -112,7 +114,10 @@ export class RelayPool {
     }
     slot.ws = ws;
     ws.onopen = () => {
+      // (open after a refusal or a drop: the relay is back, the page's other sockets try now)
+      const back = slot.retries > 0;
       slot.retries = 0;
+      if (back) relayBack(url);
       this._req(ws);
       // Events published before the socket opened (the first seek) go now.
       for (const frame of slot.pending.splice(0)) this._send(ws, frame);
@@ -269,6 +274,7 @@ export class RelayPool {
 
   close() {
     this.closed = true;
+    if (this._offBack) this._offBack();
     if (typeof removeEventListener === 'function') {
       removeEventListener('online', this._wake);
       if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this._visible);

@@ -25,6 +25,7 @@
 import { parseLimited, checkText, MessageError } from '../peer/safejson.js';
 import { MESSAGES } from '../peer/errors.js';
 import { relayUrls } from './relays.js';
+import { onRelayBack, relayBack } from './back.js';
 import { VENDOR } from '../vendor.js';
 
 export const APP_ID = 'hidden-chess.v1';
@@ -42,6 +43,8 @@ const TOKEN = /^[0-9a-f]{32}$/;
 // room is joined afresh every REFRESH_MS and as soon as a relay comes back after an outage, so
 // that two pages that (re)started at different times find each other within seconds.
 const REFRESH_MS = 15000;
+const FAST_REFRESH_MS = 4000; // ...every 4 s for the first 30 s after a relay is (back) open
+const FAST_REFRESH_FOR_MS = 30000;
 // A connection whose set-up was exchanged through the relays but that is not up this long after
 // (or that failed before it was ever up): no direct path between the two networks (ICE) -- the
 // page says so.
@@ -239,6 +242,8 @@ export class RoomLink {
     };
     addEventListener('online', this._wake);
     document.addEventListener('visibilitychange', this._wake);
+    // (another socket of the page reached a relay again: Trystero's waiting sockets try now)
+    this._offBack = onRelayBack(() => lib.retryNow && lib.retryNow());
     LIVE.add(this);
     this._start();
   }
@@ -350,9 +355,17 @@ export class RoomLink {
   _checkRelays() {
     if (this.left) return;
     const { open } = this.relayState();
+    // (Trystero's socket reached a relay again: the page's other sockets try now)
+    if (open > 0 && this._lastOpen === 0) relayBack();
+    // A relay back (or reached for the first time): for a while the room is joined afresh more
+    // often. Two pages back from an outage often met at once, but about one time in three their
+    // first announcements crossed while the other's subscription was not yet in place, and they
+    // met only at the next join (15 s later; seen in the real-time outage bench).
+    if (open > 0 && !(this._lastOpen > 0)) this._fastUntil = Date.now() + FAST_REFRESH_FOR_MS;
     if (this.room && !this.bound && this.trystero) {
       const back = open > 0 && this._lastOpen === 0 && Date.now() - this.joinedAt > 2000;
-      if (back || (Date.now() - this.joinedAt > REFRESH_MS && !trying())) this._rejoin();
+      const every = Date.now() < (this._fastUntil || 0) ? FAST_REFRESH_MS : REFRESH_MS;
+      if (back || (Date.now() - this.joinedAt > every && !trying())) this._rejoin();
     }
     this._lastOpen = open;
     const late = this.noRelay();
@@ -497,6 +510,7 @@ export class RoomLink {
     this.left = true;
     clearInterval(this._poll);
     LIVE.delete(this);
+    this._offBack();
     removeEventListener('online', this._wake);
     document.removeEventListener('visibilitychange', this._wake);
     this.channelRef = null;
