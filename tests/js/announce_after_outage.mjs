@@ -10,32 +10,22 @@ const root = new URL('../../', import.meta.url);
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
 let relayUp = true;
 const sockets = [];
-const announces = []; // [time, topic] of each EVENT frame sent on an open socket
-class FakeWS {
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    sockets.push(this);
-    setTimeout(() => {
-      if (relayUp) {
-        this.readyState = 1;
-        if (this.onopen) this.onopen();
-      } else {
-        this.readyState = 3;
-        if (this.onclose) this.onclose();
-      }
-    }, 5);
-  }
-  send(data) {
-    if (this.readyState !== 1) throw new Error('not open');
+const announces = []; // [time, topic, content] of each EVENT frame sent on an open socket
+const { fakeSocketClass } = await import(new URL('tests/js/fakes.mjs', root).href);
+const { FakeWS } = fakeSocketClass(() => relayUp, {
+  laterMs: 5,
+  onSend: (ws, data) => {
+    if (ws.readyState !== 1) throw new Error('not open');
     const m = JSON.parse(data);
     if (m[0] === 'EVENT') announces.push([Date.now(), m[1].tags[0][1], JSON.parse(m[1].content)]);
+  },
+});
+globalThis.WebSocket = class extends FakeWS {
+  constructor(url) {
+    super(url);
+    sockets.push(this);
   }
-  close() {
-    this.readyState = 3;
-  }
-}
-globalThis.WebSocket = FakeWS;
+};
 class FakeRTC {
   constructor() {
     this.localDescription = null;

@@ -5,35 +5,10 @@
 // (room.js retries them on the same signal). Run by tests/test_relay_retry.py; prints one JSON line.
 
 const root = new URL('../../', import.meta.url);
-const timers = [];
-globalThis.setTimeout = (fn, ms) => {
-  const t = { fn, ms, cancelled: false };
-  timers.push(t);
-  return t;
-};
-globalThis.clearTimeout = t => {
-  if (t) t.cancelled = true;
-};
+const { fakeSocketClass, manualTimers } = await import(new URL('tests/js/fakes.mjs', root).href);
+const { timers } = manualTimers();
 let relayUp = false;
-let opened = 0;
-class FakeWS {
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    queueMicrotask(() => {
-      if (relayUp) {
-        this.readyState = 1;
-        opened += 1;
-        if (this.onopen) this.onopen();
-      } else {
-        this.readyState = 3;
-        if (this.onclose) this.onclose();
-      }
-    });
-  }
-  send() {}
-  close() {}
-}
+const { FakeWS, counts } = fakeSocketClass(() => relayUp);
 const flush = async () => {
   for (let i = 0; i < 5; i++) await new Promise(r => queueMicrotask(r));
 };
@@ -64,7 +39,7 @@ out.waitingMs = timers.filter(t => !t.cancelled).map(t => t.ms);
 
 relayUp = true;
 await fireOne(); // one socket's next try: the relay answers
-out.afterOneTry = { lobby: lobby.openCount(), store: store.openCount(), told: told.length, opened };
+out.afterOneTry = { lobby: lobby.openCount(), store: store.openCount(), told: told.length, opened: counts.opened };
 out.stillWaiting = timers.filter(t => !t.cancelled).length;
 // An open after "online" (retryNow) of a socket that had not failed tells nobody again.
 off();

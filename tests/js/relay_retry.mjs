@@ -5,37 +5,10 @@
 // Prints one JSON line.
 
 const root = new URL('../../', import.meta.url);
-const delays = [];
-const timers = [];
-globalThis.setTimeout = (fn, ms) => {
-  const t = { fn, ms, cancelled: false };
-  delays.push(ms);
-  timers.push(t);
-  return t;
-};
-globalThis.clearTimeout = t => {
-  if (t) t.cancelled = true;
-};
-let attempts = 0;
+const { fakeSocketClass, manualTimers } = await import(new URL('tests/js/fakes.mjs', root).href);
+const { timers, delays } = manualTimers();
 let relayUp = false;
-class FakeWS {
-  constructor(url) {
-    attempts += 1;
-    this.url = url;
-    this.readyState = 0;
-    queueMicrotask(() => {
-      if (relayUp) {
-        this.readyState = 1;
-        if (this.onopen) this.onopen();
-      } else {
-        this.readyState = 3;
-        if (this.onclose) this.onclose();
-      }
-    });
-  }
-  send() {}
-  close() {}
-}
+const { FakeWS, counts } = fakeSocketClass(() => relayUp);
 globalThis.WebSocket = FakeWS;
 const flush = () => new Promise(r => queueMicrotask(r));
 async function run(n) {
@@ -55,12 +28,12 @@ const utils = await import(new URL('assets/vendor/trystero/core/utils.mjs', root
 const client = utils.makeSocket('wss://relay.example', () => {}, () => {});
 await flush();
 await run(30);
-out.trystero = { attempts, closed: client.isClosed, maxDelay: Math.max(...delays), lastDelays: delays.slice(-3) };
-const before = attempts;
+out.trystero = { attempts: counts.created, closed: client.isClosed, maxDelay: Math.max(...delays), lastDelays: delays.slice(-3) };
+const before = counts.created;
 utils.retryRelaysNow();
 await flush();
 await flush();
-out.trystero.retriedAtOnce = attempts === before + 1;
+out.trystero.retriedAtOnce = counts.created === before + 1;
 relayUp = true;
 utils.retryRelaysNow();
 await flush();
@@ -69,7 +42,7 @@ out.trystero.openAfterReturn = client.socket.readyState === 1;
 
 // 2. The lobby's relay pool.
 relayUp = false;
-attempts = 0;
+counts.created = 0;
 delays.length = 0;
 timers.length = 0;
 const { RelayPool, RETRY_MS } = await import(new URL('assets/js/signal/nostr.js', root).href);
@@ -77,11 +50,11 @@ const pool = new RelayPool(['wss://relay.example'], { WebSocketImpl: FakeWS });
 await pool.start();
 await flush();
 await run(30);
-out.pool = { attempts, maxDelay: Math.max(...delays), cap: Math.max(...RETRY_MS) };
-const before2 = attempts;
+out.pool = { attempts: counts.created, maxDelay: Math.max(...delays), cap: Math.max(...RETRY_MS) };
+const before2 = counts.created;
 pool.retryNow();
 await flush();
-out.pool.retriedAtOnce = attempts === before2 + 1;
+out.pool.retriedAtOnce = counts.created === before2 + 1;
 relayUp = true;
 pool.retryNow();
 await flush();
