@@ -43,7 +43,7 @@ const TOKEN = /^[0-9a-f]{32}$/;
 // room is joined afresh every REFRESH_MS and as soon as a relay comes back after an outage, so
 // that two pages that (re)started at different times find each other within seconds.
 const REFRESH_MS = 15000;
-const FAST_REFRESH_MS = 4000; // ...every 4 s for the first 30 s after a relay is (back) open
+const FAST_REFRESH_MS = 4000; // ...every 4 s for the first 30 s after a relay is back
 const FAST_REFRESH_FOR_MS = 30000;
 // A connection whose set-up was exchanged through the relays but that is not up this long after
 // (or that failed before it was ever up): no direct path between the two networks (ICE) -- the
@@ -357,13 +357,15 @@ export class RoomLink {
     const { open } = this.relayState();
     // (Trystero's socket reached a relay again: the page's other sockets try now)
     if (open > 0 && this._lastOpen === 0) relayBack();
-    // A relay back (or reached for the first time): for a while the room is joined afresh more
-    // often. Two pages back from an outage often met at once, but about one time in three their
-    // first announcements crossed while the other's subscription was not yet in place, and they
-    // met only at the next join (15 s later; seen in the real-time outage bench).
-    if (open > 0 && !(this._lastOpen > 0)) this._fastUntil = Date.now() + FAST_REFRESH_FOR_MS;
+    // A relay back (after a drop, or reached late: the page started during an outage): the room is
+    // joined afresh at once, then more often for a while. Two pages back from an outage often met
+    // at once, but about one time in three not until the next join (15 s later; seen in the
+    // real-time outage bench), and the page that had started during the outage needs its own
+    // joins: the other page's alone left it at 16 s. (Not after a quick first open: a new invite
+    // waits for a friend who has not got the link yet.)
+    const back = open > 0 && this._lastOpen === 0 && Date.now() - this.joinedAt > 2000;
+    if (back) this._fastUntil = Date.now() + FAST_REFRESH_FOR_MS;
     if (this.room && !this.bound && this.trystero) {
-      const back = open > 0 && this._lastOpen === 0 && Date.now() - this.joinedAt > 2000;
       const every = Date.now() < (this._fastUntil || 0) ? FAST_REFRESH_MS : REFRESH_MS;
       if (back || (Date.now() - this.joinedAt > every && !trying())) this._rejoin();
     }
