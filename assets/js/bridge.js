@@ -9,6 +9,7 @@
 
 import { app } from './state.js';
 import { showBoardToast, showToast } from './toast.js';
+import { reportFault } from './fault.js';
 
 // The move list of the last answer read, and its number.
 const wire = { seq: null, moves: [] };
@@ -63,8 +64,7 @@ export function render(st, { quiet = false } = {}) {
     try {
       fn(st, { quiet });
     } catch (err) {
-      if (typeof reportError === 'function') reportError(err);
-      else console.error(err);
+      reportFault(err);
     }
   }
 }

@@ -26,6 +26,7 @@ import { parseLimited, checkText, MessageError } from '../peer/safejson.js';
 import { MESSAGES } from '../peer/errors.js';
 import { relayUrls } from './relays.js';
 import { onRelayBack, relayBack } from './back.js';
+import { reportFault } from '../fault.js';
 import { VENDOR } from '../vendor.js';
 
 export const APP_ID = 'hidden-chess.v1';
@@ -67,8 +68,7 @@ export const loud = fn => (...args) => {
   try {
     return fn(...args);
   } catch (e) {
-    if (typeof reportError === 'function') reportError(e);
-    else console.error(e);
+    reportFault(e);
     return undefined;
   }
 };
