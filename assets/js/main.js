@@ -273,7 +273,8 @@ startYourMove();
 
 if (window.hcReady) onReady();
 else {
-  showPreview(); // the saved game as it was last shown, until the engine is up
+  // The saved game as it was last shown, until the engine is up; "none" says there is none to show.
+  if (!showPreview() && !document.body.dataset.preview) document.body.dataset.preview = 'none';
   window.addEventListener('hc:ready', onReady, { once: true });
 }
 

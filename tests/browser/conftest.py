@@ -13,8 +13,8 @@ Fixtures
               ``$HIDDENCHESS_CHROMIUM``) driven by Playwright; never downloaded.
 ``recorder``  a :class:`Recorder` of what ``page`` did on the network and console.
 ``page``      a fresh page in a fresh context whose every request to a host other
-              than 127.0.0.1/localhost is aborted and recorded in
-              ``recorder.blocked``.
+              than 127.0.0.1/localhost is refused (:data:`OFFLINE_ARGS`) and recorded
+              in ``recorder.blocked``.
 ``wait_for_app``  ``wait_for_app(page)`` waits until ``window.hcReady === true``
               (set by py/main.py when the engine is ready) and main.js has taken
               it up (``body[data-ready]``), 60 s at most, and
@@ -60,6 +60,14 @@ CHROMIUM_ARGS = [
     # out of it crashes. Chromium then keeps its shared memory in /tmp.
     "--disable-dev-shm-usage",
 ]
+
+#: Added for the suite's own Chromium (not the one in a network namespace, whose addresses are its
+#: own): a request to any host but this machine fails at once, before it leaves it, as if offline
+#: (net::ERR_NAME_NOT_RESOLVED; IP literals other than 127.0.0.1 are never used by the page).
+#: Chromium refuses them itself, so no test needs a route that sees every request: a route sends
+#: each one through Playwright's driver to Python and back, and turns the HTTP cache off
+#: (0.2-0.3 s of CPU a page start, docs/TESTING.md). :func:`record_blocked` lists the refused.
+OFFLINE_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"]
 
 #: Pyodide boots in a few seconds here, but CI machines are slow and shared.
 APP_TIMEOUT_MS = 60_000
@@ -307,22 +315,27 @@ def make_snapshots(browser, site: "Site") -> None:
         role = path.rsplit("/", 1)[-1]
         if made.get(role) != "stored" or not entry.get("key"):
             continue
-        part = SNAPSHOT_DIR / f"{role}.bin.part"
+        # (each worker of a parallel run may make them at once: its own part file, then a rename)
+        part = SNAPSHOT_DIR / f"{role}.bin.{os.getpid()}.part"
         part.write_bytes(base64.b64decode(entry["b64"]))
         part.replace(SNAPSHOT_DIR / f"{role}.bin")
         meta[role] = {"path": path, "key": entry["key"]}
-    part = SNAPSHOT_DIR / "meta.json.part"
+    part = SNAPSHOT_DIR / f"meta.json.{os.getpid()}.part"
     part.write_text(json.dumps(meta))
     part.replace(SNAPSHOT_DIR / "meta.json")
 
 
 def local_context(browser, **kwargs):
-    """``browser.new_context(service_workers="block", **kwargs)`` in which every request to
-    another host is refused (as offline), the page's own served from 127.0.0.1."""
-    context = browser.new_context(service_workers="block", **kwargs)
-    context.route("**/*", lambda route: route.fallback() if is_local(route.request.url)
-                  else route.abort("blockedbyclient"))
-    return context
+    """``browser.new_context(service_workers="block", **kwargs)``: the suite's Chromium refuses
+    every request to another host (:data:`OFFLINE_ARGS`), the page's own served from 127.0.0.1."""
+    return browser.new_context(service_workers="block", **kwargs)
+
+
+def record_blocked(context, blocked: List[str]) -> None:
+    """Append to ``blocked`` the URL of every request of ``context`` (its pages and their
+    workers) to another host: :data:`OFFLINE_ARGS` has Chromium refuse them before they leave
+    the machine, so each one fails."""
+    context.on("requestfailed", lambda request: None if is_local(request.url) else blocked.append(request.url))
 
 
 #: A page's renderer that crashed ("Target crashed"). Rarely, once one had, every page the same
@@ -381,7 +394,7 @@ def browser(chromium_path, site):
 
         def launch():
             chromium = seen_start(playwright.chromium.launch(
-                executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS))
+                executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + OFFLINE_ARGS))
             make_snapshots(chromium, site)
             return chromium
 
@@ -452,19 +465,10 @@ def page(browser, recorder, request):
     # (a test marked ``cold`` starts as a first visit: no snapshot given, see SNAPSHOT_SEED)
     context = browser.new_context(service_workers="block",
                                   cold=request.node.get_closest_marker("cold") is not None)
-
-    def guard(route):
-        url = route.request.url
-        if is_local(url):
-            route.fallback()
-        else:
-            recorder.blocked.append(url)
-            route.abort("blockedbyclient")
-
-    context.route("**/*", guard)
+    record_blocked(context, recorder.blocked)
     tab = context.new_page()
     tab.on("response", lambda r: recorder.responses.append((r.status, r.url)))
-    tab.on("requestfailed", lambda r: None if r.url in recorder.blocked
+    tab.on("requestfailed", lambda r: None if not is_local(r.url)
            else recorder.failed_requests.append(f"{r.url}: {r.failure}"))
     tab.on("console", lambda m: recorder.console_errors.append(m.text)
            if m.type == "error" else None)
@@ -503,7 +507,7 @@ SHARED_BOOT_TIMEOUT_MS = 120_000  # Pyodide's start on a slow, shared CI machine
 
 class SharedPage:
     """One page for a whole test module (Pyodide boots once, not once per test), sealed like
-    :func:`page`: requests to other hosts are aborted and recorded, page errors collected."""
+    :func:`page`: requests to other hosts are refused and recorded, page errors collected."""
 
     def __init__(self, page):
         self.page = page
@@ -547,6 +551,58 @@ def wait_ready(page, timeout_ms: int = SHARED_BOOT_TIMEOUT_MS) -> None:
                     f"{where}", pytrace=False)
 
 
+class FirstVisits:
+    """Pages that start as a first visit in a fresh context would, for about 60 % of the CPU.
+
+    :meth:`borrow` hands out the pool's one page of ``context`` after taking it to
+    ``about:blank`` and clearing everything its origin stored (local and session storage,
+    IndexedDB, Cache Storage, cookies): the test then opens the page as usual. The page's renderer
+    keeps what it compiled (the page's scripts, Pyodide's wasm), so such a start costs about
+    1.7 s of CPU against 2.9 s in a new context (docs/TESTING.md). Other pages of the context
+    (a tab a test opened) are closed. What a test leaves on the page object itself stays with it:
+    a test that adds an init script or a route to it calls :func:`discard_after`, and the next
+    test gets a new page. Requests to other hosts are recorded in :attr:`blocked`, afresh for
+    each borrower.
+    """
+
+    def __init__(self, context, origin: str):
+        self.context = context
+        self.origin = origin.rstrip("/")
+        self.page = None
+        self._cdp = None
+        self.blocked: List[str] = []
+        context.on("requestfailed", lambda r: None if is_local(r.url) else self.blocked.append(r.url))
+
+    def borrow(self):
+        for other in list(self.context.pages):
+            if other is not self.page:
+                other.close()
+        page = self.page
+        if page is not None and (page.is_closed() or getattr(page, "_hc_discard", False)):
+            if not page.is_closed():
+                page.close()
+            page = None
+        if page is None:
+            page = self.page = self.context.new_page()
+            self._cdp = self.context.new_cdp_session(page)
+        else:
+            if page.url.startswith(self.origin):
+                page.evaluate("() => { try { sessionStorage.clear(); } catch (e) {} }")
+            page.goto("about:blank")   # (what the page writes as it is left is cleared below)
+        self._cdp.send("Storage.clearDataForOrigin", {"origin": self.origin, "storageTypes": "all"})
+        self.blocked = []
+        return page
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def discard_after(page) -> None:
+    """``page`` carries something of the test's own (an init script, a route): a
+    :class:`FirstVisits` pool does not lend it again."""
+    page._hc_discard = True
+
+
 def open_tab(context, site, errors):
     """A new tab of ``context`` on the page, ready to play; its page errors go to ``errors``."""
     tab = context.new_page()
@@ -562,15 +618,7 @@ def shared(browser, site):
     context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
     tab = context.new_page()
     box = SharedPage(tab)
-
-    def guard(route):
-        if is_local(route.request.url):
-            route.fallback()
-        else:
-            box.blocked.append(route.request.url)
-            route.abort("blockedbyclient")
-
-    context.route("**/*", guard)
+    record_blocked(context, box.blocked)
     tab.on("pageerror", lambda e: box.page_errors.append(str(e)))
     tab.goto(site.url("/index.html"))
     wait_ready(tab)

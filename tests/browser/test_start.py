@@ -10,38 +10,46 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import hold_engine, is_local, state, wait_for_app
+from .conftest import FirstVisits, discard_after, hold_engine, state, wait_for_app
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 VARIANTS = ["standard", "royal-pawn", "secret-pawn", "reveal", "hidden-identity"]
 
 
-@pytest.fixture(params=list(SIZES))
-def fresh(browser, site, request):
-    """A first visit at each size: empty storage, the start screen up once Python is."""
-    width, height = SIZES[request.param]
-    context = browser.new_context(service_workers="block", viewport={"width": width, "height": height},
-                                  first_visit=True)
-    blocked, errors = [], []
-
-    def guard(route):
-        if is_local(route.request.url):
-            route.fallback()
-        else:
-            blocked.append(route.request.url)
-            route.abort("blockedbyclient")
-
-    context.route("**/*", guard)
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(site.url("/index.html"))
-    wait_for_app(page)
+@pytest.fixture(scope="module")
+def first_visits(browser, site):
+    """One :class:`FirstVisits` pool a size, for the module."""
+    pools = {}
+    for size, (width, height) in SIZES.items():
+        context = browser.new_context(service_workers="block", viewport={"width": width, "height": height},
+                                      first_visit=True)
+        pools[size] = FirstVisits(context, site.url("/"))
     try:
+        yield pools
+    finally:
+        for pool in pools.values():
+            pool.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def fresh(first_visits, site, request):
+    """A first visit at each size: empty storage, the start screen up once Python is."""
+    pool = first_visits[request.param]
+    page = pool.borrow()
+    errors = []
+
+    def on_error(error):
+        errors.append(str(error))
+
+    page.on("pageerror", on_error)
+    try:
+        page.goto(site.url("/index.html"))
+        wait_for_app(page)
         yield page
         assert errors == [], errors
-        assert blocked == [], blocked
+        assert pool.blocked == [], pool.blocked
     finally:
-        context.close()
+        page.remove_listener("pageerror", on_error)
 
 
 def card(page, variant):
@@ -197,13 +205,15 @@ document.addEventListener('DOMContentLoaded', () => {
 
 def slow_engine(page, seconds: float = 6) -> None:
     """Hold the engine back on the next loads until the page has drawn its preview (at most
-    ``seconds``): a reload with a warm cache can bring Python up before the page's own modules,
-    and then there is nothing to preview. Held in the page (its fetch of py.zip, which Python
+    ``seconds``, or until the page has said it has no preview to draw, ``data-preview="none"``): a
+    reload with a warm cache can bring Python up before the page's own modules, and then there is
+    nothing to preview. Held in the page (its fetch of py.zip, which Python
     needs to start, answers late), not by a route that sleeps: Playwright's handler would hold
     every other request of the page meanwhile. A page that never draws a preview still gets its
     engine, late, and the test fails on what it saw."""
-    page.add_init_script(hold_engine("document.body && document.body.dataset.preview === 'true'",
+    page.add_init_script(hold_engine("document.body && ['true', 'none'].includes(document.body.dataset.preview)",
                                      int(seconds * 1000)))
+    discard_after(page)
 
 
 def test_a_reload_draws_the_saved_game_before_the_engine_is_ready(fresh):
@@ -252,6 +262,7 @@ def test_a_reload_never_shows_a_board_a_player_held_on_one_device(fresh):
     assert saved is None or saved["state"]["viewer"] not in ("white", "black")
     assert "c7" not in json.dumps(saved["state"].get("secrets")) if saved else True
     page.add_init_script(PREVIEW_PROBE)
+    discard_after(page)
     page.reload()
     page.wait_for_function("window.hcReady === true && window.hcApp.state() !== null")
     st = state(page)
