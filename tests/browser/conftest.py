@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import hashlib
 import importlib.util
 import json
 import os
@@ -39,7 +40,7 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
-from typing import Callable, Iterator, List
+from typing import Callable, Iterator, List, Optional
 from urllib.parse import urlsplit
 
 import pytest
@@ -282,12 +283,45 @@ MAKE_DELAY_MS = 4_500
 WORKER_SNAPSHOT_DELAY_MS = 8_500
 
 
+def snapshot_cache() -> Optional[Path]:
+    """Where a run keeps the snapshots it made for the next runs on this machine (about 15 s of
+    CPU a test process): a folder of build.py's cache named by a hash of all they are made from
+    (``py.zip``, the page's scripts, the pinned runtime packages). ``None`` if one is missing."""
+    digest = hashlib.sha256()
+    try:
+        for path in [ROOT / "assets" / "vendor" / "py.zip", ROOT / "package-lock.json",
+                     *sorted((ROOT / "assets" / "js").rglob("*.js"))]:
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    except OSError:
+        return None
+    return build.build_cache_dir() / "test-snapshots" / digest.hexdigest()[:24]
+
+
+def _copy_snapshots(source: Path, target: Path) -> None:
+    """The snapshots and their ``meta.json`` from ``source`` to ``target``, each file written whole
+    (a part file under this process's own name, then a rename)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in sorted(source.glob("*.bin")) + [source / "meta.json"]:
+        part = target / f"{path.name}.{os.getpid()}.part"
+        shutil.copyfile(path, part)
+        part.replace(target / path.name)
+
+
 def make_snapshots(browser, site: "Site") -> None:
     """Once per test process: a page that makes its own snapshots (the page's and, with a game
     against the computer, the computer worker's) as a return visit would find them, written to
-    :data:`SNAPSHOT_DIR` for :data:`SNAPSHOT_SEED`. On any failure the tests start cold."""
+    :data:`SNAPSHOT_DIR` for :data:`SNAPSHOT_SEED`, and kept in :func:`snapshot_cache` for the
+    next runs (which copy them instead). On any failure the tests start cold."""
     if stored_snapshots():
         return
+    cache = snapshot_cache()
+    if cache is not None and (cache / "meta.json").is_file():
+        try:
+            _copy_snapshots(cache, SNAPSHOT_DIR)
+            if stored_snapshots():
+                return
+        except OSError as error:
+            print(f"browser tests: the kept snapshots could not be used ({error}); making them")
     context = browser.new_context(service_workers="block", snapshots=True)
     try:
         # The page waits a few seconds before making each snapshot (so as not to slow a start):
@@ -323,6 +357,14 @@ def make_snapshots(browser, site: "Site") -> None:
     part = SNAPSHOT_DIR / f"meta.json.{os.getpid()}.part"
     part.write_text(json.dumps(meta))
     part.replace(SNAPSHOT_DIR / "meta.json")
+    if cache is not None and len(meta) == len(made):  # (all made, or none kept)
+        try:  # (only the newest few builds' are kept)
+            _copy_snapshots(SNAPSHOT_DIR, cache)
+            kept = sorted(cache.parent.iterdir(), key=lambda d: d.stat().st_mtime, reverse=True)
+            for old in kept[4:]:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError as error:
+            print(f"browser tests: the snapshots could not be kept for the next run ({error})")
 
 
 def local_context(browser, **kwargs):
