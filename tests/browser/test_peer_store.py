@@ -44,6 +44,10 @@ ENGINE_AFTER_STORE = hold_engine(
 #: is not open yet.)
 ALL_STORED = ("() => { const s = window.hcFriend.info().store; "
               "return !!s && s.state === 'ready' && s.open === s.total && s.unconfirmed === 0 }")
+#: ... and nothing received is still on its way to the page (whatever it answers is published,
+#: and so counted in ``unconfirmed``, in the same call that hands it over: friend.js).
+SETTLED = ("() => { const s = window.hcFriend.info().store; return !!s && s.state === 'ready' "
+           "&& s.open === s.total && s.unconfirmed === 0 && s.inbound === 0 }")
 
 
 class Visitor(Device):
@@ -66,12 +70,12 @@ class Visitor(Device):
         return self
 
     def leave(self):
-        # Everything this visit published reached the relays before the page closes, and still
-        # a moment later (a message the last one led to, e.g. an answer's follow-up).
-        for _ in range(2):
-            self.page.wait_for_function(ALL_STORED, timeout=CONNECT_MS)
-            self.page.wait_for_timeout(1000)
-        self.page.wait_for_function(ALL_STORED, timeout=CONNECT_MS)
+        # Everything this visit published reached the relays before the page closes, and nothing
+        # it received is still on its way to the page (its answer, e.g. an acknowledgement, would
+        # not be sent); the same again a moment later (an event a relay was still sending).
+        self.page.wait_for_function(SETTLED, timeout=CONNECT_MS)
+        self.page.wait_for_timeout(300)
+        self.page.wait_for_function(SETTLED, timeout=CONNECT_MS)
         print(f"[{self.name}] leaves:", self.sans(), self.peer()["status"], self.page.evaluate("window.hcFriend.info().store"))
         print(f"[{self.name}] its store's trace:\n  " + "\n  ".join(self.page.evaluate("window.hcStoreTrace")))
         self.page.close()

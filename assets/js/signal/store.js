@@ -215,10 +215,13 @@ export class StoreLink {
     return { open: this.pool ? this.pool.openCount() : 0, total: this.relays.length, failed: this.pool ? this.pool.refusedCount() : 0 };
   }
 
-  /** What the store is doing, for the page: {state, open, total, failed, unconfirmed, error,
-   * young} (young: started less than YOUNG_MS ago, so it may still be reaching its relays). */
+  /** What the store is doing, for the page: {state, open, total, failed, unconfirmed, inbound,
+   * error, young} (inbound: the friend's events received and not yet handed to the page -- being
+   * checked, waiting for the friend's key or for their batch; young: started less than YOUNG_MS
+   * ago, so it may still be reaching its relays). */
   info(now = Date.now()) {
-    return { state: this.state, ...this.relayState(), unconfirmed: this.unconfirmed(), error: this.error, young: now - this.started < YOUNG_MS };
+    const inbound = (this.busy || 0) + this.early.length + this.batch.length;
+    return { state: this.state, ...this.relayState(), unconfirmed: this.unconfirmed(), inbound, error: this.error, young: now - this.started < YOUNG_MS };
   }
 
   /** How many of the events this page sent are not safe yet: no relay holds one yet, or a
