@@ -210,6 +210,29 @@ def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby
       d.handle({t: 'seek', p: ids[1], k: key}, L.ANSWER_MS + 2);
       log.remembered = d.failed.has(ids[1]) && d.failed.has(ids[2]) && d.others(L.ANSWER_MS + 2) === 0 &&
         d.tick(L.ANSWER_MS + 100).filter(m => m.t === 'propose').length === 0;
+      // ... until RETRY_AFTER_MS is over: its next seek counts again (two honest pages whose first
+      // try timed out still meet), then twice as long after a second failure.
+      const back = L.ANSWER_MS + 1 + L.RETRY_AFTER_MS;
+      d.tick(back - 10);
+      d.handle({t: 'seek', p: ids[1], k: key}, back - 5);
+      const early = d.tick(back - 5).filter(m => m.t === 'propose').length;
+      d.tick(back);
+      d.handle({t: 'seek', p: ids[1], k: key}, back + 5);
+      const again = d.tick(back + 5).filter(m => m.t === 'propose').map(m => m.to);
+      d.tick(back + 5 + L.ANSWER_MS + 1);   // silent again
+      const twice = back + 5 + L.ANSWER_MS + 1 + 2 * L.RETRY_AFTER_MS;
+      d.tick(twice - 10);
+      d.handle({t: 'seek', p: ids[1], k: key}, twice - 5);
+      const earlyTwice = d.tick(twice - 5).filter(m => m.t === 'propose').length;
+      d.tick(twice);
+      d.handle({t: 'seek', p: ids[1], k: key}, twice + 5);
+      log.retriedAfterBackOff = early === 0 && JSON.stringify(again) === JSON.stringify([ids[1]]) &&
+        earlyTwice === 0 && d.tick(twice + 5).filter(m => m.t === 'propose').length === 1 &&
+        d.retry.get(ids[1]).n === 2;
+      // One whose coin-flip reveal did not match its commitment is never tried again.
+      b2.tick(L.MAX_RETRY_MS * 4);
+      b2.handle({t: 'seek', p: ids[0], k: key}, L.MAX_RETRY_MS * 4 + 1);
+      log.cheatNeverAgain = b2.failed.has(ids[0]) && b2.others(L.MAX_RETRY_MS * 4 + 1) === 0;
       // An acceptor whose proposer goes silent gives up after LOCK_MS and remembers it.
       const e = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
       e.handle({t: 'propose', p: ids[0], to: ids[2], c: 'c'.repeat(64), k: key}, 0);

@@ -14,7 +14,10 @@
 // score of the pair, so that a crowded lobby spreads its proposals), checks that
 // those who accept are still there (check -> ready) and confirms the first that answers; the others
 // are cancelled. A seeker that does not answer in time, or that accepts and then goes silent, is
-// remembered as failed (`failed`, a Set the page keeps while it is open) and never tried again.
+// remembered as failed (`failed`, a Set the page keeps while it is open) and left alone for
+// RETRY_AFTER_MS, twice as long after each further failure (up to MAX_RETRY_MS): a stranger that
+// stalls costs each page one try now and then, while two honest pages whose first try timed out
+// (a slow phone, a busy network) still meet. One that cheats the coin flip is never tried again.
 //
 //   proposer                               acceptor
 //   propose {to, c = sha256(s), k, ticket} ->          (ticket: the proposer's own proven seek)
@@ -47,6 +50,8 @@ export const BUSY_SKIP_MS = 2000; // a seeker that said busy is left alone this 
 export const CHECK_MS = 2000; // an acceptor that does not answer the check within this is gone
 export const MAX_OFFERS = 12; // proposals out at once
 export const MAX_SEEKERS = 400; // seekers remembered at once (the oldest are dropped)
+export const RETRY_AFTER_MS = 30000; // a seeker that failed to pair is left alone this long ...
+export const MAX_RETRY_MS = 8 * 60000; // ... doubled after each further failure, up to this
 const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
 // What a relevant message needs before it is handled (Lobby.relevant).
 export const OPEN = 'open';
@@ -89,14 +94,16 @@ export function validMessage(m) {
 
 export class Lobby {
   /** id: this player's Nostr public key (64 hex); key: its ECDH public key (base64url);
-   * random(n) -> 2n hex; failed: the keys that failed to pair with this page (kept by the caller
-   * while the page is open, shared by its successive lobbies). */
-  constructor({ id, key, random, now, failed = new Set() }) {
+   * random(n) -> 2n hex; failed: the keys that failed to pair with this page, and retry: when
+   * each may be tried again (id -> {at, n}: ms, failures so far; none: never) -- both kept by the
+   * caller while the page is open, shared by its successive lobbies. */
+  constructor({ id, key, random, now, failed = new Set(), retry = new Map() }) {
     if (!ID.test(id)) throw new Error('a lobby id is a public key (64 hex digits)');
     this.id = id;
     this.key = key;
     this.random = random;
     this.failed = failed;
+    this.retry = retry;
     this.seekers = new Map(); // id -> {at, k}
     this.skip = new Map(); // id -> until (ms): said busy
     this.offers = new Map(); // id -> {c, s, at, stage: 'proposed' | 'checking', n, r, k}
@@ -175,9 +182,18 @@ export class Lobby {
     if (this.heard.size > MAX_REMEMBERED) this.heard.delete(this.heard.values().next().value);
   }
 
-  _fail(id) {
+  /** `id` failed to pair with this page: left alone until the back-off from `now` is over (see
+   * RETRY_AFTER_MS), or for good when `now` is null (it cheated). */
+  _fail(id, now = null) {
     this.failed.add(id);
     this.seekers.delete(id);
+    if (now === null) {
+      this.retry.delete(id);
+      return;
+    }
+    const n = ((this.retry.get(id) || {}).n || 0) + 1;
+    this.retry.set(id, { at: now + Math.min(RETRY_AFTER_MS * 2 ** (n - 1), MAX_RETRY_MS), n });
+    if (this.retry.size > MAX_REMEMBERED) this.retry.delete(this.retry.keys().next().value);
   }
 
   /** The seekers to propose to, best first. The order is a score of the PAIR (a hash of both
@@ -216,15 +232,16 @@ export class Lobby {
     if (this.state === 'paired' || this.state === 'left') return out;
     for (const [id, s] of this.seekers) if (now - s.at > SEEK_TTL_MS) this.seekers.delete(id);
     for (const [id, until] of this.skip) if (until <= now) this.skip.delete(id);
+    for (const [id, r] of this.retry) if (r.at <= now && this.failed.has(id)) this.failed.delete(id); // (its next seek counts)
     if (this.lock && now - this.lock.at > LOCK_MS) {
-      this._fail(this.lock.with); // accepted, then the proposer went silent
+      this._fail(this.lock.with, now); // accepted, then the proposer went silent
       this.lock = null;
       this.state = 'seeking';
     }
     for (const [id, o] of this.offers) {
       if (now - o.at > (o.stage === 'checking' ? CHECK_MS : ANSWER_MS)) {
         this.offers.delete(id);
-        this._fail(id); // silent, or accepted and then silent
+        this._fail(id, now); // silent, or accepted and then silent
       }
     }
     if (now - this.lastSeek >= SEEK_EVERY_MS) {
@@ -352,11 +369,11 @@ export class Lobby {
     this.seekers.delete(opponent);
   }
 
-  /** The pairing did not lead to a game (the connection failed): seek again, and never try that
-   * opponent again. */
+  /** The pairing did not lead to a game (the connection failed): seek again, and leave that
+   * opponent alone for a while (RETRY_AFTER_MS). */
   requeue(now) {
-    if (this.pair) this._fail(this.pair.opponent);
-    if (this.lock) this._fail(this.lock.with);
+    if (this.pair) this._fail(this.pair.opponent, now);
+    if (this.lock) this._fail(this.lock.with, now);
     this.pair = null;
     this.lock = null;
     this.offers.clear();

@@ -40,6 +40,8 @@ const MAX_AGE_S = 300; // a ticket older (or newer) than this by the receiver's 
 // The keys that failed to pair with this page (silent, accepted then gone, game never connected):
 // kept while the page is open, across its quick plays.
 export const FAILED = new Set();
+// ... and when each may be tried again (peer/lobby.js RETRY_AFTER_MS).
+export const RETRY = new Map();
 
 // (v3: directed messages travel in batches, peer/batch.js; pages of v2 do not meet these)
 export const lobbyTopic = (variant, clock) => digest(`hiddenchess-lobby-v3|${variant}|${clock || 'none'}`);
@@ -52,7 +54,7 @@ function randomHex(bytes) {
 export class QuickPlay {
   constructor({
     variant, clock, relays, onchange = null, onpaired = null, WebSocketImpl = globalThis.WebSocket, now = () => Date.now(),
-    powBits: bits = SEEK_POW_BITS, failed = FAILED,
+    powBits: bits = SEEK_POW_BITS, failed = FAILED, retry = RETRY,
   }) {
     this.variant = variant;
     this.clock = clock;
@@ -62,6 +64,7 @@ export class QuickPlay {
     this.now = now;
     this.bits = bits;
     this.failed = failed;
+    this.retry = retry;
     this.topic = lobbyTopic(variant, clock);
     this.pool = new RelayPool(relays, {
       WebSocketImpl,
@@ -93,7 +96,7 @@ export class QuickPlay {
     const raw = new Uint8Array(await crypto.subtle.exportKey('raw', this.keys.publicKey));
     await this.pool.start();
     this.id = this.pool.pubkey;
-    this.lobby = new Lobby({ id: this.id, key: b64uEncode(raw), random: randomHex, now: this.now(), failed: this.failed });
+    this.lobby = new Lobby({ id: this.id, key: b64uEncode(raw), random: randomHex, now: this.now(), failed: this.failed, retry: this.retry });
     this.lobby.canPropose = false; // until its first seek is proven
     this.pool.subscribe(this.topic);
     this.pool.subscribe(playerTopic(this.id));
