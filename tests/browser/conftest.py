@@ -617,7 +617,7 @@ class FirstVisits:
         self.page = None
         self._cdp = None
         self.blocked: List[str] = []
-        context.on("requestfailed", lambda r: None if is_local(r.url) else self.blocked.append(r.url))
+        record_blocked(context, self.blocked)
 
     def borrow(self):
         for other in list(self.context.pages):
@@ -638,7 +638,7 @@ class FirstVisits:
             page.goto(self.origin + self.BLANK)
             page.evaluate("() => sessionStorage.clear()")
         self._cdp.send("Storage.clearDataForOrigin", {"origin": self.origin, "storageTypes": "all"})
-        self.blocked = []
+        self.blocked.clear()
         return page
 
     def close(self) -> None:

@@ -7,6 +7,8 @@
 //
 // onRelayBack(fn) -> unsubscribe; relayBack(url) tells every listener.
 
+import { reportFault } from '../fault.js';
+
 const listeners = new Set();
 
 export function onRelayBack(fn) {
@@ -19,7 +21,7 @@ export function relayBack(url = '') {
     try {
       fn(url);
     } catch (e) {
-      console.error(e);
+      reportFault(e);
     }
   }
 }
