@@ -12,13 +12,30 @@ import { confirmDialog } from './dialogs.js';
 
 /** How long after the worker is up its snapshot is made (when the computer is not thinking). */
 const SNAPSHOT_DELAY_MS = 8000;
+/** How long one answer of the worker may take before the worker counts as stuck: the searches
+ * stop themselves within seconds (hiddenchess.ai's time caps: level 5's move 6 s at most, the
+ * replay's longer analysis 11 s), so this is a worker that died (its thread gone, its Python
+ * failed for good), not a slow device. */
+const STUCK_MS = 45000;
+/** How many workers one request is tried on before the computer gives up on it. */
+const TRIES = 3;
 
 const ai = {
   worker: null, // Promise of the PyScript worker running py/worker.py (started once needed)
   job: null, // "game|ply" of the request the worker is answering
   shownMessage: null, // the computer's last draw answer already shown
   analysing: 0, // analyses of a replayed position (analysis.js) the worker is running
+  restarts: 0, // workers stopped because they failed or stopped answering (body[data-ai-restarts])
 };
+
+/** ``promise``, or a rejection if it has not settled within ``ms``. */
+function inTime(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 // The worker boots its own Pyodide (seconds), so it starts as soon as a game against the computer
 // is on its way -- chosen in the New game dialog, pointed at on the start screen, or an unfinished
@@ -32,20 +49,23 @@ function startWorker() {
   if (!ai.worker) {
     const version = new URL('./pyodide-boot.js', import.meta.url).href; // pyscript.toml's interpreter
     document.body.dataset.aiReady = 'false';
-    ai.worker = PyWorker('./py/worker.py', { config: './pyscript.toml', version }).then(async w => {
+    const started = PyWorker('./py/worker.py', { config: './pyscript.toml', version }).then(async w => {
       // Two small answers, thrown away (py/worker.py's warm, a few hundredths of a second): the
       // browser compiles the paths a request takes, so that the first real replies are as quick
-      // as the later ones (without them the second took about a quarter longer).
+      // as the later ones (without them the second took about a quarter longer). (A worker that
+      // does not answer them is ready all the same: its first request finds it stuck, below.)
       try {
-        await w.sync.warm();
-        await w.sync.warm();
-        document.body.dataset.aiStartedFrom = await w.sync.started_from(); // "snapshot" | "fresh"
+        await inTime(w.sync.warm(), STUCK_MS, 'warm-up');
+        await inTime(w.sync.warm(), STUCK_MS, 'warm-up');
+        document.body.dataset.aiStartedFrom = await inTime(w.sync.started_from(), STUCK_MS, 'start'); // "snapshot" | "fresh"
       } catch (err) {
         console.warn('The computer could not warm up:', err);
       }
       return w;
     });
-    ai.worker.then(() => {
+    ai.worker = started;
+    started.then(() => {
+      if (ai.worker !== started) return; // (stopped meanwhile)
       document.body.dataset.aiReady = 'true';
       if (app.state) renderComputer(app.state);
       // Its next start from a snapshot (pyodide-boot.js), made in the background, not while it thinks.
@@ -53,9 +73,46 @@ function startWorker() {
         boot.holdSnapshotsWhile(() => ai.job !== null || ai.analysing > 0);
         boot.ensureSnapshot('worker', SNAPSHOT_DELAY_MS);
       }).catch(() => {});
-    }, () => (document.body.dataset.aiReady = 'failed'));
+    }, () => {
+      if (ai.worker === started) document.body.dataset.aiReady = 'failed';
+    });
   }
   return ai.worker;
+}
+
+/** Stop the worker ``w`` (null: one that did not start) after ``err``, so that the next request
+ * starts a new one. */
+function dropWorker(w, err) {
+  console.warn('The computer starts again after:', err);
+  ai.worker = null;
+  ai.restarts += 1;
+  document.body.dataset.aiRestarts = String(ai.restarts);
+  if (w) {
+    try {
+      w.terminate();
+    } catch (e) {
+      /* already gone */
+    }
+  }
+}
+
+/** ``request(worker)``'s answer. A worker that fails to start, fails the request (its Python
+ * died) or has not answered within STUCK_MS is stopped and the request asked of a new one, up to
+ * TRIES workers in all; the last failure is then the rejection. */
+async function ask(request, what) {
+  let failure = null;
+  for (let tries = 0; tries < TRIES; tries += 1) {
+    const worker = startWorker();
+    let w = null;
+    try {
+      w = await worker;
+      return await inTime(request(w), STUCK_MS, what);
+    } catch (err) {
+      failure = err;
+      if (ai.worker === worker) dropWorker(w, err); // (not one an answer of another request stopped)
+    }
+  }
+  throw failure;
 }
 
 // "Against the computer" chosen in the New game dialog, or already chosen when it opens (after the
@@ -105,8 +162,7 @@ function paced(level, since) {
  * be; rejects if it fails. */
 export function analyseInWorker(requestJson, nodes) {
   ai.analysing += 1;
-  return startWorker()
-    .then(w => (nodes === undefined ? w.sync.analyse(requestJson) : w.sync.analyse(requestJson, nodes)))
+  return ask(w => (nodes === undefined ? w.sync.analyse(requestJson) : w.sync.analyse(requestJson, nodes)), 'analysis')
     .finally(() => (ai.analysing -= 1));
 }
 
@@ -121,8 +177,7 @@ export function think(st) {
   if (ai.job === key) return;
   ai.job = key;
   const since = performance.now();
-  startWorker()
-    .then(w => w.sync.choose(JSON.stringify(req.view), req.level))
+  ask(w => w.sync.choose(JSON.stringify(req.view), req.level), 'move')
     .then(text => paced(req.level, since).then(() => text))
     .then(text => {
       const answer = JSON.parse(text);
@@ -138,7 +193,7 @@ export function think(st) {
     .catch(err => {
       console.error(err);
       if (ai.job === key) ai.job = null;
-      showToast(`The computer could not start: ${err && err.message ? err.message : err}`);
+      showToast(`The computer could not move (${err && err.message ? err.message : err}). Reload the page to try again.`);
     });
 }
 

@@ -43,11 +43,23 @@ def play_any_move(page) -> None:
     page.wait_for_function(f"window.hcApp.state().moves.length > {before}")
 
 
-def wait_for_answer(page, plies: int) -> None:
-    """Until the computer's reply is on the board (``plies`` half-moves in all)."""
-    page.wait_for_function(
-        f"window.hcApp.state().moves.length >= {plies} && !window.hcApp.state().computer.thinking",
-        timeout=ANSWER_TIMEOUT_MS)
+#: What the page says of its computer, for a failure's message.
+COMPUTER_SEEN = """() => ({ready: document.body.dataset.aiReady, from: document.body.dataset.aiStartedFrom,
+    restarts: document.body.dataset.aiRestarts, thinking: document.body.dataset.thinking,
+    moves: window.hcApp.state().moves.length, toast: document.getElementById('toast').textContent})"""
+
+
+def wait_for_answer(page, plies: int, timeout_ms: int = ANSWER_TIMEOUT_MS) -> None:
+    """Until the computer's reply is on the board (``plies`` half-moves in all); on a timeout, the
+    failure says what the page shows of its computer."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            f"window.hcApp.state().moves.length >= {plies} && !window.hcApp.state().computer.thinking",
+            timeout=timeout_ms)
+    except PlaywrightTimeout:
+        raise AssertionError(f"no answer within {timeout_ms / 1000:.0f} s: {page.evaluate(COMPUTER_SEEN)}") from None
 
 
 def test_dialog_offers_the_computer_only_for_variants_it_plays(app):
@@ -202,3 +214,48 @@ def test_the_computers_reply_waits_until_the_players_move_has_landed(app, level)
     # The lowest levels pause as a person would; the higher ones do not wait beyond the slide.
     pause = int(app.evaluate("document.body.dataset.aiPause"))
     assert (pause >= 300) if level <= 2 else (pause == 0), (level, pause)
+
+
+#: Before the page's scripts: every Worker the page makes is listed in ``window.__workers``, so a
+#: test can stop one as a crash would: the native ``terminate``, under PyScript's own, so that
+#: nothing tells the page (its thread is gone; what was asked of it is never answered).
+LIST_WORKERS = """(() => {
+  const Base = window.Worker;
+  window.__workers = [];
+  window.__kill = () => window.__workers.splice(0).forEach(w => Base.prototype.terminate.call(w));
+  window.Worker = class extends Base { constructor(...args) { super(...args); window.__workers.push(this); } };
+})();"""
+
+
+def test_a_worker_that_dies_is_replaced_and_the_computer_still_answers(browser, site):
+    """The computer's worker gone (a crash, its Python failed for good): the move asked of it is
+    asked again of a new worker once the old one has been silent for computer.js's STUCK_MS."""
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
+    errors = []
+    try:
+        context.add_init_script(LIST_WORKERS)
+        context.clock.install()  # (time runs as usual; the test jumps the page's clock over the wait)
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(site.url("/index.html"))
+        wait_ready(page)
+        page.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 2, color: 'white'})")
+        page.wait_for_function("document.body.dataset.aiReady === 'true'", timeout=ANSWER_TIMEOUT_MS)
+        play_any_move(page)
+        wait_for_answer(page, 2)
+        assert page.evaluate("window.__kill()") is None
+        play_any_move(page)
+        expect(page.locator("#thinking")).to_be_visible()
+        page.wait_for_timeout(1_000)
+        assert state(page)["computer"]["thinking"] and len(state(page)["moves"]) == 3
+        page.clock.fast_forward(46_000)  # (computer.js STUCK_MS, 45 s, is over)
+        wait_for_answer(page, 4)
+        assert page.evaluate("document.body.dataset.aiRestarts") == "1"
+        assert page.evaluate("document.body.dataset.aiReady") == "true"
+        # ...and the new worker goes on answering
+        play_any_move(page)
+        wait_for_answer(page, 6)
+        assert page.evaluate("document.body.dataset.aiRestarts") == "1"
+        assert errors == [], errors
+    finally:
+        context.close()

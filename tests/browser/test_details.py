@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from .conftest import state
 
@@ -180,7 +180,8 @@ SCORE_SEEN = """() => {
     const hit = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
     return {text: score.textContent, inBar: s.left >= bar.left && s.right <= bar.right && s.top >= bar.top && s.bottom <= bar.bottom,
             beforeClock: s.right <= clock.left + 0.5, reached: hit === score || score.contains(hit),
-            middle: Math.abs((s.top + s.bottom) / 2 - (bar.top + bar.bottom) / 2)};
+            middle: Math.abs((s.top + s.bottom) / 2 - (bar.top + bar.bottom) / 2),
+            hit: hit ? hit.outerHTML.slice(0, 120) : null, at: [s.left, s.top], screen: [innerWidth, innerHeight]};
 }"""
 
 
@@ -191,6 +192,12 @@ def test_the_points_ahead_show_whole_beside_a_clock(app, size):
         # White is the queen, a rook, both bishops and both knights up (+26), with clocks.
         app.evaluate("window.hcApp.call('new_game', {clock: '5+3', fen: 'r3k3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1'})")
         expect(app.locator("#player-bottom .tray-score")).to_have_text("+26")
+        # (looked at until it can be reached: a passing notice may cover it for a moment, and a
+        # loaded machine may lay the page out for its new size a little later)
+        try:
+            app.wait_for_function(f"({SCORE_SEEN})().reached", timeout=5_000, polling=100)
+        except PlaywrightTimeout:
+            pass  # (the assertion below says what covers it)
         seen = app.evaluate(SCORE_SEEN)
         assert seen["inBar"] and seen["beforeClock"] and seen["reached"], seen
         assert seen["middle"] < 8, seen  # on the bar's line, not pushed under the pieces
