@@ -34,8 +34,10 @@ import base64
 import dataclasses
 import hashlib
 import importlib.util
+import itertools
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -69,6 +71,38 @@ CHROMIUM_ARGS = [
 #: each one through Playwright's driver to Python and back, and turns the HTTP cache off
 #: (0.2-0.3 s of CPU a page start, docs/TESTING.md). :func:`record_blocked` lists the refused.
 OFFLINE_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"]
+
+#: Where this test process's Chromiums write their logs (:func:`logging_args`): a renderer that
+#: crashes may say why there first (a failed check, out of memory), and a crash's warning quotes
+#: it (:func:`chromium_log_tail`). Removed at the end of a run without a crash.
+CHROMIUM_LOGS = Path(tempfile.gettempdir()) / f"hiddenchess-chromium-logs-{os.getpid()}"
+_launches = itertools.count(1)
+
+
+def logging_args(name: str) -> List[str]:
+    """Chromium flags for a log of its own under :data:`CHROMIUM_LOGS` (``<name>-<n>.log``)."""
+    CHROMIUM_LOGS.mkdir(parents=True, exist_ok=True)
+    return ["--enable-logging", f"--log-file={CHROMIUM_LOGS / f'{name}-{next(_launches)}.log'}"]
+
+
+#: Lines of a Chromium log worth quoting: its warnings and errors, less what a container without
+#: D-Bus or a screen always says.
+_LOG_LINE = re.compile(r":(WARNING|ERROR|FATAL):|Check failed|Received signal|[Oo]ut of memory")
+_LOG_NOISE = re.compile(r"dbus|D-Bus|UPower|ScreenSaver")
+
+
+def chromium_log_tail(lines: int = 15) -> str:
+    """The last ``lines`` warnings and errors of this process's Chromium logs, newest last."""
+    found = []
+    try:
+        logs = sorted(CHROMIUM_LOGS.glob("*.log"), key=lambda path: path.stat().st_mtime)
+        for path in logs:
+            for line in path.read_text(errors="replace").splitlines():
+                if _LOG_LINE.search(line) and not _LOG_NOISE.search(line):
+                    found.append(f"{path.name}: {line[:300]}")
+    except OSError as error:
+        return f"(the logs could not be read: {error})"
+    return "\n".join(found[-lines:]) or "(nothing logged)"
 
 #: Pyodide boots in a few seconds here, but CI machines are slow and shared.
 APP_TIMEOUT_MS = 60_000
@@ -397,7 +431,8 @@ def pytest_runtest_makereport(item, call):
         _crashes.append(item.nodeid)
         item.warn(pytest.PytestWarning(
             f"a page's renderer crashed during {report.when} of {item.nodeid}: "
-            "the next context comes from a new Chromium"))
+            f"the next context comes from a new Chromium. Chromium's log ({CHROMIUM_LOGS}) ends:\n"
+            + chromium_log_tail()))
 
 
 class Relaunching:
@@ -436,7 +471,8 @@ def browser(chromium_path, site):
 
         def launch():
             chromium = seen_start(playwright.chromium.launch(
-                executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + OFFLINE_ARGS))
+                executable_path=chromium_path, headless=True,
+                args=CHROMIUM_ARGS + OFFLINE_ARGS + logging_args("suite")))
             make_snapshots(chromium, site)
             return chromium
 
@@ -447,6 +483,8 @@ def browser(chromium_path, site):
             chromium.close_all()
             if _OWN_SNAPSHOT_DIR:
                 shutil.rmtree(SNAPSHOT_DIR, ignore_errors=True)
+            if not _crashes:  # (kept for a look after a crash)
+                shutil.rmtree(CHROMIUM_LOGS, ignore_errors=True)
 
 
 @dataclasses.dataclass
