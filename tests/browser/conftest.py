@@ -74,7 +74,8 @@ OFFLINE_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLU
 
 #: Where this test process's Chromiums write their logs (:func:`logging_args`): a renderer that
 #: crashes may say why there first (a failed check, out of memory), and a crash's warning quotes
-#: it (:func:`chromium_log_tail`). Removed at the end of a run without a crash.
+#: it (:func:`chromium_log_tail`). Removed at the end of a run without a crash, unless
+#: ``HC_KEEP_CHROMIUM_LOGS`` is set (the pages' console is in them too, workers' included).
 CHROMIUM_LOGS = Path(tempfile.gettempdir()) / f"hiddenchess-chromium-logs-{os.getpid()}"
 _launches = itertools.count(1)
 
@@ -483,7 +484,7 @@ def browser(chromium_path, site):
             chromium.close_all()
             if _OWN_SNAPSHOT_DIR:
                 shutil.rmtree(SNAPSHOT_DIR, ignore_errors=True)
-            if not _crashes:  # (kept for a look after a crash)
+            if not _crashes and not os.environ.get("HC_KEEP_CHROMIUM_LOGS"):  # (kept for a look after a crash)
                 shutil.rmtree(CHROMIUM_LOGS, ignore_errors=True)
 
 
