@@ -80,23 +80,31 @@ CHROMIUM_LOGS = Path(tempfile.gettempdir()) / f"hiddenchess-chromium-logs-{os.ge
 _launches = itertools.count(1)
 
 
-def logging_args(name: str) -> List[str]:
-    """Chromium flags for a log of its own under :data:`CHROMIUM_LOGS` (``<name>-<n>.log``)."""
+def logged(executable: str, name: str) -> dict:
+    """Launch options (``executable_path``, ``args``) for a Chromium that writes its log under
+    :data:`CHROMIUM_LOGS` (``<name>-<n>.log``), and what its processes print on their standard
+    error (a renderer's last words: a fatal JavaScript out-of-memory, a signal) beside it
+    (``<name>-<n>.stderr``, through a wrapper script that runs ``executable``)."""
     CHROMIUM_LOGS.mkdir(parents=True, exist_ok=True)
-    return ["--enable-logging", f"--log-file={CHROMIUM_LOGS / f'{name}-{next(_launches)}.log'}"]
+    stem = CHROMIUM_LOGS / f"{name}-{next(_launches)}"
+    wrapper = stem.with_suffix(".sh")
+    wrapper.write_text(f'#!/bin/sh\nexec {executable} "$@" 2>>{stem}.stderr\n')
+    wrapper.chmod(0o755)
+    return {"executable_path": str(wrapper), "args": ["--enable-logging", f"--log-file={stem}.log"]}
 
 
-#: Lines of a Chromium log worth quoting: its warnings and errors, less what a container without
-#: D-Bus or a screen always says.
-_LOG_LINE = re.compile(r":(WARNING|ERROR|FATAL):|Check failed|Received signal|[Oo]ut of memory")
-_LOG_NOISE = re.compile(r"dbus|D-Bus|UPower|ScreenSaver")
+#: Lines of a Chromium log worth quoting: its errors and a crash's traces, less what a container
+#: without D-Bus, a screen or the internet always says.
+_LOG_LINE = re.compile(r":(ERROR|FATAL):|Check failed|[Ss]ignal|[Oo]ut of memory|OOM|[Cc]rash|#\d+ 0x")
+_LOG_NOISE = re.compile(r"dbus|D-Bus|UPower|ScreenSaver|Failed to resolve address|IPH_|on_device_model")
 
 
 def chromium_log_tail(lines: int = 15) -> str:
-    """The last ``lines`` warnings and errors of this process's Chromium logs, newest last."""
+    """The last ``lines`` errors of this process's Chromium logs and standard errors, newest last."""
     found = []
     try:
-        logs = sorted(CHROMIUM_LOGS.glob("*.log"), key=lambda path: path.stat().st_mtime)
+        logs = sorted([*CHROMIUM_LOGS.glob("*.log"), *CHROMIUM_LOGS.glob("*.stderr")],
+                      key=lambda path: path.stat().st_mtime)
         for path in logs:
             for line in path.read_text(errors="replace").splitlines():
                 if _LOG_LINE.search(line) and not _LOG_NOISE.search(line):
@@ -452,6 +460,12 @@ class Relaunching:
             self._all.append(self._launch())
         return getattr(self._all[-1], name)
 
+    def forget_crash(self, what: str) -> None:
+        """A crash a test made on purpose (``what`` as recorded) counts for nothing more: no
+        warning-free run keeps its logs for it."""
+        _crashes.remove(what)
+        self._crashes_seen = min(self._crashes_seen, len(_crashes))
+
     def close_all(self) -> None:
         for chromium in reversed(self._all):
             try:
@@ -471,9 +485,10 @@ def browser(chromium_path, site):
     with sync_playwright() as playwright:
 
         def launch():
+            options = logged(chromium_path, "suite")
             chromium = seen_start(playwright.chromium.launch(
-                executable_path=chromium_path, headless=True,
-                args=CHROMIUM_ARGS + OFFLINE_ARGS + logging_args("suite")))
+                executable_path=options["executable_path"], headless=True,
+                args=CHROMIUM_ARGS + OFFLINE_ARGS + options["args"]))
             make_snapshots(chromium, site)
             return chromium
 
@@ -588,12 +603,52 @@ SHARED_BOOT_TIMEOUT_MS = 120_000  # Pyodide's start on a slow, shared CI machine
 
 class SharedPage:
     """One page for a whole test module (Pyodide boots once, not once per test), sealed like
-    :func:`page`: requests to other hosts are refused and recorded, page errors collected."""
+    :func:`page`: requests to other hosts are refused and recorded, page errors collected.
 
-    def __init__(self, page):
-        self.page = page
+    A page whose renderer crashed is opened again, in a new context, the next time a test asks
+    for :attr:`page` (the crashed test itself runs once more: :data:`CRASHED`); the crash counts
+    as one, so that context comes from a new Chromium (:class:`Relaunching`)."""
+
+    def __init__(self, browser, site, viewport=None):
         self.blocked: List[str] = []
         self.page_errors: List[str] = []
+        self._browser, self._site = browser, site
+        self._viewport = viewport or {"width": 1280, "height": 800}
+        self._context = None
+        self._page = None
+        self.crashed = False
+        self._open()
+
+    def _open(self) -> None:
+        self.crashed = False
+        self._context = self._browser.new_context(service_workers="block", viewport=self._viewport)
+        tab = self._page = self._context.new_page()
+        record_blocked(self._context, self.blocked)
+        tab.on("pageerror", lambda e: self.page_errors.append(str(e)))
+        tab.on("crash", lambda _: self._crash())
+        tab.goto(self._site.url("/index.html"))
+        wait_ready(tab)
+
+    #: How a crash of this page is recorded in the run's crashes.
+    CRASH = "a module's shared page"
+
+    def _crash(self) -> None:
+        self.crashed = True
+        _crashes.append(self.CRASH)
+
+    @property
+    def page(self):
+        """The module's page (opened again first if it crashed)."""
+        if self.crashed:
+            self.close()
+            self._open()
+        return self._page
+
+    def close(self) -> None:
+        try:
+            self._context.close()
+        except Exception:  # noqa: BLE001  (a crashed page's context may be gone already)
+            pass
 
 
 def hold_engine(until: str, at_most_ms: int) -> str:
@@ -702,17 +757,11 @@ def open_tab(context, site, errors):
 @pytest.fixture(scope="module")
 def shared(browser, site):
     """The app page at 1280x800, booted once per module; see :class:`SharedPage`."""
-    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
-    tab = context.new_page()
-    box = SharedPage(tab)
-    record_blocked(context, box.blocked)
-    tab.on("pageerror", lambda e: box.page_errors.append(str(e)))
-    tab.goto(site.url("/index.html"))
-    wait_ready(tab)
+    box = SharedPage(browser, site)
     try:
         yield box
     finally:
-        context.close()
+        box.close()
 
 
 def wait_until(page, predicate: str, timeout_ms: int, interval_ms: int = 250, arg=None) -> None:

@@ -278,13 +278,14 @@ if pytest is not None:
         It is launched through the ``browser`` fixture's Playwright instance (one thread
         cannot run two sync Playwright instances), so that browser runs too.
         """
-        from .conftest import CHROMIUM_ARGS, logging_args, quiet_snapshots
+        from .conftest import CHROMIUM_ARGS, logged, quiet_snapshots
 
         # (warm starts, as for the other browser tests: conftest.SNAPSHOT_SEED; the site server
         # in the namespace serves the snapshots of this test process, HC_TEST_SNAPSHOTS)
+        options = logged(netns.wrapper(chromium_path), "netns")
         chromium = quiet_snapshots(browser.browser_type.launch(
-            executable_path=netns.wrapper(chromium_path), headless=True,
-            args=CHROMIUM_ARGS + NS_CHROMIUM_ARGS + logging_args("netns")))
+            executable_path=options["executable_path"], headless=True,
+            args=CHROMIUM_ARGS + NS_CHROMIUM_ARGS + options["args"]))
         try:
             yield chromium
         finally:
