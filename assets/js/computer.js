@@ -12,11 +12,13 @@ import { confirmDialog } from './dialogs.js';
 
 /** How long after the worker is up its snapshot is made (when the computer is not thinking). */
 const SNAPSHOT_DELAY_MS = 8000;
-/** How long one answer of the worker may take before the worker counts as stuck: the searches
- * stop themselves within seconds (hiddenchess.ai's time caps: level 5's move 6 s at most, the
- * replay's longer analysis 11 s), so this is a worker that died (its thread gone, its Python
- * failed for good), not a slow device. */
+/** How long an answer of the worker may take before the worker counts as stuck: the searches
+ * stop themselves within seconds, whatever the device (hiddenchess.ai's time caps: a move's is
+ * its request's timeMs, 1.1 s at level 1 to 5.8 s at level 5; the replay's longer analysis
+ * 10.6 s), so a worker that is silent well after it died (its thread gone, its Python failed for
+ * good). A move: three times its cap and 10 s more, at least 15 s; an analysis: 45 s. */
 const STUCK_MS = 45000;
+const moveStuckMs = timeMs => Math.max(15000, 3 * (Number(timeMs) || STUCK_MS) + 10000);
 /** How many workers one request is tried on before the computer gives up on it. */
 const TRIES = 3;
 
@@ -97,16 +99,16 @@ function dropWorker(w, err) {
 }
 
 /** ``request(worker)``'s answer. A worker that fails to start, fails the request (its Python
- * died) or has not answered within STUCK_MS is stopped and the request asked of a new one, up to
+ * died) or has not answered within ``stuckMs`` is stopped and the request asked of a new one, up to
  * TRIES workers in all; the last failure is then the rejection. */
-async function ask(request, what) {
+async function ask(request, what, stuckMs = STUCK_MS) {
   let failure = null;
   for (let tries = 0; tries < TRIES; tries += 1) {
     const worker = startWorker();
     let w = null;
     try {
       w = await worker;
-      return await inTime(request(w), STUCK_MS, what);
+      return await inTime(request(w), stuckMs, what);
     } catch (err) {
       failure = err;
       if (ai.worker === worker) dropWorker(w, err); // (not one an answer of another request stopped)
@@ -177,7 +179,7 @@ export function think(st) {
   if (ai.job === key) return;
   ai.job = key;
   const since = performance.now();
-  ask(w => w.sync.choose(JSON.stringify(req.view), req.level), 'move')
+  ask(w => w.sync.choose(JSON.stringify(req.view), req.level), 'move', moveStuckMs(req.timeMs))
     .then(text => paced(req.level, since).then(() => text))
     .then(text => {
       const answer = JSON.parse(text);

@@ -229,7 +229,8 @@ LIST_WORKERS = """(() => {
 
 def test_a_worker_that_dies_is_replaced_and_the_computer_still_answers(browser, site):
     """The computer's worker gone (a crash, its Python failed for good): the move asked of it is
-    asked again of a new worker once the old one has been silent for computer.js's STUCK_MS."""
+    asked again of a new worker once the old one has been silent for well over the level's time
+    cap (computer.js moveStuckMs: 15 s at the lower levels)."""
     context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 800})
     errors = []
     try:
@@ -248,7 +249,14 @@ def test_a_worker_that_dies_is_replaced_and_the_computer_still_answers(browser, 
         expect(page.locator("#thinking")).to_be_visible()
         page.wait_for_timeout(1_000)
         assert state(page)["computer"]["thinking"] and len(state(page)["moves"]) == 3
-        page.clock.fast_forward(46_000)  # (computer.js STUCK_MS, 45 s, is over)
+        # Level 2's search stops by its cap (the request's timeMs, 1.24 s): the worker counts as
+        # stuck 15 s after it was asked (computer.js moveStuckMs), not before.
+        assert state(page)["computer"]["request"]["timeMs"] == 1_240
+        page.clock.fast_forward(12_000)
+        page.wait_for_timeout(1_000)
+        assert page.evaluate("document.body.dataset.aiRestarts") is None
+        assert state(page)["computer"]["thinking"] and len(state(page)["moves"]) == 3
+        page.clock.fast_forward(3_000)
         wait_for_answer(page, 4)
         assert page.evaluate("document.body.dataset.aiRestarts") == "1"
         assert page.evaluate("document.body.dataset.aiReady") == "true"

@@ -122,6 +122,8 @@ class ComputerRequest(TypedDict):
     level: int
     ply: int
     game: str                    # the gameId: computer_move(uci, ply, game) answers it
+    timeMs: int                  # the level's time cap: the search stops by then (the page's
+                                 # worker counts as stuck well after it, assets/js/computer.js)
 
 
 class ComputerView(TypedDict):

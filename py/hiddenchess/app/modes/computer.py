@@ -14,8 +14,8 @@ offers or resigns.
 >>> st["computer"]["seat"], st["computer"]["thinking"], st["movable"]["color"]
 ('white', True, None)
 >>> req = st["computer"]["request"]
->>> req["view"]["seat"], req["level"], req["ply"], req["game"] == st["gameId"]
-('white', 1, 0, True)
+>>> req["view"]["seat"], req["level"], req["ply"], req["game"] == st["gameId"], req["timeMs"]
+('white', 1, 0, True, 1100)
 >>> st = s.computer_move("e2e4", ply=req["ply"], game=req["game"], now_ms=10)
 >>> st["moves"][-1]["san"], st["computer"]["thinking"], st["movable"]["color"]
 ('e4', False, 'black')
@@ -172,7 +172,7 @@ class ComputerMode(Mode):
         request = None
         if thinking:  # only what the computer's seat knows, never the game itself
             request = {"view": g.view(self.seat).to_json(), "level": self.level, "ply": g.ply,
-                       "game": session.game_id}
+                       "game": session.game_id, "timeMs": LEVELS[self.level].time_ms}
         try:
             can_take_back = bool(self._takeback_plies(g))
         except SessionError:
