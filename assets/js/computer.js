@@ -51,6 +51,7 @@ function startWorker() {
   if (!ai.worker) {
     const version = new URL('./pyodide-boot.js', import.meta.url).href; // pyscript.toml's interpreter
     document.body.dataset.aiReady = 'false';
+    if (app.state) renderComputer(app.state); // ("getting ready", once more after a restart)
     const started = PyWorker('./py/worker.py', { config: './pyscript.toml', version }).then(async w => {
       // Two small answers, thrown away (py/worker.py's warm, a few hundredths of a second): the
       // browser compiles the paths a request takes, so that the first real replies are as quick

@@ -38,6 +38,7 @@ import itertools
 import json
 import os
 import re
+import shlex
 import shutil
 import tempfile
 import threading
@@ -72,7 +73,7 @@ CHROMIUM_ARGS = [
 #: (0.2-0.3 s of CPU a page start, docs/TESTING.md). :func:`record_blocked` lists the refused.
 OFFLINE_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"]
 
-#: Where this test process's Chromiums write their logs (:func:`logging_args`): a renderer that
+#: Where this test process's Chromiums write their logs (:func:`logged`): a renderer that
 #: crashes may say why there first (a failed check, out of memory), and a crash's warning quotes
 #: it (:func:`chromium_log_tail`). Removed at the end of a run without a crash, unless
 #: ``HC_KEEP_CHROMIUM_LOGS`` is set (the pages' console is in them too, workers' included).
@@ -88,7 +89,7 @@ def logged(executable: str, name: str) -> dict:
     CHROMIUM_LOGS.mkdir(parents=True, exist_ok=True)
     stem = CHROMIUM_LOGS / f"{name}-{next(_launches)}"
     wrapper = stem.with_suffix(".sh")
-    wrapper.write_text(f'#!/bin/sh\nexec {executable} "$@" 2>>{stem}.stderr\n')
+    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(executable)} "$@" 2>>{shlex.quote(f"{stem}.stderr")}\n')
     wrapper.chmod(0o755)
     return {"executable_path": str(wrapper), "args": ["--enable-logging", f"--log-file={stem}.log"]}
 
@@ -112,6 +113,7 @@ def chromium_log_tail(lines: int = 15) -> str:
     except OSError as error:
         return f"(the logs could not be read: {error})"
     return "\n".join(found[-lines:]) or "(nothing logged)"
+
 
 #: Pyodide boots in a few seconds here, but CI machines are slow and shared.
 APP_TIMEOUT_MS = 60_000
@@ -609,6 +611,9 @@ class SharedPage:
     for :attr:`page` (the crashed test itself runs once more: :data:`CRASHED`); the crash counts
     as one, so that context comes from a new Chromium (:class:`Relaunching`)."""
 
+    #: How a crash of this page is recorded in the run's crashes.
+    CRASH = "a module's shared page"
+
     def __init__(self, browser, site, viewport=None):
         self.blocked: List[str] = []
         self.page_errors: List[str] = []
@@ -628,9 +633,6 @@ class SharedPage:
         tab.on("crash", lambda _: self._crash())
         tab.goto(self._site.url("/index.html"))
         wait_ready(tab)
-
-    #: How a crash of this page is recorded in the run's crashes.
-    CRASH = "a module's shared page"
 
     def _crash(self) -> None:
         self.crashed = True
