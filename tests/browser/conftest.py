@@ -100,6 +100,18 @@ _LOG_LINE = re.compile(r":(ERROR|FATAL):|Check failed|[Ss]ignal|[Oo]ut of memory
 _LOG_NOISE = re.compile(r"dbus|D-Bus|UPower|ScreenSaver|Failed to resolve address|IPH_|on_device_model")
 
 
+#: Crashes a test recovered from by itself (a peer device's page opened again in a new tab,
+#: test_peer_play.Device.open): the run keeps its Chromium logs for them too.
+_recovered: List[str] = []
+
+
+def crash_recovered(what: str) -> str:
+    """Record that ``what`` crashed and was recovered from without a rerun (the run keeps its
+    Chromium logs); returns the logs' last errors (:func:`chromium_log_tail`) for its warning."""
+    _recovered.append(what)
+    return f"Chromium's log ({CHROMIUM_LOGS}) ends:\n" + chromium_log_tail()
+
+
 def chromium_log_tail(lines: int = 15) -> str:
     """The last ``lines`` errors of this process's Chromium logs and standard errors, newest last."""
     found = []
@@ -501,7 +513,7 @@ def browser(chromium_path, site):
             chromium.close_all()
             if _OWN_SNAPSHOT_DIR:
                 shutil.rmtree(SNAPSHOT_DIR, ignore_errors=True)
-            if not _crashes and not os.environ.get("HC_KEEP_CHROMIUM_LOGS"):  # (kept for a look after a crash)
+            if not (_crashes or _recovered or os.environ.get("HC_KEEP_CHROMIUM_LOGS")):  # (kept after a crash)
                 shutil.rmtree(CHROMIUM_LOGS, ignore_errors=True)
 
 
