@@ -712,7 +712,7 @@ class FirstVisits:
     1.7 s of CPU against 2.9 s in a new context (docs/TESTING.md). Other pages of the context
     (a tab a test opened) are closed. What a test leaves on the page object itself stays with it:
     a test that adds an init script or a route to it calls :func:`discard_after`, and the next
-    test gets a new page. Requests to other hosts are recorded in :attr:`blocked`, afresh for
+    test gets a new page, as it does after the page crashed. Requests to other hosts are recorded in :attr:`blocked`, afresh for
     each borrower.
     """
 
@@ -738,6 +738,7 @@ class FirstVisits:
             page = None
         if page is None:
             page = self.page = self.context.new_page()
+            page.on("crash", lambda _: discard_after(page))  # (its renderer is gone: not lent again)
             self._cdp = self.context.new_cdp_session(page)
         else:
             # Away from the app to a page of the same origin without scripts (a directory listing
