@@ -63,6 +63,11 @@ CHROMIUM_ARGS = [
     # /dev/shm is small in many containers (64 MB in Docker by default): a renderer that runs
     # out of it crashes. Chromium then keeps its shared memory in /tmp.
     "--disable-dev-shm-usage",
+    # Headless Chromium opens the address bar's suggestions (chrome://omnibox-popup) in every new
+    # context, in a renderer of its own: about 1 s of CPU each time, a fifth of a page start here
+    # (docs/TESTING.md). A page never sees it. (Chromium honours only its last
+    # --disable-features, and Playwright passes its own: :func:`logged`'s wrapper merges them.)
+    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup",
 ]
 
 #: Added for the suite's own Chromium (not the one in a network namespace, whose addresses are its
@@ -81,15 +86,31 @@ CHROMIUM_LOGS = Path(tempfile.gettempdir()) / f"hiddenchess-chromium-logs-{os.ge
 _launches = itertools.count(1)
 
 
+#: The wrapper of :func:`logged`: Chromium honours only the last ``--disable-features`` it is
+#: given, so every one (Playwright's own, the suite's) is merged into one first.
+WRAPPER = """#!/bin/sh
+disabled=
+for arg in "$@"; do
+  shift
+  case "$arg" in
+    --disable-features=*) disabled="${disabled:+$disabled,}${arg#--disable-features=}" ;;
+    *) set -- "$@" "$arg" ;;
+  esac
+done
+exec %s ${disabled:+"--disable-features=$disabled"} "$@" 2>>%s
+"""
+
+
 def logged(executable: str, name: str) -> dict:
     """Launch options (``executable_path``, ``args``) for a Chromium that writes its log under
     :data:`CHROMIUM_LOGS` (``<name>-<n>.log``), and what its processes print on their standard
     error (a renderer's last words: a fatal JavaScript out-of-memory, a signal) beside it
-    (``<name>-<n>.stderr``, through a wrapper script that runs ``executable``)."""
+    (``<name>-<n>.stderr``), through a wrapper script (:data:`WRAPPER`) that runs
+    ``executable``."""
     CHROMIUM_LOGS.mkdir(parents=True, exist_ok=True)
     stem = CHROMIUM_LOGS / f"{name}-{next(_launches)}"
     wrapper = stem.with_suffix(".sh")
-    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(executable)} "$@" 2>>{shlex.quote(f"{stem}.stderr")}\n')
+    wrapper.write_text(WRAPPER % (shlex.quote(executable), shlex.quote(f"{stem}.stderr")))
     wrapper.chmod(0o755)
     return {"executable_path": str(wrapper), "args": ["--enable-logging", f"--log-file={stem}.log"]}
 

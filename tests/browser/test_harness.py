@@ -1,14 +1,18 @@
 """The browser tests' own harness, where a player's page is not the point: a page the tests share
 whose renderer crashed (Playwright's "Target crashed") is not handed to the next test, so one
-crash costs one test a rerun, not the rest of the module (conftest.SharedPage, FirstVisits)."""
+crash costs one test a rerun, not the rest of the module (conftest.SharedPage, FirstVisits); each
+Chromium is launched through a wrapper that merges its --disable-features (conftest.logged), and
+opens no address-bar renderer with each context (conftest.CHROMIUM_ARGS)."""
 
 from __future__ import annotations
 
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
-from .conftest import FirstVisits, SharedPage, state, wait_for_app
+from .conftest import FirstVisits, SharedPage, logged, state, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -60,3 +64,40 @@ def test_a_first_visit_page_that_crashed_is_not_lent_again(browser, site):
         assert pool.blocked == []
     finally:
         pool.close()
+
+
+def test_the_wrapper_merges_every_disable_features_into_one(tmp_path):
+    # Chromium honours only the last --disable-features: Playwright passes its own list, the
+    # suite another, the network namespace a third.
+    echo = tmp_path / "echo-args"
+    echo.write_text('#!/bin/sh\nfor arg in "$@"; do echo "$arg"; done\n')
+    echo.chmod(0o755)
+    options = logged(str(echo), "wrapper-test")
+    out = subprocess.run([options["executable_path"], "--a", "--disable-features=P1,P2", "two words",
+                          "--disable-features=Ours", "--b=c d", "--disable-features=Ns"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out == ["--disable-features=P1,P2,Ours,Ns", "--a", "two words", "--b=c d"]
+    out = subprocess.run([options["executable_path"], "--a"], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["--a"]
+
+
+def test_a_new_context_opens_only_its_page(browser, site):
+    chromium = browser._all[-1]
+    cdp = chromium.new_browser_cdp_session()
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(site.url("/index.html"))
+        targets = cdp.send("Target.getTargets")["targetInfos"]
+        assert not [t["url"] for t in targets if "omnibox" in t["url"]], targets
+        # (the browser's command line: one --disable-features, Playwright's and the suite's)
+        pid = next(p["id"] for p in cdp.send("SystemInfo.getProcessInfo")["processInfo"]
+                   if p["type"] == "browser")
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+        disabled = [a for a in args if a.startswith("--disable-features=")]
+        assert len(disabled) == 1, disabled
+        assert {"WebUIOmniboxPopup", "PaintHolding"} <= set(disabled[0].split("=", 1)[1].split(","))
+    finally:
+        context.close()
+        cdp.detach()

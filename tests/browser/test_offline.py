@@ -263,11 +263,12 @@ def test_a_reload_the_new_version_does_not_answer_still_reloads(host, visitor):
 
 def test_the_manifest_makes_the_page_installable(host, browser, chromium_path, tmp_path):
     # Chromium's installability check refuses incognito profiles: a real (persistent) one here.
-    from .conftest import CHROMIUM_ARGS, OFFLINE_ARGS
+    from .conftest import CHROMIUM_ARGS, OFFLINE_ARGS, logged
 
+    options = logged(chromium_path, "installable")
     context = browser.browser_type.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=chromium_path, headless=True,
-        args=CHROMIUM_ARGS + OFFLINE_ARGS)
+        str(tmp_path / "profile"), executable_path=options["executable_path"], headless=True,
+        args=CHROMIUM_ARGS + OFFLINE_ARGS + options["args"])
     try:
         page = context.pages[0] if context.pages else context.new_page()
         page.goto(host.base)
