@@ -48,6 +48,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from . import cores
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -87,8 +89,10 @@ _launches = itertools.count(1)
 
 
 #: The wrapper of :func:`logged`: Chromium honours only the last ``--disable-features`` it is
-#: given, so every one (Playwright's own, the suite's) is merged into one first.
+#: given, so every one (Playwright's own, the suite's) is merged into one first; Chromium runs in
+#: a folder of its own where a crashed process may leave its core (:mod:`cores`).
 WRAPPER = """#!/bin/sh
+%s
 disabled=
 for arg in "$@"; do
   shift
@@ -106,11 +110,13 @@ def logged(executable: str, name: str) -> dict:
     :data:`CHROMIUM_LOGS` (``<name>-<n>.log``), and what its processes print on their standard
     error (a renderer's last words: a fatal JavaScript out-of-memory, a signal) beside it
     (``<name>-<n>.stderr``), through a wrapper script (:data:`WRAPPER`) that runs
-    ``executable``."""
+    ``executable`` in ``<name>-<n>.cores/``, where a crashed process leaves its core."""
     CHROMIUM_LOGS.mkdir(parents=True, exist_ok=True)
     stem = CHROMIUM_LOGS / f"{name}-{next(_launches)}"
     wrapper = stem.with_suffix(".sh")
-    wrapper.write_text(WRAPPER % (shlex.quote(executable), shlex.quote(f"{stem}.stderr")))
+    folder = shlex.quote(str(stem.with_suffix(".cores")))
+    wrapper.write_text(WRAPPER % (cores.PREPARE % (folder, folder), shlex.quote(executable),
+                                  shlex.quote(f"{stem}.stderr")))
     wrapper.chmod(0o755)
     return {"executable_path": str(wrapper), "args": ["--enable-logging", f"--log-file={stem}.log"]}
 
@@ -118,7 +124,8 @@ def logged(executable: str, name: str) -> dict:
 #: Lines of a Chromium log worth quoting: its errors and a crash's traces, less what a container
 #: without D-Bus, a screen or the internet always says.
 _LOG_LINE = re.compile(r":(ERROR|FATAL):|Check failed|[Ss]ignal|[Oo]ut of memory|OOM|[Cc]rash|#\d+ 0x")
-_LOG_NOISE = re.compile(r"dbus|D-Bus|UPower|ScreenSaver|Failed to resolve address|IPH_|on_device_model")
+_LOG_NOISE = re.compile(r"dbus|D-Bus|UPower|ScreenSaver|Failed to resolve address|IPH_|on_device_model"
+                        r"|Intentionally crashing|User-Initiated Abort|OnWritableState|vkCreateInstance")
 
 
 #: Crashes a test recovered from by itself (a peer device's page opened again in a new tab,
@@ -134,7 +141,13 @@ def crash_recovered(what: str) -> str:
 
 
 def chromium_log_tail(lines: int = 15) -> str:
-    """The last ``lines`` errors of this process's Chromium logs and standard errors, newest last."""
+    """The last ``lines`` errors of this process's Chromium logs and standard errors, newest last,
+    and what the newest core file says (:mod:`cores`), if a crashed process left one."""
+    core = cores.newest_core(CHROMIUM_LOGS)
+    return _log_errors(lines) + (f"\nThe newest core: {cores.describe(core)}" if core else "")
+
+
+def _log_errors(lines: int) -> str:
     found = []
     try:
         logs = sorted([*CHROMIUM_LOGS.glob("*.log"), *CHROMIUM_LOGS.glob("*.stderr")],

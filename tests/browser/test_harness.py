@@ -1,18 +1,22 @@
 """The browser tests' own harness, where a player's page is not the point: a page the tests share
 whose renderer crashed (Playwright's "Target crashed") is not handed to the next test, so one
-crash costs one test a rerun, not the rest of the module (conftest.SharedPage, FirstVisits); each
-Chromium is launched through a wrapper that merges its --disable-features (conftest.logged), and
-opens no address-bar renderer with each context (conftest.CHROMIUM_ARGS)."""
+crash costs one test a rerun, not the rest of the module (conftest.SharedPage, FirstVisits), and
+leaves a core that the crash's warning describes (cores.py); each Chromium is launched through a
+wrapper that merges its --disable-features (conftest.logged), and opens no address-bar renderer
+with each context (conftest.CHROMIUM_ARGS)."""
 
 from __future__ import annotations
 
+import doctest
+import shutil
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import FirstVisits, SharedPage, logged, state, wait_for_app
+from . import cores
+from .conftest import CHROMIUM_LOGS, FirstVisits, SharedPage, chromium_log_tail, logged, state, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +35,29 @@ def crash(page, crashed) -> None:
     assert crashed()
 
 
+def left_its_core(since: float) -> None:
+    """The crashed renderer left its core beside the Chromium logs, and the warnings' log tail
+    describes it (on a machine that writes cores to the process's folder; gdb to describe it);
+    the core is then removed, since the crash was made on purpose."""
+    if not cores.cores_written():
+        return
+    core = cores.newest_core(CHROMIUM_LOGS)
+    assert core is not None and core.stat().st_mtime >= since - 1, core
+    try:
+        if shutil.which("gdb"):
+            tail = chromium_log_tail()
+            assert "The newest core: " in tail and "renderer process, SIGSEGV at 0x" in tail, tail
+            assert " in chromium+0x" in tail, tail  # (chrome://crash: a null write in Chromium's code)
+    finally:
+        core.unlink()
+
+
+def test_what_a_core_says_is_summed_up():
+    assert doctest.testmod(cores).failed == 0
+
+
 def test_a_shared_page_that_crashed_is_opened_again(browser, site):
+    started = time.time()
     box = SharedPage(browser, site)
     try:
         first = box.page
@@ -39,6 +65,7 @@ def test_a_shared_page_that_crashed_is_opened_again(browser, site):
         crash(first, lambda: box.crashed)
         with pytest.raises(Exception, match="crash"):
             first.evaluate("1")
+        left_its_core(since=started)
         again = box.page  # a new context, from a new Chromium
         assert again is not first and not box.crashed
         assert state(again)["variant"] is not None
@@ -51,12 +78,14 @@ def test_a_shared_page_that_crashed_is_opened_again(browser, site):
 
 
 def test_a_first_visit_page_that_crashed_is_not_lent_again(browser, site):
+    started = time.time()
     pool = FirstVisits(browser.new_context(service_workers="block", first_visit=True), site.url("/"))
     try:
         first = pool.borrow()
         first.goto(site.url("/index.html"))
         wait_for_app(first)
         crash(first, lambda: getattr(first, "_hc_discard", False))
+        left_its_core(since=started)
         again = pool.borrow()
         assert again is not first
         again.goto(site.url("/index.html"))
