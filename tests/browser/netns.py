@@ -363,13 +363,12 @@ def relay_init_script(urls) -> str:
 # `python3 tests/browser/netns.py serve`: the site server, run inside the namespace
 
 def _serve() -> int:
-    import importlib.util
+    # conftest is imported as ``browser.conftest``, as pytest imports it (tests/ on the path):
+    # it imports its package's siblings relatively, which a module loaded from its file alone
+    # cannot do.
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from browser import conftest
 
-    spec = importlib.util.spec_from_file_location("hc_browser_conftest",
-                                                  Path(__file__).resolve().parent / "conftest.py")
-    conftest = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = conftest  # dataclasses look their module up there
-    spec.loader.exec_module(conftest)
     FixtureHandler, build = conftest.FixtureHandler, conftest.build
 
     server = build.make_server(0, directory=ROOT, handler=FixtureHandler)

@@ -3,19 +3,21 @@ whose renderer crashed (Playwright's "Target crashed") is not handed to the next
 crash costs one test a rerun, not the rest of the module (conftest.SharedPage, FirstVisits), and
 leaves a core that the crash's warning describes (cores.py); each Chromium is launched through a
 wrapper that merges its --disable-features (conftest.logged), and opens no address-bar renderer
-with each context (conftest.CHROMIUM_ARGS)."""
+with each context (conftest.CHROMIUM_ARGS); the namespace's site server starts (netns.py)."""
 
 from __future__ import annotations
 
 import doctest
 import shutil
 import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-from . import cores
+from . import cores, netns
 from .conftest import CHROMIUM_LOGS, FirstVisits, SharedPage, chromium_log_tail, logged, state, wait_for_app
 
 pytestmark = pytest.mark.browser
@@ -130,3 +132,21 @@ def test_a_new_context_opens_only_its_page(browser, site):
     finally:
         context.close()
         cdp.detach()
+
+
+def test_the_namespace_site_server_starts_as_a_script():
+    # netns.py runs itself as a script inside the namespace to serve the site (netns.ns_site); it
+    # imports conftest as a package module, so the sibling modules conftest imports resolve. Run
+    # here, outside any namespace, its failure is one test's, not every peer test's set-up error.
+    proc = subprocess.Popen([sys.executable, netns.__file__, "serve"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=str(netns.ROOT))
+    try:
+        line = netns._read_line(proc, 30)
+        err = proc.stderr.read().decode(errors="replace") if proc.poll() is not None else ""
+        assert line.startswith("port "), (line, err)
+        port = int(line.split()[1])
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html", timeout=10) as answer:
+            assert answer.status == 200 and b"Hidden Chess" in answer.read()
+    finally:
+        proc.kill()
+        proc.wait()
