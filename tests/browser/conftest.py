@@ -836,9 +836,19 @@ def state(page) -> dict:
 
 
 def square_center(page, square: str) -> tuple:
-    """Screen coordinates of the middle of ``square``, honouring the board orientation."""
-    box = page.locator("#board cg-board").bounding_box()
-    white = state(page)["orientation"] == "white"
+    """Screen coordinates of the middle of ``square``, honouring the board orientation. A board
+    redrawn while it is measured (chessground builds a new one when the orientation flips, as when
+    a friend's page learns its seat) is measured again."""
+    board = page.locator("#board cg-board")
+    for _ in range(50):
+        board.wait_for(state="visible")
+        box = board.bounding_box()  # (None if that element left the page meanwhile)
+        white = state(page)["orientation"] == "white"
+        if box is not None and box == board.bounding_box():
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the board never stood still to be clicked")
     file, rank = ord(square[0]) - ord("a"), int(square[1]) - 1
     col = file if white else 7 - file
     row = 7 - rank if white else rank
