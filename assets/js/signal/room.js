@@ -12,7 +12,8 @@
 //   the page remember it), later only that token is welcomed; any other device is told
 //   "taken". `expect`: the token already accepted (after a reload) or, in quick play, the
 //   opponent's. role "guest": sends its token, opens on the host's welcome (and, with
-//   `expect`, only from the host whose own token is that one).
+//   `expect`, only from the host whose own token is that one). A connection Trystero replaced
+//   under the same peer id closes the link on both pages and opens it again (hello `again`).
 // link.channel() -> a channel for HCPeer.attach: send(text), close(), onopen/onmessage/onclose,
 //   .open. The link lives as long as the game: channels come and go with the friend's
 //   connection (HCPeer ends a channel when the friend is lost; the next one opens when the
@@ -295,10 +296,42 @@ export class RoomLink {
     this.msg = room.makeAction('hcmsg');
     this.ctl.onMessage = loud((data, meta) => this._control(data, meta && meta.peerId));
     this.msg.onMessage = loud((data, meta) => this._message(data, meta && meta.peerId));
-    room.onPeerJoin = loud(id => this._sendCtl({ k: 'hello', role: this.role, token: this.token }, id));
+    room.onPeerJoin = loud(id => this._joined(id));
     room.onPeerLeave = loud(id => {
       if (id === this.bound) this._unbind();
     });
+  }
+
+  /** Trystero made a connection to peer `id` active. It does so again for a peer whose connection
+   * it replaced (a second one set up under the same id: "peer replaced"), and reports no leave
+   * before: what went over the old connection meanwhile may be lost. So the link to the friend
+   * closes and opens again on both pages, through hello and welcome (the hello says `again`), and
+   * the game's pages resync. */
+  _joined(id) {
+    const again = id === this.bound;
+    if (again) this._unbind();
+    this._sayHello(id, again);
+  }
+
+  _sayHello(id, again = false) {
+    this._sendCtl(Object.assign({ k: 'hello', role: this.role, token: this.token }, again ? { again: true } : {}), id);
+  }
+
+  /** The friend Trystero no longer has a connection to (a replacement that never became active
+   * leaves the id gone with no leave reported: messages to it vanish while the page still shows
+   * "connected"). Two looks in a row, a second apart: the link closes, and the rejoins find the
+   * friend again. */
+  _checkBound() {
+    const peers = this.bound && this.room && typeof this.room.getPeers === 'function' ? this.room.getPeers() : null;
+    if (!peers || Object.prototype.hasOwnProperty.call(peers, this.bound)) {
+      this._gone = 0;
+      return;
+    }
+    this._gone = (this._gone || 0) + 1;
+    if (this._gone >= 2) {
+      this._gone = 0;
+      this._unbind();
+    }
   }
 
   /** Trystero's errors: "could not connect to peer ... after exchanging SDP" means the two pages
@@ -354,6 +387,7 @@ export class RoomLink {
 
   _checkRelays() {
     if (this.left) return;
+    this._checkBound();
     const { open } = this.relayState();
     // (Trystero's socket reached a relay again: the page's other sockets try now)
     if (open > 0 && this._lastOpen === 0) relayBack();
@@ -406,8 +440,18 @@ export class RoomLink {
 
   _hello(m, peerId) {
     if (typeof m.token !== 'string' || !TOKEN.test(m.token) || m.token === this.token) return;
-    // A guest waits for the host's welcome (another guest with the same link is not its business).
-    if (this.role === 'guest' || m.role !== 'guest') return;
+    if (this.role === 'guest') {
+      // Another guest with the same link is not this page's business. A host's hello comes before
+      // its welcome the first time; from the host this page is bound to, or marked `again`, it
+      // says the host met this page again (its connection was replaced, see _joined): the link
+      // closes, and this page's hello goes back for a new welcome.
+      if (m.role !== 'host' || (this.expect && m.token !== this.expect)) return;
+      const wasBound = peerId === this.bound;
+      if (wasBound) this._unbind();
+      if (wasBound || m.again === true) this._sayHello(peerId, wasBound);
+      return;
+    }
+    if (m.role !== 'guest') return;
     if (!this.expect) {
       this.expect = m.token;
       if (this.onaccept) this.onaccept(m.token);
@@ -416,6 +460,7 @@ export class RoomLink {
       this._sendCtl({ k: 'taken' }, peerId);
       return;
     }
+    if (peerId === this.bound && m.again === true) this._unbind(); // (its connection was replaced)
     this._sendCtl({ k: 'welcome', token: this.token }, peerId);
     this._bind(peerId);
   }
