@@ -322,7 +322,7 @@ export class RoomLink {
    * "connected"). Two looks in a row, a second apart: the link closes, and the rejoins find the
    * friend again. */
   _checkBound() {
-    const peers = this.bound && this.room && typeof this.room.getPeers === 'function' ? this.room.getPeers() : null;
+    const peers = this.bound && this.room ? this.room.getPeers() : null;
     if (!peers || Object.prototype.hasOwnProperty.call(peers, this.bound)) {
       this._gone = 0;
       return;
