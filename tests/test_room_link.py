@@ -1,7 +1,9 @@
 """A friend link (assets/js/signal/room.js) whose connection Trystero replaced, or lost without a
 word: the two pages close and open their channel again, so the game resyncs and nothing sent
 meanwhile stays lost; a page bound to a friend Trystero no longer has stops saying "connected".
-Run in Node over a fake Trystero (tests/js/room_replaced.mjs)."""
+And strangers in the room (a leaked invite link) take nothing over: the pages prove to each other
+that they know the pair's key, bound to the connection (signal/handshake.js). Run in Node over a
+fake Trystero (tests/js/room_replaced.mjs, tests/js/room_hostile.mjs)."""
 
 from __future__ import annotations
 
@@ -35,3 +37,48 @@ def test_messages_go_through_after_the_replacements(result):
 def test_a_friend_trystero_no_longer_has_is_let_go_after_two_looks(result):
     assert result["ghostAfterOneLook"] == "open"  # (one look: a replacement may be under way)
     assert result["ghost"] == {"host": "connecting", "bound": None, "hostLog": ["close lost"], "lost": 1}
+
+
+# ---- strangers in the room (tests/js/room_hostile.mjs): anyone with a leaked invite link can join
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    return run_script("room_hostile.mjs", timeout=60)
+
+
+def test_two_pages_meet_prove_themselves_and_remember_each_other(hostile):
+    assert hostile["met"] == {"states": ["open:G", "open:H"], "hostLog": ["open"], "guestLog": ["open"],
+                              "saved": {"accepted": "b" * 32, "guestAccepted": "a" * 32, "confirmed": True}}
+
+
+def test_a_stranger_in_the_room_hears_hellos_and_no_token(hostile):
+    assert hostile["strangerHeard"] == {"kinds": ["G:hello", "H:hello"], "tokens": 0}
+
+
+def test_replaying_what_a_stranger_heard_takes_nothing_over(hostile):
+    after = hostile["afterReplay"]
+    # (the pages stay bound to each other, their channels never closed, and messages still pass)
+    assert after["states"] == ["open:G", "open:H"]
+    assert after["hostLog"] == ["open"] and after["guestLog"] == ["open"]
+    assert after["message"] == "msg still here"
+    assert after["toStranger"][-1] == "H:taken"  # (its own claim of the game)
+
+
+def test_a_device_in_the_middle_cannot_pass_the_proofs_on(hostile):
+    assert hostile["middle"]["relayed"] >= 4
+    assert [s.split(":")[1] for s in hostile["middle"]["states"]] == ["null", "null"]
+    # (the connection's fingerprints are what stop it: without them the relayed proofs would bind)
+    assert hostile["middleWithoutFingerprints"]["states"] == ["open:M", "open:M"]
+
+
+def test_a_stranger_who_overheard_the_first_claim_gets_no_welcome_once_the_guest_proved_itself(hostile):
+    assert hostile["overheardClaim"] is True
+    assert hostile["overheardMet"] == {"states": ["open:G", "open:H"], "confirmed": True}
+    assert hostile["overheardReplay"] == {"states": ["open:G", "open:H"], "answers": []}
+
+
+def test_a_guest_that_reloaded_before_the_welcome_is_welcomed_again(hostile):
+    r = hostile["reloadBeforeWelcome"]
+    assert (r["accepted"], r["confirmed"], r["bound"]) == ("b" * 32, False, "G1")
+    assert r["after"] == {"states": ["open:G2", "open:H"], "confirmed": True, "guestKnows": "a" * 32}

@@ -216,8 +216,11 @@ function friendLink() {
   let link;
   try {
     link = new RoomLink({
-      secret: info.s, role: info.r, token: info.t, expect: info.a || null, iceServers: HCPeer.iceServers(),
-      onaccept: token => saveRoom(gameId, Object.assign({}, loadRoom(gameId) || info, { a: token })),
+      secret: info.s, role: info.r, token: info.t, expect: info.a || null, confirmed: info.c !== false,
+      iceServers: HCPeer.iceServers(),
+      // (c: the guest has proved itself; rooms saved before there was a proof lack it: confirmed)
+      onaccept: token => saveRoom(gameId, Object.assign({}, loadRoom(gameId) || info, { a: token, c: false })),
+      onconfirm: () => saveRoom(gameId, Object.assign({}, loadRoom(gameId) || info, { c: true })),
     });
   } catch (e) {
     friend.signalNote = `The relays cannot be used: ${e.message}`;

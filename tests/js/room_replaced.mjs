@@ -6,96 +6,16 @@
 // longer had ("no peer with id ... found"), its answers vanished, and the reloaded page waited
 // for ever for the host to confirm the game's messages.
 //
-// Two RoomLinks over a fake Trystero: each room knows which peers it has active connections to,
-// delivers a message only over a connection active at both ends, and lets the script drop and
-// re-activate one end. The game's side of each link (the session) opens a new channel whenever one
-// closes, as HCPeer does. Prints one JSON line.
+// Two RoomLinks over a fake Trystero (fake_trystero.mjs). The game's side of each link (the
+// session) opens a new channel whenever one closes, as HCPeer does. Prints one JSON line.
 
-const root = new URL('../../', import.meta.url);
-const { RoomLink } = await import(new URL('assets/js/signal/room.js', root).href);
+import { FakeNet, session, settle, stop } from './fake_trystero.mjs';
 
-const rooms = {};
-class FakeRoom {
-  constructor(id) {
-    this.id = id;
-    this.active = {};
-    this.actions = {};
-    this.onPeerJoin = this.onPeerLeave = null;
-    this.lost = 0; // sends to a peer with no active connection ("no peer with id ... found")
-    rooms[id] = this;
-  }
-
-  makeAction(name) {
-    const action = {
-      onMessage: null,
-      send: (data, { target } = {}) => {
-        if (!this.active[target]) {
-          this.lost += 1;
-          return Promise.resolve([]);
-        }
-        const to = rooms[target];
-        queueMicrotask(() => {
-          if (to.active[this.id] && to.actions[name].onMessage) to.actions[name].onMessage(data, { peerId: this.id });
-          else this.lost += 1;
-        });
-        return Promise.resolve([]);
-      },
-    };
-    this.actions[name] = action;
-    return action;
-  }
-
-  getPeers() {
-    return Object.fromEntries(Object.keys(this.active).map(id => [id, {}]));
-  }
-
-  leave() {
-    return Promise.resolve();
-  }
-}
-
-/** `a`'s Trystero has an active connection to `b` (a first one, or a replacement). */
-const activate = (a, b) => {
-  rooms[a].active[b] = true;
-  rooms[a].onPeerJoin(b);
-};
-/** `a`'s Trystero dropped its connection to `b` and reported nothing (a replacement begins). */
-const drop = (a, b) => {
-  delete rooms[a].active[b];
-};
-const settle = async () => {
-  for (let i = 0; i < 20; i++) await new Promise(resolve => setTimeout(resolve, 0));
-};
-
-function link(id, role, token) {
-  const l = Object.create(RoomLink.prototype);
-  Object.assign(l, {
-    role, token, expect: null, relays: [], iceServers: [], onaccept: null, onchange: null, oncontrol: null,
-    state: 'loading', error: '', bound: null, channelRef: null, queue: [], room: null, left: false,
-    started: Date.now(), failedRelays: new Set(), _lastCount: -1,
-    trystero: { joinRoom: () => new FakeRoom(id), getRelaySockets: () => ({}) },
-    derived: { roomId: 'room', password: 'secret' },
-  });
-  l._join();
-  return l;
-}
-
-/** The game's side of a link: every channel event, in order; a closed channel is replaced. */
-function session(l) {
-  const s = { log: [], ch: null };
-  const attach = () => {
-    const ch = l.channel();
-    ch.onopen = () => s.log.push('open');
-    ch.onmessage = data => s.log.push(`msg ${data}`);
-    ch.onclose = why => {
-      s.log.push(`close ${why}`);
-      attach();
-    };
-    s.ch = ch;
-  };
-  attach();
-  return s;
-}
+const net = new FakeNet();
+const rooms = net.rooms;
+const activate = (a, b) => net.activate(a, b);
+const drop = (a, b) => net.drop(a, b);
+const link = (id, role, token) => net.link(id, role, token);
 
 const H = 'hostpeer', G = 'guestpeer';
 const host = link(H, 'host', 'a'.repeat(32));
@@ -145,8 +65,5 @@ host._checkRelays();
 out.ghostAfterOneLook = host.state;
 host._checkRelays();
 out.ghost = { host: host.state, bound: host.bound, hostLog: [...hs.log], lost: rooms[H].lost - lostBefore };
-for (const l of [host, guest]) {
-  l.left = true;
-  clearInterval(l._poll);
-}
+stop(host, guest);
 console.log(JSON.stringify(out));

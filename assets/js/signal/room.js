@@ -7,13 +7,15 @@
 // id and its password, so the relays see an opaque topic hash and encrypted SDP offers/answers
 // (Trystero encrypts them with AES-GCM under a key derived from the password).
 //
-// new RoomLink({secret, role, token, expect, relays, iceServers, onaccept})
-//   role "host": the first guest whose hello carries a token is accepted (onaccept(token) lets
-//   the page remember it), later only that token is welcomed; any other device is told
-//   "taken". `expect`: the token already accepted (after a reload) or, in quick play, the
-//   opponent's. role "guest": sends its token, opens on the host's welcome (and, with
-//   `expect`, only from the host whose own token is that one). A connection Trystero replaced
-//   under the same peer id closes the link on both pages and opens it again (hello `again`).
+// new RoomLink({secret, role, token, expect, confirmed, relays, iceServers, onaccept, onconfirm})
+//   Who the friend is: signal/handshake.js. role "host": the first guest that claims the game is
+//   accepted (onaccept(token) lets the page remember its token), and once it has proved itself
+//   (onconfirm()), only a page that proves it knows the pair's key opens the link; any other
+//   device that claims the game is told "taken". `expect`: the friend's token already accepted
+//   (after a reload) or, in quick play, the opponent's; `confirmed`: false while the host's guest
+//   has not proved itself yet. role "guest": claims the game from the host, or, with `expect`,
+//   proves itself. No token goes out in a hello. A connection Trystero replaced under the same
+//   peer id closes the link on both pages and opens it again (a hello from the bound friend).
 // link.channel() -> a channel for HCPeer.attach: send(text), close(), onopen/onmessage/onclose,
 //   .open. The link lives as long as the game: channels come and go with the friend's
 //   connection (HCPeer ends a channel when the friend is lost; the next one opens when the
@@ -28,6 +30,7 @@ import { MESSAGES } from '../peer/errors.js';
 import { relayUrls } from './relays.js';
 import { onRelayBack, relayBack } from './back.js';
 import { reportFault } from '../fault.js';
+import { Handshake, connectionFingerprints } from './handshake.js';
 import { VENDOR } from '../vendor.js';
 
 export const APP_ID = 'hidden-chess.v1';
@@ -156,7 +159,9 @@ export async function deriveRoom(secret) {
   return { roomId: (await sha256hex(`hiddenchess room|${secret}`)).slice(0, 40), password: await sha256hex(`hiddenchess key|${secret}`) };
 }
 
-// ---- what a page remembers of its rooms (per game id): {s: secret, r: role, t: own token, a: accepted token}
+// ---- what a page remembers of its rooms (per game id): {s: secret, r: role, t: own token, a: accepted
+// token, c: false while the host's guest has not proved itself, x: taken by someone else, and the
+// store path's k: the friend's key, w: how far its events were read}
 
 function loadAll() {
   try {
@@ -212,16 +217,17 @@ class Channel {
 }
 
 export class RoomLink {
-  constructor({ secret, role, token, expect = null, relays = null, iceServers = [], onaccept = null }) {
+  constructor({ secret, role, token, expect = null, confirmed = true, relays = null, iceServers = [], onaccept = null, onconfirm = null }) {
     if (!isSecret(secret)) throw new Error('the room secret is damaged');
     if (!TOKEN.test(token)) throw new Error('the device token is damaged');
     this.secret = secret;
     this.role = role;
     this.token = token;
-    this.expect = expect && TOKEN.test(expect) ? expect : null;
     this.relays = relays || relayUrls();
     this.iceServers = iceServers;
     this.onaccept = onaccept;
+    this.onconfirm = onconfirm;
+    this._handshake(expect, confirmed);
     this.onchange = null;
     this.oncontrol = null; // (message, peerId) for control kinds the link does not handle (quick play's invite)
     this.state = 'loading';
@@ -247,6 +253,30 @@ export class RoomLink {
     this._offBack = onRelayBack(() => lib.retryNow && lib.retryNow());
     LIVE.add(this);
     this._start();
+  }
+
+  _handshake(expect, confirmed) {
+    const link = this;
+    this.handshake = new Handshake({
+      secret: this.secret, role: this.role, token: this.token, expect, confirmed,
+      link: {
+        get bound() {
+          return link.bound;
+        },
+        send: (message, peerId) => this._sendCtl(message, peerId),
+        bind: peerId => !this.left && this._bind(peerId),
+        unbind: () => !this.left && this._unbind(),
+        fingerprints: peerId => connectionFingerprints(this.room && this.room.getPeers()[peerId]),
+        accepted: token => this.onaccept && this.onaccept(token),
+        confirmed: () => this.onconfirm && this.onconfirm(),
+        taken: () => !this.left && this._taken(),
+      },
+    });
+  }
+
+  /** The friend's token, once known. */
+  get expect() {
+    return this.handshake.expect;
   }
 
   _set(state, error = '') {
@@ -305,16 +335,10 @@ export class RoomLink {
   /** Trystero made a connection to peer `id` active. It does so again for a peer whose connection
    * it replaced (a second one set up under the same id: "peer replaced"), and reports no leave
    * before: what went over the old connection meanwhile may be lost. So the link to the friend
-   * closes and opens again on both pages, through hello and welcome (the hello says `again`), and
-   * the game's pages resync. */
+   * closes and opens again on both pages, through the handshake's hello and proofs, and the
+   * game's pages resync. */
   _joined(id) {
-    const again = id === this.bound;
-    if (again) this._unbind();
-    this._sayHello(id, again);
-  }
-
-  _sayHello(id, again = false) {
-    this._sendCtl(Object.assign({ k: 'hello', role: this.role, token: this.token }, again ? { again: true } : {}), id);
+    this.handshake.joined(id);
   }
 
   /** The friend Trystero no longer has a connection to (a replacement that never became active
@@ -431,47 +455,9 @@ export class RoomLink {
     } catch (e) {
       return; // not ours, or hostile: ignored
     }
-    if (!m || typeof m !== 'object' || typeof m.k !== 'string') return;
-    if (m.k === 'hello') this._hello(m, peerId);
-    else if (m.k === 'welcome' && this.role === 'guest') this._welcomed(m, peerId);
-    else if (m.k === 'taken' && this.role === 'guest' && this.state !== 'open') this._taken();
-    else if (peerId === this.bound && this.oncontrol) this.oncontrol(m, peerId);
-  }
-
-  _hello(m, peerId) {
-    if (typeof m.token !== 'string' || !TOKEN.test(m.token) || m.token === this.token) return;
-    if (this.role === 'guest') {
-      // Another guest with the same link is not this page's business. A host's hello comes before
-      // its welcome the first time; from the host this page is bound to, or marked `again`, it
-      // says the host met this page again (its connection was replaced, see _joined): the link
-      // closes, and this page's hello goes back for a new welcome.
-      if (m.role !== 'host' || (this.expect && m.token !== this.expect)) return;
-      const wasBound = peerId === this.bound;
-      if (wasBound) this._unbind();
-      if (wasBound || m.again === true) this._sayHello(peerId, wasBound);
-      return;
-    }
-    if (m.role !== 'guest') return;
-    if (!this.expect) {
-      this.expect = m.token;
-      if (this.onaccept) this.onaccept(m.token);
-    }
-    if (m.token !== this.expect) {
-      this._sendCtl({ k: 'taken' }, peerId);
-      return;
-    }
-    if (peerId === this.bound && m.again === true) this._unbind(); // (its connection was replaced)
-    this._sendCtl({ k: 'welcome', token: this.token }, peerId);
-    this._bind(peerId);
-  }
-
-  _welcomed(m, peerId) {
-    if (this.expect && m.token !== this.expect) return;
-    if (!this.expect && typeof m.token === 'string' && TOKEN.test(m.token)) {
-      this.expect = m.token;
-      if (this.onaccept) this.onaccept(m.token);
-    }
-    this._bind(peerId);
+    if (!m || typeof m !== 'object' || Array.isArray(m) || typeof m.k !== 'string') return;
+    if (this.handshake.control(m, peerId)) return;
+    if (peerId === this.bound && this.oncontrol) this.oncontrol(m, peerId);
   }
 
   _taken() {
