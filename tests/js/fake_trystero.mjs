@@ -2,7 +2,9 @@
 // knows which peers it has active connections to, delivers a message only over a connection
 // active at both ends, and lets the script drop and re-activate one end. A connection's ends
 // carry the DTLS certificate fingerprints of their two pages in their session descriptions, as
-// a real RTCPeerConnection does (one certificate per page here), unless `fingerprints` is false.
+// a real RTCPeerConnection does: one certificate per page here, unless `cert(a, b)` says which
+// page's certificate `a` shows `b` (a device in the middle that could show each page the other's,
+// which a real one cannot without their private keys).
 
 const root = new URL('../../', import.meta.url);
 const { RoomLink } = await import(new URL('assets/js/signal/room.js', root).href);
@@ -10,13 +12,14 @@ const { RoomLink } = await import(new URL('assets/js/signal/room.js', root).href
 export const SECRET = '5'.repeat(32);
 
 export class FakeNet {
-  constructor({ fingerprints = true } = {}) {
+  constructor({ cert = a => a } = {}) {
     this.rooms = {};
-    this.fingerprints = fingerprints;
+    this.cert = cert;
   }
 
-  description(id) {
-    return this.fingerprints ? { type: 'offer', sdp: `v=0\r\na=fingerprint:sha-256 ${id}:CE:27\r\n` } : null;
+  description(a, b) {
+    const cert = this.cert(a, b); // (null: a description with no fingerprint)
+    return { type: 'offer', sdp: cert === null ? 'v=0\r\n' : `v=0\r\na=fingerprint:sha-256 ${cert}:CE:27\r\n` };
   }
 
   room(id) {
@@ -53,7 +56,7 @@ export class FakeNet {
   /** `a`'s Trystero has an active connection to `b` (a first one, or a replacement). */
   activate(a, b) {
     const room = this.rooms[a];
-    room.active[b] = { localDescription: this.description(a), remoteDescription: this.description(b) };
+    room.active[b] = { localDescription: this.description(a, b), remoteDescription: this.description(b, a) };
     if (room.onPeerJoin) room.onPeerJoin(b);
   }
 

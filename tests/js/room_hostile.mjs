@@ -56,8 +56,8 @@ const text = heard => heard.map(h => h.text).join('\n');
 
 // B. A device in the middle: the two pages (met before, each knows the other's token) reach only
 // the stranger, which passes each one's messages on to the other as its own.
-async function middle(fingerprints) {
-  const net = new FakeNet({ fingerprints });
+async function middle(cert) {
+  const net = new FakeNet({ cert });
   const host = net.link('H', 'host', HOST_TOKEN, { expect: GUEST_TOKEN });
   const guest = net.link('G', 'guest', GUEST_TOKEN, { expect: HOST_TOKEN });
   const m = net.stranger('M');
@@ -75,8 +75,11 @@ async function middle(fingerprints) {
   stop(host, guest);
   return result;
 }
-out.middle = await middle(true);
-out.middleWithoutFingerprints = await middle(false); // (what the fingerprints stop)
+out.middle = await middle(undefined);
+// (what the fingerprints stop: a middle device that could show each page the other's certificate)
+out.middleWithTheirCertificates = await middle((a, b) => (a === 'M' ? (b === 'H' ? 'G' : 'H') : a));
+// (and a connection without fingerprints binds nothing)
+out.noFingerprints = await middle(() => null);
 
 // C. A stranger who said it was the host when the guest first opened the link: it got the guest's
 // claim (and so its token), and claims the game with it once the two pages have met.

@@ -114,6 +114,7 @@ export class Handshake {
     if (!this.own.has(peerId)) this.own.set(peerId, nonce());
     const ownNonce = this.own.get(peerId);
     const { own, theirs } = this.link.fingerprints(peerId);
+    if (!own || !theirs) return; // (no connection to bind the proof to: the next join asks again)
     const mac = await proofMac(await this.key, { role: this.role, theirNonce, ownNonce, ownFp: own, theirFp: theirs });
     this.answered.set(peerId, theirNonce);
     this.link.send({ k: 'proof', role: this.role, n: ownNonce, mac }, peerId);
@@ -142,6 +143,7 @@ export class Handshake {
     const ownNonce = this.own.get(peerId);
     if (!this.key || m.role !== other(this.role) || !HEX32.test(m.n) || !MAC.test(m.mac) || !ownNonce) return;
     const { own, theirs } = this.link.fingerprints(peerId);
+    if (!own || !theirs) return;
     const expected = await proofMac(await this.key, { role: m.role, theirNonce: ownNonce, ownNonce: m.n, ownFp: theirs, theirFp: own });
     if (expected !== m.mac || this.own.get(peerId) !== ownNonce) return; // (not the friend, or an old proof)
     this.theirs.set(peerId, m.n);
