@@ -229,8 +229,10 @@ export function renderFriend(st) {
 
   // Messages the protocol refused, and the audit.
   const rej = $('friend-rejected');
-  // (p.fork: the two copies of the game are being brought together -- never a dead end)
-  rej.hidden = !p.rejected && !p.fork;
+  // (p.fork: the two copies of the game are being brought together -- never a dead end; on a page
+  // told the invite was taken, "taken" says it all: what the store path handed over before, the
+  // host's messages to its real guest, was refused, and that is no news)
+  rej.hidden = friend.taken || (!p.rejected && !p.fork);
   rej.textContent = p.fork
     ? `Bringing the two copies of this game together: ${p.fork}.`
     : p.rejected ? `A message from your friend's device was refused: ${p.rejected}` : '';

@@ -90,6 +90,8 @@ def test_the_link_alone_connects_and_a_third_opener_is_told_it_is_taken(three):
     expect(third.page.locator("#friend-title")).to_have_text("This game is already taken", timeout=CONNECT_MS)
     expect(third.page.locator("#friend-error")).to_contain_text("already taken")
     expect(third.page.locator("#friend-mine")).to_be_hidden()  # no answer code to send in vain
+    # (nor a warning about the host's messages to its real guest, which the store path may have read)
+    expect(third.page.locator("#friend-rejected")).to_be_hidden()
     shot(third.page, "relay-taken")
     # Only "taken": no set-up or move buttons of a game that will never start, also after a reload.
     third.page.reload()
@@ -97,6 +99,7 @@ def test_the_link_alone_connects_and_a_third_opener_is_told_it_is_taken(three):
     expect(third.page.locator("#friend-title")).to_have_text("This game is already taken", timeout=CONNECT_MS)
     expect(third.page.locator("#player-bottom .player-actions")).to_be_hidden()
     assert third.page.evaluate("document.body.classList.contains('is-taken')")
+    expect(third.page.locator("#friend-rejected")).to_be_hidden()
     shot(third.page, "relay-taken-reloaded")
     # The game between the two friends goes on.
     host.move("g1", "f3")
