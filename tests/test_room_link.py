@@ -87,3 +87,8 @@ def test_a_guest_that_reloaded_before_the_welcome_is_welcomed_again(hostile):
     r = hostile["reloadBeforeWelcome"]
     assert (r["accepted"], r["confirmed"], r["bound"]) == ("b" * 32, False, "G1")
     assert r["after"] == {"states": ["open:G2", "open:H"], "confirmed": True, "guestKnows": "a" * 32}
+
+
+def test_a_flood_of_hellos_gets_a_burst_of_answers_and_leaves_the_pair_alone(hostile):
+    # (20 answered at once, then one every 2 s; kinds such as "constructor" are no handlers)
+    assert hostile["flood"] == {"answered": 20, "states": ["open:G", "open:H"]}

@@ -7,7 +7,8 @@
 //
 // Over a fake Trystero (fake_trystero.mjs): what a stranger hears, what replaying it gets, a
 // device in the middle relaying two connections, a stranger who overheard the first claim, and
-// the honest guest whose page reloaded before the host's welcome reached it. Prints one JSON line.
+// the honest guest whose page reloaded before the host's welcome reached it, and a flood. Prints
+// one JSON line.
 
 import { FakeNet, session, settle, stop } from './fake_trystero.mjs';
 
@@ -122,6 +123,25 @@ out.noFingerprints = await middle(() => null);
   net.connect('H', 'G2');
   await settle();
   out.reloadBeforeWelcome.after = { states: states(host, guest), confirmed: host.handshake.confirmed, guestKnows: guest.expect };
+  stop(host, guest);
+}
+
+// E. A flood: a stranger sends the host a thousand hellos at once, and kinds that name what every
+// object has. The host answers a burst of them, and its friend's link is untouched.
+{
+  const net = new FakeNet();
+  const host = net.link('H', 'host', HOST_TOKEN, { expect: GUEST_TOKEN });
+  const guest = net.link('G', 'guest', GUEST_TOKEN, { expect: HOST_TOKEN });
+  net.connect('H', 'G');
+  await settle();
+  const s = net.stranger('S');
+  net.connect('S', 'H');
+  await settle();
+  const before = s.heard.length;
+  for (let i = 0; i < 1000; i++) s.send('H', 'hcctl', JSON.stringify({ k: 'hello', role: 'guest', n: i.toString(16).padStart(32, '0') }));
+  for (const k of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) s.send('H', 'hcctl', JSON.stringify({ k }));
+  await settle(200);
+  out.flood = { answered: s.heard.length - before, states: states(host, guest) };
   stop(host, guest);
 }
 

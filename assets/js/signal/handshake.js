@@ -22,6 +22,11 @@
 // that reloaded before the welcome reached it gets it again, a stranger who overheard the first
 // claim does not.
 
+// A peer gets at most BURST handshake messages looked at, then one more every REFILL_MS (an
+// honest page sends a handful per connection): a flood costs this page no more than that.
+const BURST = 20;
+const REFILL_MS = 2000;
+const MAX_PEERS = 64; // peer ids remembered (each one took a WebRTC connection to make)
 const HEX32 = /^[0-9a-f]{32}$/;
 const MAC = /^[0-9a-f]{64}$/;
 const other = role => (role === 'host' ? 'guest' : 'host');
@@ -71,6 +76,7 @@ export class Handshake {
     this.theirs = new Map(); // peer id -> the nonce that peer asked this page to prove over
     this.answered = new Map(); // peer id -> the nonce of theirs this page last proved over
     this.claimed = new Set(); // peer ids this guest claimed the game to
+    this.budget = new Map(); // peer id -> {left, at}: see BURST
     this.chain = Promise.resolve();
     if (this.expect) this._keyed();
   }
@@ -91,11 +97,32 @@ export class Handshake {
   /** A control message `m` (an object with a string `k`) from `peerId`; false when it is not one
    * of the handshake's. Handled one at a time, in the order they came. */
   control(m, peerId) {
-    const handlers = { hello: this._onHello, proof: this._onProof, claim: this._onClaim, welcome: this._onWelcome, taken: this._onTaken };
-    const handler = handlers[m.k];
+    const handler = HANDLERS.get(m.k);
     if (!handler) return false;
-    this._run(() => handler.call(this, m, peerId));
+    if (this._spend(peerId)) this._run(() => handler.call(this, m, peerId));
     return true;
+  }
+
+  _spend(peerId, now = Date.now()) {
+    let b = this.budget.get(peerId);
+    if (!b) {
+      if (this.budget.size >= MAX_PEERS) this._forget();
+      b = { left: BURST, at: now };
+      this.budget.set(peerId, b);
+    }
+    const refill = Math.floor((now - b.at) / REFILL_MS);
+    if (refill > 0) Object.assign(b, { left: Math.min(BURST, b.left + refill), at: b.at + refill * REFILL_MS });
+    if (b.left <= 0) return false;
+    b.left -= 1;
+    return true;
+  }
+
+  /** Drop what is remembered of every peer but the bound one (many ids: strangers). */
+  _forget() {
+    const keep = this.link.bound;
+    for (const map of [this.own, this.theirs, this.answered, this.claimed, this.budget]) {
+      for (const id of [...map.keys()]) if (id !== keep) map.delete(id);
+    }
   }
 
   _run(step) {
@@ -188,3 +215,11 @@ export class Handshake {
     if (this.role === 'guest' && !this.expect && this.claimed.has(peerId)) this.link.taken();
   }
 }
+
+const HANDLERS = new Map([
+  ['hello', Handshake.prototype._onHello],
+  ['proof', Handshake.prototype._onProof],
+  ['claim', Handshake.prototype._onClaim],
+  ['welcome', Handshake.prototype._onWelcome],
+  ['taken', Handshake.prototype._onTaken],
+]);
