@@ -219,7 +219,11 @@ function friendLink() {
       secret: info.s, role: info.r, token: info.t, expect: info.a || null, confirmed: info.c !== false,
       iceServers: HCPeer.iceServers(),
       // (c: the guest has proved itself; rooms saved before there was a proof lack it: confirmed)
-      onaccept: token => saveRoom(gameId, Object.assign({}, loadRoom(gameId) || info, { a: token, c: false })),
+      onaccept: token => {
+        saveRoom(gameId, Object.assign({}, loadRoom(gameId) || info, { a: token, c: false }));
+        // (the store now knows its friend's key: see StoreLink.knowFriend)
+        if (friend.store && friend.store.gameId === gameId) friend.store.knowFriend(token);
+      },
       onconfirm: () => saveRoom(gameId, Object.assign({}, loadRoom(gameId) || info, { c: true })),
     });
   } catch (e) {
@@ -270,7 +274,7 @@ export function friendStore(p) {
   const remember = fields => saveRoom(gameId, Object.assign({}, loadRoom(gameId) || info, fields));
   let shown = '';
   const store = new StoreLink({
-    secret: info.s, gameId, role: info.r, token: info.t, peerKey: info.k || null, since: info.w || 0,
+    secret: info.s, gameId, role: info.r, token: info.t, peerKey: info.k || null, peerToken: info.a || null, since: info.w || 0,
     // (the store may start with the preview, before the Session is up: its batches wait for it --
     // the first one, dropped, cost a whole visit: the friend's moves came only on the next one)
     onmessages: (texts, open) => whenReady(() => {

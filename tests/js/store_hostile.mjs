@@ -2,11 +2,12 @@
 // real local relay (run by tests/test_store_hostile.py with --relay ws://...): a device publishes
 // its messages through assets/js/signal/store.js; a stranger who does NOT know the room secret,
 // one who does (a third device with the link), and raw junk publish on the same tag; the
-// friend's page opens and must hand over exactly the honest messages (a long one in parts).
-// Prints one JSON line.
+// friend's page opens and must hand over exactly the honest messages (a long one in parts); a
+// stranger with the link who backdates an event in the guest's role. Prints one JSON line.
 
 import { RelayPool } from '../../assets/js/signal/nostr.js';
 import { STORE_KIND, StoreLink, envelopes, open, seal, storeKeys, CHUNK_CHARS } from '../../assets/js/signal/store.js';
+import { eventId } from '../../assets/js/peer/pow.js';
 
 const arg = name => process.argv[process.argv.indexOf(name) + 1];
 const relay = arg('--relay');
@@ -77,7 +78,50 @@ const half = new StoreLink({ secret, gameId: 'halfsentgame0001', role: 'host', t
 half.publish(['{"n":1}']);
 await until(() => half.signing === 0 && half.kept.size === 1);
 out.halfSent = half.unconfirmed();
-for (const l of [host, third, guest, alone, half]) l.leave();
+// A stranger with the link who backdates a guest-role event: the earliest key of the guest's role
+// is then its own. A host page that knows its guest's token (the live link met it) binds the
+// guest's key all the same; one that does not yet takes the stranger's, until it learns the token.
+const game2 = 'backdatedgame001';
+const realGuest = new StoreLink({ secret, gameId: game2, role: 'guest', token: 'bb'.repeat(16), relays: [relay] });
+await until(() => realGuest.state === 'ready');
+realGuest.publish(['{"g":1}']);
+await until(() => realGuest.unconfirmed() === 0 && realGuest.waiting.size === 0);
+const forger = await storeKeys(secret, game2, 'ee'.repeat(16));
+const forgerPool = new RelayPool([relay], { kind: STORE_KIND, sinceS: null, maxPending: 50, secretKey: forger.signKey });
+await forgerPool.start();
+await until(() => forgerPool.openCount() > 0);
+const forge = async (text, ageS) => {
+  const ev = { pubkey: forgerPool.pubkey, created_at: Math.floor(Date.now() / 1000) - ageS, kind: STORE_KIND, tags: [['x', forger.tag]],
+    content: await seal(forger.aes, forger.tag, { r: 'guest', m: text }) };
+  ev.id = eventId(ev);
+  forgerPool.sendEvent(forgerPool._sign(ev));
+};
+await forge('{"g":"forged"}', 3600);
+await sleep(500);
+const firstBatch = async opts => {
+  let got = null;
+  const l = new StoreLink({ secret, gameId: game2, role: 'host', token: 'aa'.repeat(16), relays: [relay], ...opts,
+    onmessages: (texts, first) => { if (first) got = texts; else l.later.push(...texts); } });
+  l.later = [];
+  await until(() => got !== null);
+  return [l, got];
+};
+const [blind, blindBatch] = await firstBatch({});
+const [knowing, knowingBatch] = await firstBatch({ peerToken: 'bb'.repeat(16) });
+out.backdated = {
+  withoutToken: blindBatch, withToken: knowingBatch,
+  withTokenKey: knowing.peerKey === realGuest.pubkey, withoutTokenKey: blind.peerKey === forgerPool.pubkey,
+};
+// (the blind page learns the token: from then on the guest's events count, the forger's do not)
+await blind.knowFriend('bb'.repeat(16));
+await forge('{"g":"forged2"}', 0);
+realGuest.publish(['{"g":2}']);
+await until(() => blind.later.length > 0 && knowing.later.length > 0);
+await sleep(500);
+out.backdated.learned = { key: blind.peerKey === realGuest.pubkey, later: blind.later, knowingLater: knowing.later };
+forgerPool.close();
+
+for (const l of [host, third, guest, alone, half, realGuest, blind, knowing]) l.leave();
 stranger.close();
 console.log(JSON.stringify(out));
 process.exit(0);

@@ -35,6 +35,19 @@ export function retryDelay(retries, random = Math.random) {
   return Math.round(ms * (0.75 + 0.25 * random()));
 }
 
+/** The vendored schnorr signatures (noble), loaded once. */
+async function loadSchnorr() {
+  const noble = await import(NOBLE_URL);
+  // The synchronous schnorr functions need a sha-256: ours (no promise per hash).
+  if (!noble.hashes.sha256) noble.hashes.sha256 = sha256;
+  return noble.schnorr;
+}
+
+/** The Nostr public key (hex) of a secret key (bytes). */
+export async function publicKeyOf(secretKey) {
+  return hexOf((await loadSchnorr()).getPublicKey(secretKey));
+}
+
 export class RelayPool {
   /** urls: relay addresses; onevent(topic, ev, url) for each new well-formed event of a subscribed
    * topic (its signature NOT checked yet: await pool.verify(ev)). The correspondence store
@@ -69,10 +82,7 @@ export class RelayPool {
   }
 
   async start() {
-    const noble = await import(NOBLE_URL);
-    // The synchronous schnorr functions need a sha-256: ours (no promise per hash).
-    if (!noble.hashes.sha256) noble.hashes.sha256 = sha256;
-    this.schnorr = noble.schnorr;
+    this.schnorr = await loadSchnorr();
     const { secretKey, publicKey } = this.givenKey
       ? { secretKey: this.givenKey, publicKey: this.schnorr.getPublicKey(this.givenKey) }
       : this.schnorr.keygen();

@@ -11,10 +11,12 @@
 // is AES-GCM under HKDF(secret, "aes|" + game id), with the tag as associated data. Never the
 // game id, a move or a secret. Every relay event is hostile until checked: frame size, JSON depth
 // and numbers (safejson.js), the event id and signature, the tag, decryption (a failure is ignored),
-// the envelope's shape, the sender (only this device's own key, or the friend's -- the first key of
-// the other role seen, remembered), and a cap on events per relay and per minute.
+// the envelope's shape, the sender (only this device's own key, or the friend's -- the key of the
+// friend's token once the live link has met the friend, else the first key of the other role
+// seen; remembered), and a cap on events per relay and per minute.
 //
-// new StoreLink({secret, gameId, role, token, peerKey, since, relays, onmessages, onbind, onsince, onchange})
+// new StoreLink({secret, gameId, role, token, peerKey, peerToken, since, relays, onmessages, onbind, onsince, onchange})
+//   peerToken: the friend's device token, when known (link.knowFriend(token) when it becomes so).
 //   onmessages(texts, open): the messages of a batch (open: the first one, once at least one relay
 //   sent all it holds, or a few seconds after the first relay answered); later events come in
 //   small batches as they arrive. onbind(pubkey): the friend's key, to remember (room info `k`).
@@ -30,7 +32,7 @@
 // the relay's OK), and a relay that answers "rate-limited" is left alone for a back-off that
 // doubles from 1 s to a minute; incoming, at most IN_PER_MINUTE events per relay and minute.
 
-import { RelayPool } from './nostr.js';
+import { RelayPool, publicKeyOf } from './nostr.js';
 import { relayUrls } from './relays.js';
 import { MessageError, checkText, parseLimited } from '../peer/safejson.js';
 
@@ -48,6 +50,7 @@ const OPEN_WAIT_MS = 3000; // after the first relay's "end of stored events", th
 const BATCH_MS = 150;
 const SINCE_MARGIN_S = 24 * 3600;
 const PUBKEY = /^[0-9a-f]{64}$/;
+const TOKEN = /^[0-9a-f]{32}$/;
 
 // (tests and the console: window.hcStoreTrace = [] collects what the store does, one line a step)
 export const trace = (...words) => {
@@ -82,6 +85,12 @@ export async function storeKeys(secret, gameId, token) {
     { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
   const signKey = new Uint8Array(await bits(`sign|${gameId}|${token}`));
   return { tag, aes, signKey };
+}
+
+/** The store key (Nostr public key) of the device whose token is `token`: a page that knows its
+ * friend's token (from the live link's handshake, signal/handshake.js) knows its friend's key. */
+export async function storeKeyOf(secret, gameId, token) {
+  return publicKeyOf((await storeKeys(secret, gameId, token)).signKey);
 }
 
 export async function seal(aes, tag, obj) {
@@ -133,9 +142,10 @@ export function storeReaches(info) {
 }
 
 export class StoreLink {
-  constructor({ secret, gameId, role, token, peerKey = null, since = 0, relays = null, onmessages = null, onbind = null, onsince = null, onchange = null }) {
+  constructor({ secret, gameId, role, token, peerKey = null, peerToken = null, since = 0, relays = null, onmessages = null, onbind = null, onsince = null, onchange = null }) {
     Object.assign(this, { secret, gameId, role, token, onmessages, onbind, onsince, onchange });
     this.peerKey = typeof peerKey === 'string' && PUBKEY.test(peerKey) ? peerKey : null;
+    this.peerToken = typeof peerToken === 'string' && TOKEN.test(peerToken) ? peerToken : null;
     this.since = Number.isInteger(since) && since > 0 ? since : 0;
     this.relays = relays || relayUrls();
     this.state = 'loading'; // loading | fetching | ready | failed | left
@@ -171,6 +181,7 @@ export class StoreLink {
   async _start() {
     try {
       this.keys = await storeKeys(this.secret, this.gameId, this.token);
+      if (this.peerToken) this._bindKey(await storeKeyOf(this.secret, this.gameId, this.peerToken));
       this.pool = new RelayPool(this.relays, {
         kind: STORE_KIND, sinceS: null, limit: LIMIT, secretKey: this.keys.signKey, maxFrameChars: MAX_FRAME_CHARS, maxPending: 0,
         onevent: (topic, ev, url) => this._event(ev, url),
@@ -322,7 +333,27 @@ export class StoreLink {
     return Array.from({ length: k }, (_, j) => parts.got.get(j)).join('');
   }
 
-  /** The friend is the earliest key of the other role (the honest friend published first). */
+  /** The friend's token is known now (the live link met it): its key is the friend's, whatever
+   * the store had taken for it (the earliest key of the other role, which a stranger with the
+   * link could have backdated). Events of that key ignored before come on the next visit. */
+  async knowFriend(token) {
+    if (this.left || typeof token !== 'string' || !TOKEN.test(token) || token === this.peerToken) return;
+    this.peerToken = token;
+    const key = await storeKeyOf(this.secret, this.gameId, token);
+    if (this.left || this.peerToken !== token) return;
+    this._bindKey(key);
+    if (this.opened) this._bindEarly();
+  }
+
+  _bindKey(key) {
+    if (key === this.peerKey) return;
+    trace('bind: friend is', key.slice(0, 8), 'by its token', this.peerKey ? `(not ${this.peerKey.slice(0, 8)})` : '');
+    this.peerKey = key;
+    if (this.onbind) this.onbind(key);
+  }
+
+  /** The friend is the earliest key of the other role (the honest friend published first), until
+   * its token is known (knowFriend). */
   _bindEarly() {
     if (!this.early.length) return;
     if (!this.peerKey) {
