@@ -6,7 +6,8 @@
 //     (friendAfterCall); messages made while disconnected are re-sent by the resync (hello);
 //   * HCPeer events -> actions: open -> peer_open, message -> peer_receive {data},
 //     close / lost -> peer_closed;
-//   * the host's link is <page>#join=<invite>.<offer>&room=<secret>: opening it calls
+//   * the host's link is <page>#join=<invite>.<offer>&room=<secret>[&hk=<its store key>, without
+//     a clock]: opening it calls
 //     join {invite} and connects through the relays (the room of that secret); when no relay
 //     can be reached it falls back to the answer code for the offer. Each page remembers its
 //     room per game (room.js saveRoom), so after a reload both sides find each other again by
@@ -16,7 +17,7 @@
 import HCPeer from '../peer.js';
 import { ICE_MESSAGE, RoomLink, TAKEN_MESSAGE, isSecret, loadRoom, newSecret, newToken, saveRoom } from './signal/room.js';
 import { relayWords } from './signal/relays.js';
-import { StoreLink, YOUNG_MS, trace } from './signal/store.js';
+import { StoreLink, YOUNG_MS, storeKeyOf, trace } from './signal/store.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
@@ -307,10 +308,11 @@ function hostRoom(gameId) {
   return saveRoom(gameId, { s: newSecret(), r: 'host', t: newToken(), a: null });
 }
 
-/** A rematch goes on in the same room: the new game id inherits it. */
+/** A rematch goes on in the same room: the new game id inherits it (not the store's friend key
+ * and reading point, which are the old game's: the key is derived per game). */
 export function carryRoom(oldId, newId) {
   const info = loadRoom(oldId);
-  if (info) saveRoom(newId, info);
+  if (info) saveRoom(newId, Object.assign({}, info, { k: null, w: 0 }));
   if (friend.link && friend.link.gameId === oldId) friend.link.gameId = newId;
 }
 
@@ -331,7 +333,15 @@ export async function friendOffer(st) {
     if (peer !== friend.peer) return;
     const invite = p.invite || { g: p.game_id };
     let link = HCPeer.inviteLink(location.href, invite, code);
-    if (p.role === 'host' && p.status === 'inviting') link += `&room=${hostRoom(p.game_id).s}`;
+    if (p.role === 'host' && p.status === 'inviting') {
+      const room = hostRoom(p.game_id);
+      link += `&room=${room.s}`;
+      // Without a clock the game may go on through the relays' store: the host's store key goes
+      // with the invite, so that the guest's store binds it at once (not the earliest key of the
+      // host's role, which a stranger with the link could backdate).
+      if (!invite.c) link += `&hk=${await storeKeyOf(room.s, p.game_id, room.t)}`;
+      if (peer !== friend.peer) return;
+    }
     friend.code = link;
     friendSignal();
   } catch (e) {
@@ -421,6 +431,10 @@ export async function friendOpenLink() {
     if (room && !isSecret(room[1])) {
       throw new Error('This link is damaged (its room part was changed or cut): ask your friend to copy it again.');
     }
+    const hk = /[#&]hk=([^&]*)/.exec(location.hash);
+    if (hk && !/^[0-9a-f]{64}$/.test(hk[1])) {
+      throw new Error('This link is damaged (its key part was changed or cut): ask your friend to copy it again.');
+    }
   } catch (e) {
     clearHash();
     showToast(`${e.message}`);
@@ -490,13 +504,15 @@ async function relayOrCodes(offer, card) {
   redraw();
 }
 
-/** The room of the link being opened (#...&room=<secret>), remembered for the game; false when none. */
+/** The room of the link being opened (#...&room=<secret>[&hk=<the host's store key>]), remembered
+ * for the game; false when none. */
 function guestRoom(gameId) {
   const m = /[#&]room=([0-9a-f]{32})(?:&|$)/.exec(location.hash);
   if (!m || !isSecret(m[1])) return false;
   const saved = loadRoom(gameId);
   if (saved && saved.s === m[1]) return true;
   if (saved && saved.r === 'host') return false; // our own invite opened here: the codes explain it
-  saveRoom(gameId, { s: m[1], r: 'guest', t: newToken(), a: null });
+  const hk = /[#&]hk=([0-9a-f]{64})(?:&|$)/.exec(location.hash);
+  saveRoom(gameId, Object.assign({ s: m[1], r: 'guest', t: newToken(), a: null }, hk ? { k: hk[1] } : {}));
   return true;
 }

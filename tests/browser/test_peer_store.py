@@ -11,6 +11,8 @@ once. Everything runs inside the network namespace of netns.py.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -133,6 +135,9 @@ def test_a_secret_pawn_game_by_correspondence_never_open_at_once(two, relays):
     host.visit()
     link = invite(host, "secret-pawn")
     assert "&room=" in link
+    # The host's store key goes with the invite (a game without a clock): it is this page's own.
+    hk = re.search(r"&hk=([0-9a-f]{64})(?:&|$)", link).group(1)
+    assert any(f"start: me {hk[:8]}" in line for line in host.page.evaluate("window.hcStoreTrace")), hk
     expect(host.page.locator("#friend-steps")).to_contain_text("you need not wait here")
     host.seal(["d2", "e2"])
     expect(host.page.locator("#friend-title")).to_have_text("Invite a friend")  # (still: no friend yet)
@@ -144,6 +149,10 @@ def test_a_secret_pawn_game_by_correspondence_never_open_at_once(two, relays):
     guest.wait_relayed()
     guest.seal(["d7", "e7"])
     expect(guest.page.locator("#friend-store")).to_contain_text("when they open the game", timeout=CONNECT_MS)
+    # ... and the guest's page took it for the host's from the link, not from the relays' events.
+    rooms = guest.page.evaluate("Object.values(JSON.parse(localStorage.getItem('hiddenchess:rooms')))")
+    assert [r.get("k") for r in rooms] == [hk], rooms
+    assert any(f"friend {hk[:8]}" in line for line in guest.page.evaluate("window.hcStoreTrace")), hk
     shot(guest.page, "store-guest-sealed")
     guest.leave()
 
