@@ -4,6 +4,11 @@
     nice -n 19 python3 bench/ab.py --base 2a90090 --variants secret-pawn,reveal --games 12
     nice -n 19 python3 bench/ab.py --base HEAD --games 24 --first-pair 12   # other openings
     nice -n 19 python3 bench/ab.py --base-tree /tmp/old/py --new /tmp/new/py  # two copies of py/
+    nice -n 19 python3 bench/ab.py --base HEAD --memory new      # only the new side remembers
+
+Each side keeps its search's transposition table from one move to the next
+(:class:`hiddenchess.ai.memory.SearchMemory`), as the page's worker does, when its tree has that
+memory; ``--memory`` says which sides may (``both``, ``new``, ``base``, ``none``).
 
 The base revision's ``py/`` is exported (``git archive``) to a temporary folder; each side runs
 in its own Python process (``PYTHONPATH`` = its tree) and is handed only its seat's view, as in
@@ -46,13 +51,20 @@ JUDGED = ("standard", "secret-pawn", "reveal")
 WORKER = r"""
 import json, sys, time
 from dataclasses import replace
+import inspect
 from hiddenchess.ai import LEVELS, choose_move
+try:
+    from hiddenchess.ai import SearchMemory
+except ImportError:  # a revision before the memory between moves
+    SearchMemory = None
+memory = SearchMemory() if SearchMemory is not None and sys.argv[1] == "1" else None
+extra = {"memory": memory} if memory is not None else {}
 for line in sys.stdin:
     req = json.loads(line)
     base = LEVELS[req["level"]]
     lvl = replace(base, max_nodes=max(50, int(base.max_nodes * req["scale"])), time_ms=10 ** 7)
     t = time.perf_counter()
-    out = choose_move(req["view"], lvl, seed=req["seed"])
+    out = choose_move(req["view"], lvl, seed=req["seed"], **extra)
     out["secs"] = time.perf_counter() - t
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()
@@ -62,10 +74,11 @@ for line in sys.stdin:
 class Engine:
     """One side: a Python process running ``choose_move`` from the ``py`` folder ``tree``."""
 
-    def __init__(self, name, tree, level, scale):
+    def __init__(self, name, tree, level, scale, memory=True):
         self.name, self.level, self.scale = name, level, scale
         env = dict(os.environ, PYTHONPATH=tree)
-        self.proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-c", WORKER, "1" if memory else "0"],
+                                     stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=env)
         self.nodes = self.moves = 0
         self.secs = 0.0
@@ -168,11 +181,16 @@ def main(argv=None):
     ap.add_argument("--first-pair", type=int, default=0, help="start at this opening pair")
     ap.add_argument("--max-plies", type=int, default=160)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--memory", choices=("both", "new", "base", "none"), default="both",
+                    help="which sides keep their search's table between moves, as the page "
+                         "does (a revision without that memory never does)")
     args = ap.parse_args(argv)
     base_tree = os.path.abspath(args.base_tree) if args.base_tree else export(args.base)
     judge, sf = make_judge()
-    new = Engine("new", os.path.abspath(args.new), args.level, args.scale)
-    old = Engine(f"base {args.base}", base_tree, args.level, args.scale)
+    new = Engine("new", os.path.abspath(args.new), args.level, args.scale,
+                 memory=args.memory in ("both", "new"))
+    old = Engine(f"base {args.base}", base_tree, args.level, args.scale,
+                 memory=args.memory in ("both", "base"))
     print(f"new = {os.path.abspath(args.new)}, base = {args.base} ({base_tree}); level "
           f"{args.level} x{args.scale}; judge: {'stockfish' if judge else 'none'}", flush=True)
     try:

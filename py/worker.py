@@ -30,16 +30,25 @@ import json
 import js
 from pyscript import sync
 
-from hiddenchess.ai import WARM_UP_NODES, choose_move, warm_up
+from hiddenchess.ai import WARM_UP_NODES, SearchMemory, choose_move, warm_up
 from hiddenchess.ai.analysis import ANALYSIS_NODES, analyse as analyse_request
 from hiddenchess.errors import HiddenChessError
 
 
+#: The search's tables kept from one move to the next (:mod:`hiddenchess.ai.memory`), for as
+#: long as this worker lives: one per variant, level and seat.
+MEMORY = SearchMemory()
+
+
 def choose(view_json, level, seed=None):
-    """The computer's answer for ``view_json`` at ``level`` (1..5), as a JSON string."""
+    """The computer's answer for ``view_json`` at ``level`` (1..5), as a JSON string. Without a
+    seed (the page's games) the search starts from what the last move's search found
+    (:data:`MEMORY`); with one (``bench/ai_browser.py``) it starts afresh, so that the answer is
+    the one CPython gives for the same view and seed."""
     try:
         answer = choose_move(json.loads(str(view_json)), int(level),
-                             seed=None if seed is None else int(seed))
+                             seed=None if seed is None else int(seed),
+                             memory=MEMORY if seed is None else None)
     except (HiddenChessError, ValueError, TypeError) as e:
         answer = {"error": f"{type(e).__name__}: {e}"}
     return json.dumps(answer)

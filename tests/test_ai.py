@@ -23,6 +23,7 @@ from hiddenchess.ai import (
 from hiddenchess.ai import determinizers as ai_determinizers
 from hiddenchess.ai.determinizers import full_information
 from hiddenchess.ai import evaluation as ai_evaluation
+from hiddenchess.ai import memory as ai_memory
 from hiddenchess.ai import movegen as ai_movegen
 from hiddenchess.ai import search as ai_search
 from hiddenchess.ai import wariness as ai_wariness
@@ -617,7 +618,7 @@ def test_each_level_is_stronger_than_the_one_below():
     assert {choose_move(view, 2, seed=s, max_nodes=300)["uci"] for s in range(20)} == {best["uci"]}
 
 
-@pytest.mark.parametrize("module", [ai, ai_search, ai_evaluation, ai_determinizers, ai_movegen, ai_wariness])
+@pytest.mark.parametrize("module", [ai, ai_search, ai_evaluation, ai_determinizers, ai_movegen, ai_wariness, ai_memory])
 def test_docstring_examples(module):
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0

@@ -98,11 +98,13 @@ class Searcher:
     ``deadline`` (a time on ``clock``, consulted every ``check_every`` nodes). ``quiescence``
     off makes depth-1 searches see only the static value after each move (level 1).
     ``root_order`` (optional) is the order root moves are tried in before anything is known;
-    the caller shuffles it for variety.
+    the caller shuffles it for variety. ``tt`` (optional) is the transposition table to use and
+    fill, e.g. one kept from the last move (:class:`~hiddenchess.ai.memory.SearchMemory`);
+    by default the search starts with an empty one.
     """
 
     def __init__(self, pos, *, history=(), max_nodes=None, deadline=None, clock=None,
-                 check_every=256, quiescence=True, root_order=None, chance=None):
+                 check_every=256, quiescence=True, root_order=None, chance=None, tt=None):
         self.pos = pos.copy()  # the caller's position is never touched
         #: Optional chance hook ``chance(pos, move) -> [(probability, apply), ...] | None``:
         #: root moves it answers for are scored as the expectation over their outcomes (each
@@ -127,7 +129,7 @@ class Searcher:
         #: searched fully and scored above the first (kept when the iteration is interrupted).
         self.partial = None
         self.next_check = self._next_check()
-        self.tt = {}
+        self.tt = {} if tt is None else tt
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.history = ([0] * 4096, [0] * 4096)
         self.keys = list(history)
