@@ -5,6 +5,7 @@
     nice -n 19 python3 bench/ab.py --base HEAD --games 24 --first-pair 12   # other openings
     nice -n 19 python3 bench/ab.py --base-tree /tmp/old/py --new /tmp/new/py  # two copies of py/
     nice -n 19 python3 bench/ab.py --base HEAD --memory new      # only the new side remembers
+    nice -n 19 python3 bench/ab.py --base HEAD --scale 0.25 --new-scale 0.225  # new 10 % slower
 
 Each side keeps its search's transposition table from one move to the next
 (:class:`hiddenchess.ai.memory.SearchMemory`), as the page's worker does, when its tree has that
@@ -177,6 +178,9 @@ def main(argv=None):
     ap.add_argument("--variants", default="standard")
     ap.add_argument("--level", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply the node budget")
+    ap.add_argument("--new-scale", type=float, default=None,
+                    help="the new side's budget factor instead (e.g. 0.9 for a change that costs "
+                         "10%% of the nodes a second: equal time, not equal nodes)")
     ap.add_argument("--games", type=int, default=24, help="games per variant (even)")
     ap.add_argument("--first-pair", type=int, default=0, help="start at this opening pair")
     ap.add_argument("--max-plies", type=int, default=160)
@@ -187,12 +191,14 @@ def main(argv=None):
     args = ap.parse_args(argv)
     base_tree = os.path.abspath(args.base_tree) if args.base_tree else export(args.base)
     judge, sf = make_judge()
-    new = Engine("new", os.path.abspath(args.new), args.level, args.scale,
+    new_scale = args.scale if args.new_scale is None else args.new_scale
+    new = Engine("new", os.path.abspath(args.new), args.level, new_scale,
                  memory=args.memory in ("both", "new"))
     old = Engine(f"base {args.base}", base_tree, args.level, args.scale,
                  memory=args.memory in ("both", "base"))
     print(f"new = {os.path.abspath(args.new)}, base = {args.base} ({base_tree}); level "
-          f"{args.level} x{args.scale}; judge: {'stockfish' if judge else 'none'}", flush=True)
+          f"{args.level} x{args.scale} (new x{new_scale}); "
+          f"judge: {'stockfish' if judge else 'none'}", flush=True)
     try:
         for variant in args.variants.split(","):
             w = d = l = 0

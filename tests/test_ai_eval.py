@@ -57,10 +57,26 @@ def test_a_rook_likes_an_open_file(monkeypatch):
     assert gains[0] > gains[1] > gains[2] == 0
 
 
-def test_the_king_likes_its_pawn_shield():
+def test_the_king_likes_its_pawn_shield(monkeypatch):
     shielded = "r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
     pushed = "r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1"
     assert score(shielded) > score(pushed)
+    only_white = "r5k1/8/5ppp/8/8/8/5PPP/R5K1 w - - 0 1"     # Black's shield pushed
+    with_shield = score(only_white)
+    monkeypatch.setattr(evaluation, "SHIELD", (0, 0))
+    assert score(only_white) < with_shield  # the term itself counts, not only the pawns' squares
+
+
+@pytest.mark.parametrize("variant", ["standard", "secret-pawn", "reveal", "hidden-identity"])
+def test_the_king_has_its_table_in_every_variant_with_a_king(variant):
+    # A royal king (Standard, Secret Pawn, Reveal) is scored by PeSTO's king tables like any
+    # other: with queens on, a king in the centre is worse than one castled; in the endgame,
+    # better. (Until 2026-12-04 a royal king had no table and no shield at all.)
+    castled = "rq4k1/5ppp/8/8/8/8/5PPP/RQ4K1 w - - 0 1"
+    central = "rq4k1/5ppp/8/8/4K3/8/5PPP/RQ6 w - - 0 1"
+    assert score(castled, variant) > score(central, variant)
+    assert score("6k1/5ppp/8/8/4K3/8/5PPP/8 w - - 0 1", variant) > score(
+        "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", variant)
 
 
 def test_the_evaluation_is_colour_symmetric():

@@ -333,7 +333,7 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
             score -= BISHOP_PAIR
     if pos.covered:
         score += cover_terms(pos)
-    kings = pos.kings & ~royal
+    kings = pos.kings
     if kings:
         kmid, kend = tables.king_mid, tables.king_end
         k = kings & white
