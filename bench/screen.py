@@ -1,0 +1,183 @@
+"""A quick, deterministic screen of a change to the computer: the centipawns its moves lose.
+
+    python3 bench/screen.py --base HEAD                # this tree vs HEAD: 400 positions, 24 000 nodes
+    python3 bench/screen.py --base HEAD --quick        # 100 positions at 6 000 nodes: a few minutes
+    python3 bench/screen.py --base-tree /tmp/old/py --new /tmp/new/py --nodes 6000
+
+Positions: Standard, from level-3 (one move in five level-2) self-play after the book lines of
+:mod:`ladder`, about one position in eight from ply 8 on, all seeded (``--seed``), so that every
+run sees the same ones; they are made once by this tree and kept in the temporary folder
+(``hc-screen-<seed>-<count>.json``). Each side, a Python process whose ``PYTHONPATH`` is its
+``py`` tree, chooses level 5's move in each from the side to move's view (seeded, ``--nodes``
+nodes, no time cap, no memory between positions). Stockfish at full strength (``--judge-nodes``,
+default 300 000) scores each position and the position after each move; a move's loss is the
+drop, clipped at 400 cp (a mate counts 3 000).
+
+Prints each side's mean loss and its count of moves losing 150 cp or more, then the new side's
+mean difference, paired by position, with two standard errors, and in how many positions the
+two moves differ. The same trees give the same figures: no game's luck, but also no game: a
+change whose worth shows only over many moves (a plan, a king walk), or one that costs speed
+(both sides get the same nodes), is for ``bench/ab.py``.
+
+Stockfish is a bench-only dependency, installed with apt-get when missing (as for
+``bench/strength.py``). A benchmark: it asserts nothing.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..")
+sys.path.insert(0, os.path.join(ROOT, "py"))
+sys.path.insert(0, HERE)
+
+import chess  # noqa: E402
+import chess.engine  # noqa: E402
+
+from ab import export  # noqa: E402
+from ladder import OPENINGS, start_game  # noqa: E402
+from strength import ensure_stockfish  # noqa: E402
+from hiddenchess.ai import choose_move  # noqa: E402
+
+#: Losses are clipped here (one blunder must not outweigh everything else); a mate is 3 000.
+CLIP = 400
+MATE_CP = 3000
+BLUNDER = 150
+
+WORKER = r"""
+import json, sys, time
+from hiddenchess.ai import choose_move
+nodes, source = int(sys.argv[1]), sys.argv[2]
+moves, spent, searched = [], 0.0, 0
+for i, item in enumerate(json.load(open(source))):
+    t = time.process_time()
+    out = choose_move(item["view"], 5, seed=i, max_nodes=nodes, time_limit_ms=10 ** 7)
+    spent += time.process_time() - t
+    searched += out["nodes"]
+    moves.append(out["uci"])
+print(json.dumps({"moves": moves, "nps": searched / max(spent, 1e-9)}))
+"""
+
+
+def positions(count, seed, log=print) -> str:
+    """The file of ``count`` positions (``{"view", "fen"}``) for ``seed``, made once."""
+    path = os.path.join(tempfile.gettempdir(), f"hc-screen-{seed}-{count}.json")
+    if os.path.exists(path):
+        return path
+    book = OPENINGS["standard"]
+    out, g = [], 0
+    started = time.time()
+    while len(out) < count:
+        game = start_game("standard", seed * 1000 + g, book[g % len(book)])
+        rng = random.Random(f"{seed}/{g}")
+        while not game.status.over and game.ply < 110 and not game.claimable_draw():
+            view = game.view(game.turn).to_json()
+            if game.ply >= 8 and rng.random() < 0.12:
+                out.append({"view": view, "fen": game.fen()})
+            level = 3 if rng.random() < 0.8 else 2
+            game.play(choose_move(view, level, seed=g * 1000 + game.ply)["uci"])
+        g += 1
+    with open(path + ".part", "w") as f:
+        json.dump(out[:count], f)
+    os.replace(path + ".part", path)
+    log(f"{count} positions from {g} games of self-play in {time.time() - started:.0f} s: {path}")
+    return path
+
+
+class Judge:
+    """Full-strength Stockfish's score (cp, side to move's view), cached by FEN."""
+
+    def __init__(self, path, nodes):
+        self.engine = chess.engine.SimpleEngine.popen_uci(path)
+        self.engine.configure({"Threads": 1, "Hash": 64})
+        self.nodes = nodes
+        self.cache = {}
+
+    def score(self, board) -> int:
+        if board.is_checkmate():
+            return -MATE_CP
+        if board.is_game_over():
+            return 0
+        key = board.fen()
+        if key not in self.cache:
+            info = self.engine.analyse(board, chess.engine.Limit(nodes=self.nodes))
+            self.cache[key] = info["score"].pov(board.turn).score(mate_score=MATE_CP)
+        return self.cache[key]
+
+    def losses(self, items, moves) -> list:
+        out = []
+        for item, uci in zip(items, moves):
+            board = chess.Board(item["fen"])
+            best = self.score(board)
+            board.push(chess.Move.from_uci(uci))
+            out.append(max(0, min(CLIP, best + self.score(board))))
+        return out
+
+    def close(self):
+        self.engine.quit()
+
+
+def paired(base, new):
+    """(mean of new - base, two standard errors) over the positions."""
+    d = [b - a for a, b in zip(base, new)]
+    n = len(d)
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / max(n - 1, 1)
+    return mean, 2 * math.sqrt(var / n)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", default="HEAD", help="the revision to compare with (git rev)")
+    ap.add_argument("--base-tree", default=None, help="compare with this py folder instead")
+    ap.add_argument("--new", default=os.path.join(ROOT, "py"), help="the new side's py folder")
+    ap.add_argument("--positions", type=int, default=400)
+    ap.add_argument("--nodes", type=int, default=24_000, help="level 5's budget is 24 000")
+    ap.add_argument("--judge-nodes", type=int, default=300_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true",
+                    help="100 positions, 6 000 nodes, the judge at 150 000: a few minutes")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.positions, args.nodes, args.judge_nodes = 100, 6_000, 150_000
+    started = time.time()
+    source = positions(args.positions, args.seed)
+    sides = [("base " + (args.base_tree or args.base),
+              os.path.abspath(args.base_tree) if args.base_tree else export(args.base)),
+             ("new " + os.path.abspath(args.new), os.path.abspath(args.new))]
+    procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(args.nodes), source],
+                              env=dict(os.environ, PYTHONPATH=tree), stdout=subprocess.PIPE,
+                              text=True) for _, tree in sides]  # the two sides side by side
+    results = []
+    for (name, _), proc in zip(sides, procs):
+        out, _ = proc.communicate()
+        if proc.returncode:
+            sys.exit(f"{name}: its search failed (exit {proc.returncode})")
+        results.append(json.loads(out))
+    with open(source) as f:
+        items = json.load(f)
+    judge = Judge(ensure_stockfish(), args.judge_nodes)
+    try:
+        losses = [judge.losses(items, r["moves"]) for r in results]
+    finally:
+        judge.close()
+    print(f"{len(items)} positions (seed {args.seed}), level 5 at {args.nodes} nodes, judged by "
+          f"Stockfish at {args.judge_nodes} nodes")
+    for (name, _), r, loss in zip(sides, results, losses):
+        print(f"  {name}: mean loss {sum(loss) / len(loss):5.1f} cp, "
+              f"{sum(x >= BLUNDER for x in loss)} moves losing {BLUNDER}+, {r['nps']:,.0f} nodes/s")
+    mean, half = paired(losses[0], losses[1])
+    differ = sum(a != b for a, b in zip(results[0]["moves"], results[1]["moves"]))
+    print(f"  new - base: {mean:+.1f} cp +-{half:.1f} (2 standard errors, paired; negative is "
+          f"better); the moves differ in {differ} positions; {time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
