@@ -85,9 +85,17 @@ class Engine:
         self.secs = 0.0
 
     def __call__(self, view, seed):
+        self.ask(view, seed)
+        return self.answer()
+
+    def ask(self, view, seed) -> None:
+        """Start a search (:meth:`answer` waits for it): two sides may think at once."""
         req = {"view": view, "level": self.level, "seed": seed, "scale": self.scale}
         self.proc.stdin.write(json.dumps(req) + "\n")
         self.proc.stdin.flush()
+
+    def answer(self) -> str:
+        """The move (UCI) of the search :meth:`ask` started."""
         out = json.loads(self.proc.stdout.readline())
         self.nodes += out["nodes"]
         self.secs += out["secs"]

@@ -7,9 +7,10 @@
 Positions: Standard, from level-3 (one move in five level-2) self-play after the book lines of
 :mod:`ladder`, about one position in eight from ply 8 on, all seeded (``--seed``), so that every
 run sees the same ones; they are made once by this tree and kept in the temporary folder
-(``hc-screen-<seed>-<count>.json``). Each side, a Python process whose ``PYTHONPATH`` is its
-``py`` tree, chooses level 5's move in each from the side to move's view (seeded, ``--nodes``
-nodes, no time cap, no memory between positions). Stockfish at full strength (``--judge-nodes``,
+(``hc-screen-<seed>-<count>.json``). Each side, a player of ``bench/ab.py`` (a Python process
+whose ``PYTHONPATH`` is its ``py`` tree), chooses level 5's move in each from the side to move's
+view (seeded, ``--nodes`` nodes, no time cap, no memory between positions); the two think at
+once. Stockfish at full strength (``--judge-nodes``,
 default 300 000) scores each position and the position after each move; a move's loss is the
 drop, clipped at 400 cp (a mate counts 3 000).
 
@@ -28,7 +29,6 @@ import json
 import math
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,30 +41,15 @@ sys.path.insert(0, HERE)
 import chess  # noqa: E402
 import chess.engine  # noqa: E402
 
-from ab import export  # noqa: E402
+from ab import Engine, export  # noqa: E402
 from ladder import OPENINGS, start_game  # noqa: E402
 from strength import ensure_stockfish  # noqa: E402
-from hiddenchess.ai import choose_move  # noqa: E402
+from hiddenchess.ai import LEVELS, choose_move  # noqa: E402
 
 #: Losses are clipped here (one blunder must not outweigh everything else); a mate is 3 000.
 CLIP = 400
 MATE_CP = 3000
 BLUNDER = 150
-
-WORKER = r"""
-import json, sys, time
-from hiddenchess.ai import choose_move
-nodes, source = int(sys.argv[1]), sys.argv[2]
-moves, spent, searched = [], 0.0, 0
-for i, item in enumerate(json.load(open(source))):
-    t = time.process_time()
-    out = choose_move(item["view"], 5, seed=i, max_nodes=nodes, time_limit_ms=10 ** 7)
-    spent += time.process_time() - t
-    searched += out["nodes"]
-    moves.append(out["uci"])
-print(json.dumps({"moves": moves, "nps": searched / max(spent, 1e-9)}))
-"""
-
 
 def positions(count, seed, log=print) -> str:
     """The file of ``count`` positions (``{"view", "fen"}``) for ``seed``, made once."""
@@ -152,17 +137,23 @@ def main(argv=None):
     sides = [("base " + (args.base_tree or args.base),
               os.path.abspath(args.base_tree) if args.base_tree else export(args.base)),
              ("new " + os.path.abspath(args.new), os.path.abspath(args.new))]
-    procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(args.nodes), source],
-                              env=dict(os.environ, PYTHONPATH=tree), stdout=subprocess.PIPE,
-                              text=True) for _, tree in sides]  # the two sides side by side
-    results = []
-    for (name, _), proc in zip(sides, procs):
-        out, _ = proc.communicate()
-        if proc.returncode:
-            sys.exit(f"{name}: its search failed (exit {proc.returncode})")
-        results.append(json.loads(out))
     with open(source) as f:
         items = json.load(f)
+    # bench/ab.py's players, no memory between positions; both sides think at once.
+    scale = args.nodes / LEVELS[5].max_nodes
+    engines = [Engine(name, tree, 5, scale, memory=False) for name, tree in sides]
+    results = [{"moves": []} for _ in engines]
+    try:
+        for i, item in enumerate(items):
+            for engine in engines:
+                engine.ask(item["view"], i)
+            for engine, result in zip(engines, results):
+                result["moves"].append(engine.answer())
+    finally:
+        for engine in engines:
+            engine.close()
+    for engine, result in zip(engines, results):
+        result["nps"] = engine.nodes / max(engine.secs, 1e-9)
     judge = Judge(ensure_stockfish(), args.judge_nodes)
     try:
         losses = [judge.losses(items, r["moves"]) for r in results]
