@@ -3,6 +3,7 @@
     python3 bench/screen.py --base HEAD                # this tree vs HEAD: 400 positions, 24 000 nodes
     python3 bench/screen.py --base HEAD --quick        # 100 positions at 6 000 nodes: a few minutes
     python3 bench/screen.py --base-tree /tmp/old/py --new /tmp/new/py --nodes 6000
+    python3 bench/screen.py --base HEAD --new-nodes 20000   # the new side 1/6 slower: equal time
 
 Positions: Standard, from level-3 (one move in five level-2) self-play after the book lines of
 :mod:`ladder`, about one position in eight from ply 8 on, all seeded (``--seed``), so that every
@@ -17,14 +18,20 @@ drop, clipped at 400 cp (a mate counts 3 000).
 Prints each side's mean loss and its count of moves losing 150 cp or more, then the new side's
 mean difference, paired by position, with two standard errors, and in how many positions the
 two moves differ. The same trees give the same figures: no game's luck, but also no game: a
-change whose worth shows only over many moves (a plan, a king walk), or one that costs speed
-(both sides get the same nodes), is for ``bench/ab.py``.
+change whose worth shows only over many moves (a plan, a king walk) is for ``bench/ab.py``. A
+change that costs speed is screened at equal time with ``--new-nodes``: the new side's budget,
+smaller by what its nodes a second are (both are printed).
+
+A tree's moves (by a hash of its sources, the budget and the positions) and Stockfish's scores
+are kept in the temporary folder, so screening several changes against one base plays and judges
+the base once.
 
 Stockfish is a bench-only dependency, installed with apt-get when missing (as for
 ``bench/strength.py``). A benchmark: it asserts nothing.
 """
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -76,14 +83,50 @@ def positions(count, seed, log=print) -> str:
     return path
 
 
+def tree_key(tree, nodes, source) -> str:
+    """What a side's moves depend on: its ``py`` tree's sources, its budget and the positions."""
+    digest = hashlib.sha256(f"{nodes}\0{os.path.basename(source)}\0".encode())
+    for folder, dirs, files in sorted(os.walk(tree)):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                digest.update(os.path.relpath(path, tree).encode() + b"\0")
+                with open(path, "rb") as f:
+                    digest.update(f.read())
+    return digest.hexdigest()[:20]
+
+
+def kept_moves(key):
+    """The moves (and nodes, seconds) a tree with this :func:`tree_key` chose before, or None."""
+    try:
+        with open(os.path.join(tempfile.gettempdir(), f"hc-screen-moves-{key}.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def keep_moves(key, result) -> None:
+    path = os.path.join(tempfile.gettempdir(), f"hc-screen-moves-{key}.json")
+    with open(path + ".part", "w") as f:
+        json.dump(result, f)
+    os.replace(path + ".part", path)
+
+
 class Judge:
-    """Full-strength Stockfish's score (cp, side to move's view), cached by FEN."""
+    """Full-strength Stockfish's score (cp, side to move's view), cached by FEN, and kept in the
+    temporary folder for the next runs (``hc-screen-judge-<nodes>.json``)."""
 
     def __init__(self, path, nodes):
         self.engine = chess.engine.SimpleEngine.popen_uci(path)
         self.engine.configure({"Threads": 1, "Hash": 64})
         self.nodes = nodes
-        self.cache = {}
+        self.path = os.path.join(tempfile.gettempdir(), f"hc-screen-judge-{nodes}.json")
+        try:
+            with open(self.path) as f:
+                self.cache = json.load(f)
+        except (OSError, ValueError):
+            self.cache = {}
 
     def score(self, board) -> int:
         if board.is_checkmate():
@@ -107,6 +150,9 @@ class Judge:
 
     def close(self):
         self.engine.quit()
+        with open(self.path + ".part", "w") as f:
+            json.dump(self.cache, f)
+        os.replace(self.path + ".part", self.path)
 
 
 def paired(base, new):
@@ -125,6 +171,8 @@ def main(argv=None):
     ap.add_argument("--new", default=os.path.join(ROOT, "py"), help="the new side's py folder")
     ap.add_argument("--positions", type=int, default=400)
     ap.add_argument("--nodes", type=int, default=24_000, help="level 5's budget is 24 000")
+    ap.add_argument("--new-nodes", type=int, default=None,
+                    help="the new side's own budget (a change that costs speed, at equal time)")
     ap.add_argument("--judge-nodes", type=int, default=300_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true",
@@ -140,30 +188,38 @@ def main(argv=None):
     with open(source) as f:
         items = json.load(f)
     # bench/ab.py's players, no memory between positions; both sides think at once.
-    scale = args.nodes / LEVELS[5].max_nodes
-    engines = [Engine(name, tree, 5, scale, memory=False) for name, tree in sides]
-    results = [{"moves": []} for _ in engines]
+    budgets = (args.nodes, args.new_nodes or args.nodes)
+    keys = [tree_key(tree, nodes, source) for (_, tree), nodes in zip(sides, budgets)]
+    results = [kept_moves(key) for key in keys]  # (a tree screened before: its moves again)
+    kept = [result is not None for result in results]
+    playing = [(i, Engine(name, tree, 5, nodes / LEVELS[5].max_nodes, memory=False))
+               for i, ((name, tree), nodes) in enumerate(zip(sides, budgets)) if results[i] is None]
+    for i, _ in playing:
+        results[i] = {"moves": []}
     try:
-        for i, item in enumerate(items):
-            for engine in engines:
-                engine.ask(item["view"], i)
-            for engine, result in zip(engines, results):
-                result["moves"].append(engine.answer())
+        for n, item in enumerate(items):
+            for _, engine in playing:
+                engine.ask(item["view"], n)
+            for i, engine in playing:
+                results[i]["moves"].append(engine.answer())
     finally:
-        for engine in engines:
+        for _, engine in playing:
             engine.close()
-    for engine, result in zip(engines, results):
-        result["nps"] = engine.nodes / max(engine.secs, 1e-9)
+    for i, engine in playing:
+        results[i]["nps"] = engine.nodes / max(engine.secs, 1e-9)
+        keep_moves(keys[i], results[i])
     judge = Judge(ensure_stockfish(), args.judge_nodes)
     try:
         losses = [judge.losses(items, r["moves"]) for r in results]
     finally:
         judge.close()
-    print(f"{len(items)} positions (seed {args.seed}), level 5 at {args.nodes} nodes, judged by "
-          f"Stockfish at {args.judge_nodes} nodes")
-    for (name, _), r, loss in zip(sides, results, losses):
+    print(f"{len(items)} positions (seed {args.seed}), level 5 at {args.nodes} nodes"
+          + (f" (the new side {args.new_nodes})" if args.new_nodes else "")
+          + f", judged by Stockfish at {args.judge_nodes} nodes")
+    for (name, _), r, loss, was_kept in zip(sides, results, losses, kept):
         print(f"  {name}: mean loss {sum(loss) / len(loss):5.1f} cp, "
-              f"{sum(x >= BLUNDER for x in loss)} moves losing {BLUNDER}+, {r['nps']:,.0f} nodes/s")
+              f"{sum(x >= BLUNDER for x in loss)} moves losing {BLUNDER}+, {r['nps']:,.0f} nodes/s"
+              + (" (its moves kept from an earlier run)" if was_kept else ""))
     mean, half = paired(losses[0], losses[1])
     differ = sum(a != b for a, b in zip(results[0]["moves"], results[1]["moves"]))
     print(f"  new - base: {mean:+.1f} cp +-{half:.1f} (2 standard errors, paired; negative is "
