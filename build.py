@@ -1487,9 +1487,9 @@ def _with_default_paths(args: Sequence[str]) -> List[str]:
     return list(args) if named else ["tests", *args]
 
 
-#: pytest-xdist workers for ``build.py test``: one more than the cores, at most 8 (the browser
-#: tests spend part of their time waiting on timers, Chromium and the network: with one worker a
-#: core, 10-20 % of the CPU sat idle; with one more, none -- docs/TESTING.md).
+#: pytest-xdist workers for ``build.py test``: one per core, at least 2 (the browser tests spend
+#: part of their time waiting on timers and the network, so 2 workers pay even on one core). One
+#: more than the cores is 10 % faster but starved a timing-bound Node test (docs/TESTING.md).
 #: ``HIDDENCHESS_TEST_WORKERS=N`` overrides it; ``0`` runs in one process.
 def test_workers(environ: Optional[dict] = None) -> int:
     """The number of pytest-xdist workers.
@@ -1508,7 +1508,7 @@ def test_workers(environ: Optional[dict] = None) -> int:
             return max(0, int(wanted))
         except ValueError:
             raise BuildError(f"HIDDENCHESS_TEST_WORKERS={wanted!r} is not a number") from None
-    return min((os.cpu_count() or 1) + 1, 8)
+    return max(2, min(os.cpu_count() or 1, 8))
 
 
 #: A test that failed because a page's renderer crashed (Chromium's "Target crashed", not the
