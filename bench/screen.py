@@ -76,9 +76,7 @@ def positions(count, seed, log=print) -> str:
             level = 3 if rng.random() < 0.8 else 2
             game.play(choose_move(view, level, seed=g * 1000 + game.ply)["uci"])
         g += 1
-    with open(path + ".part", "w") as f:
-        json.dump(out[:count], f)
-    os.replace(path + ".part", path)
+    write_json(path, out[:count])
     log(f"{count} positions from {g} games of self-play in {time.time() - started:.0f} s: {path}")
     return path
 
@@ -107,9 +105,13 @@ def kept_moves(key):
 
 
 def keep_moves(key, result) -> None:
-    path = os.path.join(tempfile.gettempdir(), f"hc-screen-moves-{key}.json")
+    write_json(os.path.join(tempfile.gettempdir(), f"hc-screen-moves-{key}.json"), result)
+
+
+def write_json(path, data) -> None:
+    """``data`` as JSON at ``path``, written whole (a part file, then a rename)."""
     with open(path + ".part", "w") as f:
-        json.dump(result, f)
+        json.dump(data, f)
     os.replace(path + ".part", path)
 
 
@@ -150,9 +152,7 @@ class Judge:
 
     def close(self):
         self.engine.quit()
-        with open(self.path + ".part", "w") as f:
-            json.dump(self.cache, f)
-        os.replace(self.path + ".part", self.path)
+        write_json(self.path, self.cache)
 
 
 def paired(base, new):
