@@ -196,12 +196,14 @@ async function client(topics) {
   const offer = () => page.lobby.offers.get(m.pubkey);
   const steps = {};
   const before = () => ({ rejected: page.rejected, verified: page.pool.verified });
-  const settle = () => wait(300);
+  // Wait for what a step must lead to (a rejection counted, a message published), not a fixed
+  // time; a step that must lead to nothing waits 300 ms.
+  const settle = (f = null) => (f ? until(f, 5000) : wait(300));
   // a. the seeker's key on the event, signed by another key (passed on by a hostile relay; the
   // local relay, like a public one, refuses it)
   let b0 = before();
   deliver(await event(m, [back], { k: mk, m: [accept] }, { signer: other }));
-  await settle();
+  await settle(() => page.rejected > b0.rejected);
   steps.forged = page.rejected === b0.rejected + 1 && page.pool.verified === b0.verified + 1 && offer() && offer().stage === 'proposed';
   // and the same signed by the stranger with its own key (no offer to it: not even checked)
   b0 = before();
@@ -211,27 +213,34 @@ async function client(topics) {
   // b. signed by the seeker, but too many messages
   b0 = before();
   c.publish(await event(m, [back], { k: mk, m: Array.from({ length: MAX_BATCH + 1 }, () => accept) }));
-  await settle();
+  await settle(() => page.rejected > b0.rejected);
   steps.oversized = page.rejected === b0.rejected + 1 && page.pool.verified === b0.verified && offer().stage === 'proposed';
   // c. junk: unknown fields, a tag that is not the addressee's, not JSON
   b0 = before();
   c.publish(await event(m, [back], { k: mk, m: [accept], extra: [1, 2] }));
   c.publish(await event(m, [back, playerTopic(other.pubkey)], { k: mk, m: [accept] }));
   c.publish(await event(m, [back], '{"k": "' + mk + '", "m": ['));
-  await settle();
+  await settle(() => page.rejected >= b0.rejected + 3);
   steps.junk = page.rejected === b0.rejected + 3 && page.pool.verified === b0.verified && offer().stage === 'proposed';
   // d. an accept for another commitment, signed: answered cancel, not taken (and not checked)
   b0 = before();
   c.publish(await event(m, [back], { k: mk, m: [{ ...accept, c: rnd(32) }] }));
   await until(() => c.got.some(e => e.pubkey === page.id && JSON.parse(e.content).m.some(x => x.t === 'cancel')), 3000);
   steps.wrongCommitment = page.pool.verified === b0.verified && offer().stage === 'proposed';
-  // e. the valid accept: the page checks the seeker is there; its ready pairs them
+  // e. the valid accept, but a hostile relay passes a copy of it with a broken signature first
+  // (the same id): refused, and it does not keep the real one out when the relay brings it
+  const valid = await event(m, [back], { k: mk, m: [accept] });
   b0 = before();
-  c.publish(await event(m, [back], { k: mk, m: [accept] }));
+  deliver({ ...valid, sig: valid.sig.slice(0, -2) + (valid.sig.endsWith('00') ? '01' : '00') });
+  await settle(() => page.rejected > b0.rejected);
+  steps.brokenCopyRefused = page.rejected === b0.rejected + 1 && offer().stage === 'proposed';
+  // the real one: the page checks the seeker is there; its ready pairs them
+  b0 = before();
+  c.publish(valid);
   const check = () => c.got.map(e => e.pubkey === page.id && JSON.parse(e.content).m.find(x => x.t === 'check')).find(Boolean);
   steps.checked = await until(check, 3000);
   const ck = check();
-  c.publish(await event(m, [back], { k: mk, m: [{ t: 'ready', to: page.id, c: w.c, n: ck.n }] }));
+  c.publish(await event(m, [back], { k: mk, m: [{ t: 'ready', to: page.id, c: w.c, n: ck && ck.n }] }));
   steps.paired = await until(() => onpaired, 3000);
   steps.pairedWith = !!onpaired && onpaired.opponent === m.pubkey && onpaired.role === 'host' && /^[0-9a-f]{32}$/.test(onpaired.secret);
   const confirm = () => c.got.map(e => e.pubkey === page.id && JSON.parse(e.content).m.find(x => x.t === 'confirm')).find(Boolean);
@@ -243,7 +252,7 @@ async function client(topics) {
   const ticket = await event(other, [topic], { t: 'seek', k: mk }, { bits: BITS });
   b0 = { ...before(), published: page.published, signed: page.pool.signed };
   deliver(await event(other, [back], { k: mk, m: [{ t: 'propose', to: page.id, c: rnd(32) }], ticket }, { signer: m }));
-  await settle();
+  await settle(() => page.published > b0.published && page.pool.signed > b0.signed);
   steps.copiedProposalBusyUnchecked = page.published === b0.published + 1 && page.pool.signed === b0.signed + 1 &&
     page.pool.verified === b0.verified && page.lobby.pair.opponent === m.pubkey;
   out.page = steps;

@@ -48,6 +48,12 @@ export async function publicKeyOf(secretKey) {
   return hexOf((await loadSchnorr()).getPublicKey(secretKey));
 }
 
+/** Add `key` to a set kept to SEEN_MAX entries (the oldest goes first). */
+function remember(set, key) {
+  set.add(key);
+  if (set.size > SEEN_MAX) set.delete(set.values().next().value);
+}
+
 export class RelayPool {
   /** urls: relay addresses; onevent(topic, ev, url) for each new well-formed event of a subscribed
    * topic (its signature NOT checked yet: await pool.verify(ev)). The correspondence store
@@ -67,7 +73,11 @@ export class RelayPool {
     this.refused = new Set(); // relays whose socket closed (refused or dropped) since the start
     this.topics = new Set();
     this.subId = hexOf(crypto.getRandomValues(new Uint8Array(8)));
+    // Events already passed on. By id once a signature is found right (`verify`), and by id and
+    // signature until then: a hostile relay that passes a copy of an honest event with a broken
+    // signature first must not make the page drop the honest copy when another relay brings it.
     this.seen = new Set();
+    this.copies = new Set();
     this.sent = 0; // frames sent to relays
     this.received = 0; // frames received from relays
     this.verified = 0; // signatures checked
@@ -206,13 +216,13 @@ export class RelayPool {
     // (an event may carry several topics: a batch of the lobby's, one per addressee)
     const tag = ev.tags.find(t => t[0] === 'x' && this.topics.has(t[1]));
     if (!tag || ev.kind !== this.kind) return;
-    if (this.seen.has(ev.id)) {
+    const copy = ev.id + ev.sig;
+    if (this.seen.has(ev.id) || this.copies.has(copy)) {
       if (this.onrelay) this.onrelay(url, ev);
       return;
     }
     if (eventId(ev) !== ev.id) return; // the id must be the hash of what it carries
-    this.seen.add(ev.id);
-    if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.values().next().value);
+    remember(this.copies, copy);
     if (this.onrelay) this.onrelay(url, ev);
     if (this.onevent) this.onevent(tag[1], ev, url);
   }
@@ -231,6 +241,7 @@ export class RelayPool {
     }
     this.checked.set(ev.id + ev.sig, ok);
     if (this.checked.size > SEEN_MAX) this.checked.delete(this.checked.keys().next().value);
+    if (ok) remember(this.seen, ev.id); // (another copy, even signed again by its key, is not new)
     return ok;
   }
 
