@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -27,10 +28,12 @@ def node() -> str:
     return found
 
 
-def run_script(name: str, *args: str, flags: tuple = (), timeout: float = 120) -> dict:
-    """Run ``tests/js/<name>`` with ``args``; its last line of output, as JSON."""
+def run_script(name: str, *args: str, flags: tuple = (), timeout: float = 120, env: dict | None = None) -> dict:
+    """Run ``tests/js/<name>`` with ``args`` (and ``env`` added to the environment); its last line
+    of output, as JSON."""
     proc = subprocess.run([node(), "--no-warnings", *flags, str(ROOT / "tests" / "js" / name), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+                          env=None if env is None else {**os.environ, **env})
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

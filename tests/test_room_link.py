@@ -39,6 +39,14 @@ def test_a_friend_trystero_no_longer_has_is_let_go_after_two_looks(result):
     assert result["ghost"] == {"host": "connecting", "bound": None, "hostLog": ["close lost"], "lost": 1}
 
 
+def test_the_script_waits_for_the_handshake_however_slow_the_crypto(result):
+    # The pages' handshake runs on WebCrypto, off the event loop, and a busy machine may take any
+    # number of turns for it: fake_trystero.settle waits until no operation is under way, not a
+    # fixed number of turns. With each operation held back 30 ms (far more than 40 turns), the
+    # script sees the same states; a fixed wait saw the host still "connecting".
+    assert run_script("room_replaced.mjs", timeout=60, env={"HC_SLOW_CRYPTO": "30"}) == result
+
+
 # ---- strangers in the room (tests/js/room_hostile.mjs): anyone with a leaked invite link can join
 
 

@@ -98,8 +98,33 @@ export class FakeNet {
   }
 }
 
-export const settle = async (rounds = 40) => {
-  for (let i = 0; i < rounds; i++) await new Promise(resolve => setTimeout(resolve, 0));
+// WebCrypto in flight. The pages' handshake digests and signs with crypto.subtle, whose work runs
+// off the event loop: on a busy machine it may take any number of turns, so `settle` counts the
+// operations under way and waits for them, not for a fixed number of turns.
+// HC_SLOW_CRYPTO=<ms> delays every operation by that much (tests/test_room_link.py checks with it
+// that the scripts wait for what they check).
+let inFlight = 0;
+const slow = Number(process.env.HC_SLOW_CRYPTO || 0);
+const subtle = Object.getPrototypeOf(crypto.subtle);
+for (const name of ['digest', 'importKey', 'exportKey', 'sign', 'verify', 'generateKey', 'deriveBits', 'deriveKey', 'encrypt', 'decrypt']) {
+  const real = subtle[name];
+  subtle[name] = function (...args) {
+    inFlight += 1;
+    const delay = slow ? new Promise(resolve => setTimeout(resolve, slow)) : Promise.resolve();
+    return delay.then(() => real.apply(this, args)).finally(() => { inFlight -= 1; });
+  };
+}
+
+/** Let the fake net and the links run until they are quiet: `rounds` turns of the event loop in
+ * a row with no WebCrypto operation under way (messages go as microtasks, so a turn drains them).
+ * Throws after `limitMs` if the crypto never rests. */
+export const settle = async (rounds = 40, limitMs = 20000) => {
+  const end = Date.now() + limitMs;
+  for (let quiet = 0; quiet < rounds;) {
+    await new Promise(resolve => setTimeout(resolve, 0));
+    quiet = inFlight ? 0 : quiet + 1;
+    if (Date.now() > end) throw new Error(`settle: ${inFlight} WebCrypto operation(s) still under way after ${limitMs} ms`);
+  }
 };
 
 /** The game's side of a link: every channel event, in order; a closed channel is replaced. */
