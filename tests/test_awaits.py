@@ -54,6 +54,11 @@ def test_only_the_friends_real_move_marks_a_game(result):
     assert result["controlUnbound"]["unbound"]["kind"] == "move"  # (the key that committed first)
 
 
+def test_a_hostile_relays_flood_does_not_hide_the_honest_relays_move(result):
+    # (250 broken "moves" from the relay that answers first: a round looks at 200 events a relay)
+    assert result["flooded"]["forged"]["kind"] == "move"
+
+
 def test_without_the_friends_key_a_later_key_or_a_tie_marks_nothing(result):
     assert result["answer"]["unbound"] is None  # a third device's move, after the friend's commitment
     if result["sameSecond"]:  # (the two events were signed within one second)

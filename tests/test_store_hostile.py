@@ -29,6 +29,12 @@ def test_the_friend_gets_exactly_the_honest_messages(result):
     assert result["peerKey"]
 
 
+def test_a_relays_flood_of_broken_signatures_does_not_fill_the_page(result):
+    # (30 broken copies in the host's key, against a share of 12 events made small for the test)
+    assert result["flooded"]["later"] == ['{"n":4}']
+    assert result["flooded"]["count"] <= 12
+
+
 def test_a_message_counts_as_sent_once_a_relay_holds_it(result):
     """No relay reachable: still unconfirmed (never "Sent"); one of two reachable: its OK is enough."""
     assert result["unsent"] == 1

@@ -209,6 +209,33 @@ out.authors = frames[0].filter(f => f.authors).map(f => f.authors[0] === games.f
   out.control = Object.fromEntries(await checkGames(forged, { relays: ['ws://fake.one'], WebSocketImpl: FakeRelay, waitMs: 5000 }));
 }
 
+// A hostile relay, answering first, floods the page with the friend's "moves" under broken
+// signatures (more than a round looks at): they use up that relay's share, not the honest relay's,
+// whose real move still marks the game.
+{
+  const { gameId, guest } = games.forged;
+  const junk = [];
+  for (let i = 0; i < 250; i++) {
+    const ev = { ...(await event(guest, 'guest', msg(gameId, 3 + i, 'move'))) };
+    ev.sig = (ev.sig[0] === 'a' ? 'b' : 'a') + ev.sig.slice(1);
+    junk.push(JSON.stringify(['EVENT', null, ev]));
+  }
+  class Flood extends FakeRelay {
+    send(text) {
+      const msg = JSON.parse(text);
+      if (msg[0] === 'REQ') for (const frame of junk) setTimeout(() => this.onmessage && this.onmessage({ data: frame.replace('null', JSON.stringify(msg[1])) }), 1);
+      super.send(text);
+    }
+  }
+  class Either {
+    constructor(url) {
+      return url.includes('hostile') ? new Flood(url) : new FakeRelay(url);
+    }
+  }
+  const forged = todo.filter(c => c.id === 'forged');
+  out.flooded = Object.fromEntries(await checkGames(forged, { relays: ['ws://hostile.one', 'ws://fake.one'], WebSocketImpl: Either, waitMs: 5000 }));
+}
+
 // No relay reachable, or relays that never answer: nothing is known (no game claimed).
 FakeRelay.down = true;
 out.down = Object.fromEntries(await checkGames(todo, { relays: ['ws://fake.one'], WebSocketImpl: FakeRelay, waitMs: 400 }));

@@ -66,6 +66,29 @@ out.received = batch;
 out.honest = honest;
 out.peerKey = guest.peerKey === host.pubkey;
 
+// A hostile relay floods the friend's page with the host's "messages" under broken signatures,
+// more than the page keeps per visit (made small here): they are not counted, and the host's next
+// real message still comes through.
+{
+  const later = [];
+  const small = new StoreLink({ secret, gameId, role: 'guest', token: 'bb'.repeat(16), relays: [relay], maxEvents: 12,
+    onmessages: (texts, first) => { if (!first) later.push(...texts); } });
+  await until(() => small.opened && small.peerKey === host.pubkey);
+  const signer = new RelayPool([], { kind: STORE_KIND, sinceS: null, secretKey: keys.signKey });
+  await signer.start();
+  for (let i = 0; i < 30; i++) {
+    const ev = { ...signer.sign(keys.tag, await seal(keys.aes, keys.tag, { r: 'host', m: `{"junk":${i}}` })) };
+    ev.sig = (ev.sig[0] === 'a' ? 'b' : 'a') + ev.sig.slice(1);
+    small.pool._frame(JSON.stringify(['EVENT', small.pool.subId, ev]), 'ws://hostile.relay');
+  }
+  await until(() => !small.busy);
+  host.publish(['{"n":4}']);
+  await until(() => later.length > 0, 10000).catch(() => null);
+  out.flooded = { later, count: small.count };
+  small.leave();
+  signer.close();
+}
+
 // "Sent" means a relay holds it. With no relay reachable, a message stays unconfirmed (the page
 // keeps saying "Sending to the relays…"); with one of two reachable, that one's OK is enough.
 const dead = 'ws://127.0.0.1:9';

@@ -11,8 +11,8 @@
 // friend's key when known (else the key that spoke first in the friend's role), the envelope decrypted with the game's key (only the two players hold
 // the room secret) and in the friend's role, a part of a long message ignored, the message read
 // with limits (safejson.js), only its number, type and an answer's verdict kept. At most
-// MAX_EVENTS events are looked at per round, and a round ends after WAIT_MS whatever the relays
-// do. A game no relay answered about is left out of the answer (unknown: nothing is claimed).
+// MAX_EVENTS events of each relay are looked at per round (a relay that floods uses up its own
+// share, not the others'), and a round ends after WAIT_MS whatever the relays do. A game no relay answered about is left out of the answer (unknown: nothing is claimed).
 
 import { RelayPool } from './nostr.js';
 import { relayUrls } from './relays.js';
@@ -62,16 +62,21 @@ async function round(checks, urls, WebSocketImpl, waitMs) {
   }
   if (!byTag.size || !urls.length) return new Map();
   const eosed = new Set();
-  let seen = 0;
+  const seen = new Map(); // url -> events looked at
   let busy = 0;
   let finish = null;
   const done = new Promise(resolve => { finish = resolve; });
   let grace = null;
 
-  const onevent = async (tag, ev) => {
+  const onevent = (tag, ev, url) => {
     const entry = byTag.get(tag);
-    if (!entry || seen >= MAX_EVENTS) return;
-    seen += 1;
+    const looked = seen.get(url) || 0;
+    if (!entry || looked >= MAX_EVENTS) return false; // (not taken from this relay: another's copy may be)
+    seen.set(url, looked + 1);
+    look(entry, tag, ev);
+    return true;
+  };
+  const look = async (entry, tag, ev) => {
     const { check, keys } = entry;
     if (check.peerKey && ev.pubkey !== check.peerKey) return; // (another key: not the friend)
     busy += 1;

@@ -56,7 +56,8 @@ function remember(set, key) {
 
 export class RelayPool {
   /** urls: relay addresses; onevent(topic, ev, url) for each new well-formed event of a subscribed
-   * topic (its signature NOT checked yet: await pool.verify(ev)). The correspondence store
+   * topic (its signature NOT checked yet: await pool.verify(ev); it returns false, not a promise, if
+   * it did not take the event from that relay). The correspondence store
    * (store.js) also gives: kind (stored events), sinceS (null: no `since`), limit, secretKey (its
    * own, derived), maxFrameChars, onrelay(url, ev) for every well-formed event of a relay (also the
    * ones another relay gave already), oneose(url) and onok(url, id, ok, message). */
@@ -224,7 +225,9 @@ export class RelayPool {
     if (eventId(ev) !== ev.id) return; // the id must be the hash of what it carries
     remember(this.copies, copy);
     if (this.onrelay) this.onrelay(url, ev);
-    if (this.onevent) this.onevent(tag[1], ev, url);
+    // (onevent returns false when it did not take the event from this relay, e.g. over that
+    // relay's share: another relay's copy is then passed on)
+    if (this.onevent && this.onevent(tag[1], ev, url) === false) this.copies.delete(copy);
   }
 
   /** Whether `ev` (well formed, its id checked) is signed by its pubkey. Checked once per event

@@ -142,8 +142,9 @@ export function storeReaches(info) {
 }
 
 export class StoreLink {
-  constructor({ secret, gameId, role, token, peerKey = null, peerToken = null, since = 0, relays = null, onmessages = null, onbind = null, onsince = null, onchange = null }) {
-    Object.assign(this, { secret, gameId, role, token, onmessages, onbind, onsince, onchange });
+  constructor({ secret, gameId, role, token, peerKey = null, peerToken = null, since = 0, relays = null, onmessages = null, onbind = null, onsince = null, onchange = null,
+    maxEvents = MAX_EVENTS }) {
+    Object.assign(this, { secret, gameId, role, token, onmessages, onbind, onsince, onchange, maxEvents });
     this.peerKey = typeof peerKey === 'string' && PUBKEY.test(peerKey) ? peerKey : null;
     this.peerToken = typeof peerToken === 'string' && TOKEN.test(peerToken) ? peerToken : null;
     this.since = Number.isInteger(since) && since > 0 ? since : 0;
@@ -184,7 +185,7 @@ export class StoreLink {
       if (this.peerToken) this._bindKey(await storeKeyOf(this.secret, this.gameId, this.peerToken));
       this.pool = new RelayPool(this.relays, {
         kind: STORE_KIND, sinceS: null, limit: LIMIT, secretKey: this.keys.signKey, maxFrameChars: MAX_FRAME_CHARS, maxPending: 0,
-        onevent: (topic, ev, url) => this._event(ev, url),
+        onevent: (topic, ev, url) => this._take(ev, url),
         onrelay: (url, ev) => this._onRelay(url, ev),
         oneose: url => this._eose(url),
         onok: (url, id, ok, message) => this._ok(url, id, ok, message),
@@ -276,6 +277,17 @@ export class StoreLink {
     return this.held.get(url);
   }
 
+  /** An event from relay `url`: false if it is not taken from that relay (left, full, or over
+   * that relay's rate: the pool then passes another relay's copy on). */
+  _take(ev, url) {
+    if (this.left || this.count >= this.maxEvents || !this._rateOk(url)) {
+      trace('in: dropped (left/count/rate)', url);
+      return false;
+    }
+    this._event(ev, url);
+    return true;
+  }
+
   async _event(ev, url) {
     this.busy = (this.busy || 0) + 1;
     try {
@@ -286,14 +298,15 @@ export class StoreLink {
   }
 
   async _check(ev, url) {
-    if (this.left || this.count >= MAX_EVENTS || !this._rateOk(url)) return trace('in: dropped (left/count/rate)', url);
     const mine = ev.pubkey === this.pubkey;
     trace('in:', ev.id.slice(0, 8), mine ? 'mine' : `key ${ev.pubkey.slice(0, 8)}`, 'from', url, 'at', ev.created_at);
     if (!mine && this.peerKey && ev.pubkey !== this.peerKey) return trace('in: a third key, ignored; friend is', this.peerKey.slice(0, 8)); // a third device: ignored
-    this.count += 1;
     if (!(await this.pool.verify(ev))) return;
     const env = await open(this.keys.aes, this.keys.tag, ev.content);
     if (!env || this.left) return;
+    // (counted once it opens: only the two players can make such events, so junk from a relay or
+    // a stranger never fills the page's share)
+    this.count += 1;
     if (mine !== (env.r === this.role)) return; // (only the friend speaks for the other role)
     const text = this._whole(ev, env);
     if (text === null) return;
