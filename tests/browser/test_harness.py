@@ -97,6 +97,40 @@ def test_a_first_visit_page_that_crashed_is_not_lent_again(browser, site):
         pool.close()
 
 
+def test_a_device_page_that_crashed_while_starting_opens_again_with_its_own_scripts(browser, site):
+    # A peer test's device reopens a page whose renderer crashed while starting in a new tab of
+    # its context (test_peer_play.Device.open). That tab needs the init scripts the crashed page
+    # had of its own (test_peer_store.py holds Python back with one): without them the test went
+    # on with a page that did not do what it checks (2026-12-04).
+    from . import conftest
+    from .test_peer_play import Device
+
+    started = time.time()
+    device = Device(browser, site, "harness")
+    pages = []
+
+    def crash_first(page, timeout_ms):
+        pages.append(page)
+        if len(pages) == 1:
+            crashed = []
+            page.on("crash", lambda _: crashed.append(True))
+            crash(page, lambda: bool(crashed))
+            page.evaluate("1")  # (Target crashed)
+        wait_for_app(page)
+
+    try:
+        device.page = device.new_page(["window.hcOwnScript = 'ran'"])
+        with pytest.warns(UserWarning, match="crashed while starting"):
+            device.open(ready=crash_first)
+        assert len(pages) == 2 and pages[1] is device.page and pages[0].is_closed()
+        assert device.page.evaluate("window.hcOwnScript") == "ran"
+        assert device.page_scripts == ["window.hcOwnScript = 'ran'"]
+        left_its_core(since=started)
+    finally:
+        conftest._recovered.remove("harness's page")  # (made on purpose: no logs kept for it)
+        device.context.close()
+
+
 def test_the_wrapper_merges_every_disable_features_into_one(tmp_path):
     # Chromium honours only the last --disable-features: Playwright passes its own list, the
     # suite another, the network namespace a third.

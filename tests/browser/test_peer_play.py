@@ -56,8 +56,19 @@ class Device:
         self.errors: list[str] = []
         #: The page's last console lines and failed requests: printed when a start stalls.
         self.log: deque[str] = deque(maxlen=40)
-        self.page = self.watch(self.context.new_page())
+        #: Init scripts of the current page alone (``new_page(scripts)``): a tab opened after a
+        #: crash gets them too.
+        self.page_scripts: list[str] = []
+        self.page = self.new_page()
         self.site = site
+
+    def new_page(self, scripts=()):
+        """A new tab of this device (watched), with init scripts of its own."""
+        self.page_scripts = list(scripts)
+        page = self.watch(self.context.new_page())
+        for script in self.page_scripts:
+            page.add_init_script(script)
+        return page
 
     def watch(self, page):
         """``page``, with its errors going to :attr:`errors` and its console to :attr:`log`."""
@@ -92,7 +103,7 @@ class Device:
                           f"new tab. Its last console lines and failed requests:\n  " + "\n  ".join(self.log)
                           + "\n" + crash_recovered(f"{self.name}'s page"))
             self.errors.clear()
-            crashed_page, self.page = self.page, self.watch(self.context.new_page())
+            crashed_page, self.page = self.page, self.new_page(self.page_scripts)
             crashed_page.close()
             self._open_once(url, ready)
 

@@ -65,9 +65,7 @@ class Visitor(Device):
     def visit(self, url=None, engine_after_store=False):
         """Open the page; ``engine_after_store``: Python starts only once the store has handed
         over its first batch (the relays answer before the Session is up, as on a fast network)."""
-        self.page = self.watch(self.context.new_page())
-        if engine_after_store:
-            self.page.add_init_script(ENGINE_AFTER_STORE)
+        self.page = self.new_page([ENGINE_AFTER_STORE] if engine_after_store else [])
         self.open(url)
         return self
 
