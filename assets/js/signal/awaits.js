@@ -12,7 +12,8 @@
 // the room secret) and in the friend's role, a part of a long message ignored, the message read
 // with limits (safejson.js), only its number, type and an answer's verdict kept. At most
 // MAX_EVENTS events of each relay are looked at per round (a relay that floods uses up its own
-// share, not the others'), and a round ends after WAIT_MS whatever the relays do. A game no relay answered about is left out of the answer (unknown: nothing is claimed).
+// share, not the others'), and a round ends after WAIT_MS whatever the relays do. A game no relay
+// answered about is left out of the answer (unknown: nothing is claimed).
 
 import { RelayPool } from './nostr.js';
 import { relayUrls } from './relays.js';

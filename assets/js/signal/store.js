@@ -304,8 +304,8 @@ export class StoreLink {
     if (!(await this.pool.verify(ev))) return;
     const env = await open(this.keys.aes, this.keys.tag, ev.content);
     if (!env || this.left) return;
-    // (counted once it opens: only the two players can make such events, so junk from a relay or
-    // a stranger never fills the page's share)
+    // (counted once it opens: only a holder of the room secret can make such an event, so junk
+    // from a relay, or a broken copy of a real event, never fills the page's share)
     this.count += 1;
     if (mine !== (env.r === this.role)) return; // (only the friend speaks for the other role)
     const text = this._whole(ev, env);
