@@ -183,8 +183,10 @@ async function client(topics) {
   // proposes to it, in a batch.
   const proposal = () => c.got.find(e => e.pubkey === page.id && JSON.parse(e.content).m.some(w => w.t === 'propose'));
   let proposed = false;
+  let seek = null;
   for (let i = 0; i < 10 && !proposed; i++) {
-    c.publish(await event(m, [topic], { t: 'seek', k: mk }, { bits: BITS }));
+    seek = await event(m, [topic], { t: 'seek', k: mk }, { bits: BITS });
+    c.publish(seek);
     proposed = await until(proposal, 1000);
   }
   const prop = proposal();
@@ -199,6 +201,13 @@ async function client(topics) {
   // Wait for what a step must lead to (a rejection counted, a message published), not a fixed
   // time; a step that must lead to nothing waits 300 ms.
   const settle = (f = null) => (f ? until(f, 5000) : wait(300));
+  // The seek again, its signature changed (a hostile relay: the pool sees a new copy): it does
+  // not count as the seeker heard from again (a seeker that left would be kept alive).
+  await wait(20);
+  const heardAt = page.lobby.seekers.get(m.pubkey).at;
+  deliver({ ...seek, sig: seek.sig.slice(0, -2) + (seek.sig.endsWith('00') ? '01' : '00') });
+  await settle();
+  steps.seekCopyRefreshesNothing = page.lobby.seekers.get(m.pubkey).at === heardAt;
   // a. the seeker's key on the event, signed by another key (passed on by a hostile relay; the
   // local relay, like a public one, refuses it)
   let b0 = before();

@@ -37,6 +37,7 @@ const ECDH = { name: 'ECDH', namedCurve: 'P-256' };
 export const SEEK_POW_BITS = 14;
 const MAX_CONTENT = 4096; // a seek or a gone (a batch: MAX_UNPACK_CHARS)
 const MAX_AGE_S = 300; // a ticket older (or newer) than this by the receiver's clock is refused
+const MAX_SEEK_IDS = 4000; // seeks remembered as taken
 // The keys that failed to pair with this page (silent, accepted then gone, game never connected):
 // kept while the page is open, across its quick plays.
 export const FAILED = new Set();
@@ -75,6 +76,7 @@ export class QuickPlay {
       },
     });
     this.lobby = null;
+    this.seekIds = new Set(); // seeks taken (by id; bounded)
     this.timer = null;
     this.reported = false;
     this.startedAt = now();
@@ -233,6 +235,11 @@ export class QuickPlay {
     if (!need) return;
     if (m.t === 'seek') {
       if (!this._provenSeek(ev, ev.pubkey, true)) return void (this.rejected += 1);
+      // A seek is taken once. It is never signed, so a relay that passes it again with its
+      // signature changed (the pool then sees a new copy) must not keep a seeker that left alive.
+      if (this.seekIds.has(ev.id)) return;
+      this.seekIds.add(ev.id);
+      if (this.seekIds.size > MAX_SEEK_IDS) this.seekIds.delete(this.seekIds.values().next().value);
     } else {
       this.checks.gone = (this.checks.gone || 0) + 1;
       if (!(await this.pool.verify(ev))) return void (this.rejected += 1);
