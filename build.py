@@ -1489,7 +1489,7 @@ def _with_default_paths(args: Sequence[str]) -> List[str]:
 
 #: pytest-xdist workers for ``build.py test``: one per core, at least 2 (the browser tests spend
 #: part of their time waiting on timers and the network, so 2 workers pay even on one core). One
-#: more than the cores starved a timing-bound Node test and was not shown faster (docs/TESTING.md).
+#: more than the cores was not shown faster (docs/TESTING.md).
 #: ``HIDDENCHESS_TEST_WORKERS=N`` overrides it; ``0`` runs in one process.
 def test_workers(environ: Optional[dict] = None) -> int:
     """The number of pytest-xdist workers.

@@ -179,6 +179,8 @@ async function client(topics) {
   // What a relay passes on, as it is (a hostile relay passes what an honest one refuses: a
   // forged signature).
   const deliver = ev => page.pool._frame(JSON.stringify(['EVENT', page.pool.subId, ev]), relay);
+  // (the same event, its signature broken: what a hostile relay can pass on first)
+  const brokenCopy = ev => ({ ...ev, sig: ev.sig.slice(0, -2) + (ev.sig.endsWith('00') ? '01' : '00') });
   // The seeker seeks (with proof of work; again until the page has subscribed): the page
   // proposes to it, in a batch.
   const proposal = () => c.got.find(e => e.pubkey === page.id && JSON.parse(e.content).m.some(w => w.t === 'propose'));
@@ -205,7 +207,7 @@ async function client(topics) {
   // not count as the seeker heard from again (a seeker that left would be kept alive).
   await wait(20);
   const heardAt = page.lobby.seekers.get(m.pubkey).at;
-  deliver({ ...seek, sig: seek.sig.slice(0, -2) + (seek.sig.endsWith('00') ? '01' : '00') });
+  deliver(brokenCopy(seek));
   await settle();
   steps.seekCopyRefreshesNothing = page.lobby.seekers.get(m.pubkey).at === heardAt;
   // a. the seeker's key on the event, signed by another key (passed on by a hostile relay; the
@@ -240,7 +242,7 @@ async function client(topics) {
   // (the same id): refused, and it does not keep the real one out when the relay brings it
   const valid = await event(m, [back], { k: mk, m: [accept] });
   b0 = before();
-  deliver({ ...valid, sig: valid.sig.slice(0, -2) + (valid.sig.endsWith('00') ? '01' : '00') });
+  deliver(brokenCopy(valid));
   await settle(() => page.rejected > b0.rejected);
   steps.brokenCopyRefused = page.rejected === b0.rejected + 1 && offer().stage === 'proposed';
   // the real one: the page checks the seeker is there; its ready pairs them
