@@ -274,7 +274,8 @@ class FakeClock:
 def test_the_time_limit_is_honoured_mid_search(variant):
     view = view_of(variant, None, ["d3", "d6"] if variant == "royal-pawn" else ["e4", "e5"])
     clock = FakeClock(0.001)
-    out = choose_move(view, 5, seed=1, time_limit_ms=30, max_nodes=10 ** 9, clock=clock)
+    out = choose_move(view, 5, seed=1, time_limit_ms=30, max_nodes=10 ** 9, clock=clock,
+                      book=False)  # (1. e4 e5 is in Standard's book)
     # One read at the start, then one every 256 nodes: 30 ms of fake time is 30 reads.
     assert clock.calls <= 31
     assert out["nodes"] <= 31 * 256
@@ -290,12 +291,12 @@ def test_a_level_is_its_node_budget_when_the_device_is_not_far_too_slow():
     budget = 3_000
     per_node = 1.0 / (ai.SAFETY_NODES_PER_S * 1.05)  # seconds a node, just faster than the floor
     clock = FakeClock(per_node * 256)  # read every 256 nodes
-    out = choose_move(view, 5, seed=3, max_nodes=budget,
+    out = choose_move(view, 5, seed=3, max_nodes=budget, book=False,
                       time_limit_ms=ai.time_cap_ms(budget) - 1_000, clock=clock)
     assert out["capped"] is False and out["nodes"] == budget
     # Slower than the floor: the cap binds, and the answer says so.
     clock = FakeClock(per_node * 256 * 1.2)
-    out = choose_move(view, 5, seed=3, max_nodes=budget,
+    out = choose_move(view, 5, seed=3, max_nodes=budget, book=False,
                       time_limit_ms=ai.time_cap_ms(budget) - 1_000, clock=clock)
     assert out["capped"] is True and out["nodes"] < budget
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from hiddenchess.ai.book import get_book
+from hiddenchess.engine.notation import initial_position, parse_uci, uci
+
 from .conftest import square_center, state, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -113,6 +116,21 @@ def test_level_1_from_the_dialog_answers_every_move_and_takeback(app):
     takeback.click()
     app.wait_for_function(f"window.hcApp.state().moves.length === {plies - 2}")
     assert state(app)["turnColor"] == "white"
+
+
+def test_level_5_answers_from_its_opening_book(app):
+    # After 1. e4 level 5's own search plays 1... Nf6 (every seed); its book (lichess's named
+    # openings, the moves Stockfish scores near the best) has 1... a6, c5, c6, e5, e6 and g6.
+    # So a book reply shows that the page's worker has the book and uses it.
+    app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'white'})")
+    app.mouse.click(*square_center(app, "e2"))
+    app.mouse.click(*square_center(app, "e4"))
+    wait_for_answer(app, 2)
+    pos = initial_position()
+    pos.push(parse_uci(pos, "e2e4"))
+    book = {uci(m) for m, _ in get_book("standard").moves(pos)}
+    assert "g8f6" not in book
+    assert state(app)["moves"][1]["uci"] in book
 
 
 def test_level_5_thinks_in_a_worker_while_the_page_responds(app):

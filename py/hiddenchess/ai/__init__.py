@@ -39,6 +39,9 @@ tapered evaluation: PeSTO's tables, pawn structure, rooks' files, the king's paw
 :mod:`hiddenchess.ai.evaluation`); what makes a level is its node budget, and level 1's
 blunders: a move picked among the four after the best, which often hangs a piece.
 Level 5 takes about 0.3-0.4 s a move on CPython and 0.3-1.3 s in the browser.
+In Standard, level 5 first plays from the opening book (:mod:`hiddenchess.ai.book`:
+lichess's named openings, the moves Stockfish scores near the best), at once and varied by the
+seed, and searches from the first position outside it.
 
 Each level's approximate rating on Stockfish 15.1's ``UCI_Elo`` scale in standard chess -- level 5
 measured against Stockfish (``bench/strength.py``), the others chained down from it by the score
@@ -100,6 +103,7 @@ from hiddenchess.ai.determinizers import (
     DETERMINIZERS, InvalidViewError, Sample, choose_setup, computer_plays, determinize,
     register_determinizer, register_setup_chooser,
 )
+from hiddenchess.ai.book import get_book
 from hiddenchess.ai.evaluation import MATE, evaluate, tables_for
 from hiddenchess.ai.memory import SearchMemory
 from hiddenchess.ai.search import MATE_BOUND, MAX_PLY, Searcher
@@ -136,6 +140,9 @@ class Level:
     #: Whether the samples of the hidden pieces follow a model of the opponent's setup (Hidden
     #: Identity: the king where a sensible player puts it); the lower levels draw uniformly.
     prior: bool = False
+    #: Whether the level plays from the variant's opening book (:mod:`hiddenchess.ai.book`) while
+    #: the position is in it.
+    book: bool = False
 
 
 #: With several samples (hidden information), every root move within this many centipawns of a
@@ -201,7 +208,8 @@ LEVELS = {
     2: Level(2, "Casual", MAX_PLY - 8, 1_200, time_cap_ms(1_200), True, 0, 0.0, 0),
     3: Level(3, "Club", MAX_PLY - 8, 3_500, time_cap_ms(3_500), True, 0, 0.0, 0),
     4: Level(4, "Strong", MAX_PLY - 8, 8_000, time_cap_ms(8_000), True, 0, 0.0, 0),
-    5: Level(5, "Master", MAX_PLY - 8, 24_000, time_cap_ms(24_000), True, 0, 0.0, 0, prior=True),
+    5: Level(5, "Master", MAX_PLY - 8, 24_000, time_cap_ms(24_000), True, 0, 0.0, 0, prior=True,
+             book=True),
 }
 
 def get_level(level) -> Level:
@@ -214,7 +222,7 @@ def get_level(level) -> Level:
 
 
 def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_nodes=None,
-                clock=time.perf_counter, memory=None) -> dict:
+                clock=time.perf_counter, memory=None, book=True) -> dict:
     """The computer's move for the side to move in ``view`` (``Game.view(seat).to_json()``).
 
     ``level`` is 1..5 (see the table above). ``seed`` makes the choice reproducible;
@@ -225,7 +233,13 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
     the page's worker passes one, so each search starts from what the last found; the answer
     then depends on the searches before it, not on the view and seed alone.
 
-    Returns ``{"uci", "san", "depth", "nodes", "score", "mate", "pv", "level", "capped"}``:
+    A level with a book (:attr:`Level.book`) plays a book move at once while the position is in
+    its variant's opening book (:mod:`hiddenchess.ai.book`), chosen with the seeded generator;
+    ``book=False`` always searches.
+
+    Returns ``{"uci", "san", "depth", "nodes", "score", "mate", "pv", "level", "capped",
+    "book"}``: ``book`` is True for a book move (then ``depth`` and ``nodes`` are 0 and ``score``
+    is the book's, Stockfish's centipawns);
     ``capped`` is True when the time cap, not the node budget, ended the search; ``score`` in
     centipawns for the side to move (about +-100 000 for a forced game end), ``mate`` the number
     of moves to a forced win (positive) or loss (negative) when the search found one, else
@@ -260,6 +274,12 @@ def choose_move(view: dict, level: int, *, seed=None, time_limit_ms=None, max_no
     if len(legal) == 1:
         m = legal[0]
         return _answer(pos, m, 0, 0, evaluate(pos, tables_for(pos.variant)), [m], lvl, False)
+    if book and lvl.book and len(samples) == 1 and allowed is None:
+        opening = get_book(pos.variant.id)
+        found = opening.choose(pos, rng) if opening is not None else None
+        if found is not None:
+            m, score = found
+            return _answer(pos, m, 0, 0, score, [m], lvl, False, book=True)
 
     order = list(legal)
     rng.shuffle(order)
@@ -395,7 +415,7 @@ def mate_in(score: int):
     return moves if score > 0 else -moves
 
 
-def _answer(pos, move, depth, nodes, score, pv, lvl, capped) -> dict:
+def _answer(pos, move, depth, nodes, score, pv, lvl, capped, book=False) -> dict:
     mate = mate_in(score)
     return {
         "uci": _uci(move),
@@ -407,6 +427,7 @@ def _answer(pos, move, depth, nodes, score, pv, lvl, capped) -> dict:
         "pv": [_uci(m) for m in pv],
         "level": lvl.number,
         "capped": capped,
+        "book": book,
     }
 
 
@@ -423,7 +444,8 @@ def warm_up(max_nodes: int = WARM_UP_NODES) -> dict:
     the worker thread's CPU against 460-510 ms, and 100-250 ms more on the browser's background
     threads); after two small answers (30-90 ms each), none did, in 3 of 3 workers. A search of
     24 000 nodes run inside the worker as it started did not help: what the second call pays for
-    is the browser compiling the path a request takes, not the search itself.
+    is the browser compiling the path a request takes, not the search itself. It searches (no book
+    move) and reads Standard's opening book, so that the first real answer does not.
 
     >>> warm_up(300)["nodes"]
     300
@@ -431,7 +453,8 @@ def warm_up(max_nodes: int = WARM_UP_NODES) -> dict:
     position = initial_position()
     view = {"variant": position.variant.id, "fen": _fen(position), "moves": [],
             "status": {"over": False}}
-    return choose_move(view, 5, seed=0, max_nodes=max_nodes)
+    get_book(position.variant.id)
+    return choose_move(view, 5, seed=0, max_nodes=max_nodes, book=False)
 
 
 def computer_variants() -> list:
