@@ -1,4 +1,4 @@
-"""Makes the computer's opening book for Standard chess: ``py/hiddenchess/variants/standard/book.py``.
+"""Makes the computer's opening book for Standard: ``py/hiddenchess/variants/standard/book.py``.
 
     python3 bench/make_book.py --openings /path/to/lichess-org/chess-openings
     python3 bench/make_book.py --openings DIR --nodes 300000 --margin 25 --floor -70

@@ -2,11 +2,12 @@
 
 A variant's book is its ``book`` plug-in, ``hiddenchess/variants/<package>/book.py``, whose
 ``TREE`` is the text (Standard's is made by ``bench/make_book.py`` from lichess's named openings,
-every move scored by Stockfish); :func:`get_book` reads it once. The text is a tree, depth first: ``uci:score`` is a
-move and the score of the position it leads to (centipawns, from the mover's side), ``(`` goes
-into the position after the last move, ``)`` comes back out. Positions are told apart by
-everything but the en passant square (:meth:`~hiddenchess.engine.position.Position.state_key`),
-so a book position reached by another order of moves is found too.
+every move scored by Stockfish); :func:`get_book` reads it once. The text is a tree, depth first:
+``uci:score`` is a move and the score of the position it leads to (centipawns, from the mover's
+side), ``(`` goes into the position after the last move, ``)`` comes back out. Positions are told
+apart by everything but the en passant square
+(:meth:`~hiddenchess.engine.position.Position.state_key`), so a book position reached by another
+order of moves is found too.
 
 :meth:`Book.choose` picks among a position's moves at random, the better ones more often: a
 move ``d`` centipawns below the best is chosen ``exp(-d / SOFTNESS)`` times as often.
@@ -117,7 +118,7 @@ class Book:
         return [(m, s) for m, s in found if m in legal]
 
     def choose(self, pos, rng):
-        """A ``(move, score)`` for ``pos`` drawn with ``rng`` (see :data:`SOFTNESS`), or ``None``."""
+        """A ``(move, score)`` for ``pos`` drawn with ``rng`` (:data:`SOFTNESS`), or ``None``."""
         found = self.moves(pos)
         if not found:
             return None
