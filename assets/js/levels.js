@@ -2,8 +2,8 @@
 // on Stockfish 15.1's UCI_Elo scale in standard chess, the one place these numbers live.
 // Levels 2-5 were measured against Stockfish (bench/strength.py) and fitted together with their
 // self-play steps (bench/ladder.py); level 1, below Stockfish's lowest setting, is chained down
-// from level 2: docs/BENCHMARKS.md, "What the levels are worth"; level 5 was raised for its
-// opening book ("Level 5's opening book" there). They are rough (each is known
+// from level 2: docs/BENCHMARKS.md, "What the levels are worth"; level 5 was measured again
+// with its opening book ("Level 5's opening book" there). They are rough (each is known
 // to about +-100-200): a guide, not a promise; in the hidden variants the same level plays
 // differently.
 
