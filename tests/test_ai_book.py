@@ -11,13 +11,7 @@ from hiddenchess.ai.book import SOFTNESS, Book, BookError, get_book
 from hiddenchess.engine.notation import initial_position, uci
 from hiddenchess.game.game import Game
 
-
-def view_after(sans, variant="standard", seat=None):
-    game = Game.new(variant)
-    for san in sans:
-        game.play(san)
-    seat = seat or ("white", "black")[len(sans) % 2]
-    return game.view(seat).to_json()
+from test_ai import view_of
 
 
 def test_the_standard_book_holds_the_main_openings_and_nothing_unsound():
@@ -41,7 +35,7 @@ def test_only_variants_with_a_book_plug_in_have_one():
 
 
 def test_level_5_opens_from_the_book_and_varies_with_the_seed():
-    view = view_after([])
+    view = view_of("standard", None, [])
     answers = [choose_move(view, 5, seed=s) for s in range(24)]
     assert all(a["book"] and a["nodes"] == 0 and a["depth"] == 0 for a in answers)
     book_moves = {uci(m): s for m, s in get_book("standard").moves(initial_position())}
@@ -67,20 +61,20 @@ def test_the_better_book_moves_are_chosen_more_often():
 
 def test_the_book_answers_both_sides_and_transpositions():
     # A Queen's Gambit by two orders of moves: the position is the same, so is the answer.
-    a = choose_move(view_after(["d4", "d5", "c4"]), 5, seed=1)
-    b = choose_move(view_after(["c4", "d5", "d4"]), 5, seed=1)
+    a = choose_move(view_of("standard", None, ["d4", "d5", "c4"]), 5, seed=1)
+    b = choose_move(view_of("standard", None, ["c4", "d5", "d4"]), 5, seed=1)
     assert a["book"] and b["book"]
     assert a["uci"] == b["uci"]
 
 
 def test_level_5_searches_once_out_of_the_book():
-    view = view_after(["a4", "h5", "a5", "h4"])  # no named opening plays this
+    view = view_of("standard", None, ["a4", "h5", "a5", "h4"])  # no named opening plays this
     answer = choose_move(view, 5, seed=1, max_nodes=2_000)
     assert not answer["book"] and answer["nodes"] == 2_000 and answer["depth"] >= 1
 
 
 def test_book_false_and_the_lower_levels_always_search():
-    view = view_after([])
+    view = view_of("standard", None, [])
     assert not choose_move(view, 5, seed=1, max_nodes=1_000, book=False)["book"]
     for level in (1, 2, 3, 4):
         assert not LEVELS[level].book
