@@ -119,7 +119,14 @@ class Device:
             warnings.warn(f"[{self.name}] reloading a stalled start: {stalled}; its errors: {self.errors}; "
                           f"its last console lines and failed requests:\n  " + "\n  ".join(self.log))
             self.errors.clear()
-            self.page.reload()
+            # Not a reload: the page drops a link's "#join=..." from its address once it has read
+            # it, so a reload would restore the saved game and offer a link of its own instead
+            # of answering the invite (a CI failure: the host then waited for an answer in vain).
+            # A player opens the link again. Another document of the site first (not about:blank,
+            # where the init scripts may not touch localStorage): the same address with another
+            # hash would not load the page anew.
+            self.page.goto(self.site.url("/assets/app.css"))
+            self.page.goto(url or self.site.url("/index.html"))
             ready(self.page, SHARED_BOOT_TIMEOUT_MS)
 
     def state(self) -> dict:
@@ -236,8 +243,16 @@ def invite(host: Device, variant: str, color: str = "white", clock: str = "none"
     link = host.code()
     assert "#join=" in link
     # The Copy button puts the whole link on the clipboard.
+    # ("Copied" shows for 2 s; on a loaded machine the page's own Python can keep its main thread
+    # busy past that, so the label is watched as it changes rather than polled.)
+    page.evaluate("""() => {
+      const btn = document.getElementById('friend-copy');
+      window.hcSawCopied = false;
+      new MutationObserver(() => { if (btn.textContent === 'Copied') window.hcSawCopied = true; })
+        .observe(btn, {childList: true, characterData: true, subtree: true});
+    }""")
     page.locator("#friend-copy").click()
-    expect(page.locator("#friend-copy")).to_have_text("Copied")
+    page.wait_for_function("window.hcSawCopied === true", timeout=CONNECT_MS)
     assert page.evaluate("navigator.clipboard.readText()") == link
     return link
 
