@@ -58,7 +58,7 @@ from dataclasses import replace
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "py"))
 
-from hiddenchess.ai import LEVELS, choose_move, choose_setup, computer_variants  # noqa: E402
+from hiddenchess.ai import LEVELS, SearchMemory, choose_move, choose_setup, computer_variants  # noqa: E402
 from hiddenchess.errors import IllegalMoveError  # noqa: E402
 from hiddenchess.game.game import Game  # noqa: E402
 from hiddenchess.variants.reveal.rules import SeededDraw  # noqa: E402
@@ -89,9 +89,14 @@ OPENINGS = {
 
 # --- players -------------------------------------------------------------------------------------
 class LevelPlayer:
-    """Our computer at one level, its budgets scaled by ``scale`` (or fixed ``movetime``)."""
+    """Our computer at one level, its budgets scaled by ``scale`` (or fixed ``movetime``).
 
-    def __init__(self, level, scale=1.0, movetime=None):
+    ``memory``: the search keeps its transposition table from one move to the next, as the
+    page's worker does (one :class:`~hiddenchess.ai.SearchMemory` for the player's lifetime,
+    a table per variant, level and seat); off, every move searches afresh.
+    """
+
+    def __init__(self, level, scale=1.0, movetime=None, memory=False):
         base = LEVELS[level]
         # Node budgets only: the time caps are a safety net for slow devices and would make the
         # result depend on the machine's load.
@@ -101,14 +106,15 @@ class LevelPlayer:
         self.name = f"level {level}"
         self.nodes = 0
         self.seconds = 0.0
+        self.memory = SearchMemory() if memory else None
 
     def __call__(self, view, seed):
         t = time.perf_counter()
         if self.movetime:
             out = choose_move(view, self.level, seed=seed, time_limit_ms=int(self.movetime * 1000),
-                              max_nodes=10 ** 12)
+                              max_nodes=10 ** 12, memory=self.memory)
         else:
-            out = choose_move(view, self.level, seed=seed)
+            out = choose_move(view, self.level, seed=seed, memory=self.memory)
         self.seconds += time.perf_counter() - t
         self.nodes += out["nodes"]
         return out["uci"]

@@ -11,7 +11,9 @@ hidden pawn's extra move.
 Matches
 -------
 ``--level`` (default 5) with its node budget (``--scale`` multiplies it; the time cap is lifted,
-so the machine's load does not change a single move) plays Stockfish at each ``--elos`` setting
+so the machine's load does not change a single move), keeping its transposition table from one
+move to the next as the page's worker does (``--no-memory``: each move afresh, as this bench
+did before 2026-12-04), plays Stockfish at each ``--elos`` setting
 (``UCI_LimitStrength``, one thread, ``--sf-nodes`` nodes a move, default 200 000 -- about
 200 ms on one unloaded core; ``--sf-movetime`` gives it wall time instead). Games come in pairs
 with the same start (book line or setup), colours swapped.
@@ -174,8 +176,8 @@ class OurPlayer(LevelPlayer):
 class BlindPlayer(LevelPlayer):
     """Our level playing as if it saw nothing hidden (the hanging-piece reference)."""
 
-    def __init__(self, level, scale, variant):
-        super().__init__(level, scale)
+    def __init__(self, level, scale, variant, memory=False):
+        super().__init__(level, scale, memory=memory)
         self.variant = variant
         self.name = f"blind {level}"
         self.fallbacks = self.stripped = 0
@@ -382,8 +384,9 @@ def run(args, path, judge, variants, elo_list, games, max_plies, log):
     t0 = time.perf_counter()
     for variant in variants:
         for elo in elo_list:
-            ours = OurPlayer(args.level, args.scale)
-            other = (BlindPlayer(args.level, args.scale, variant) if args.reference == "blind"
+            ours = OurPlayer(args.level, args.scale, memory=not args.no_memory)
+            other = (BlindPlayer(args.level, args.scale, variant, memory=not args.no_memory)
+                     if args.reference == "blind"
                      else StockfishPlayer(path, elo, args.sf_nodes, args.sf_movetime))
             t = time.perf_counter()
             try:
@@ -419,6 +422,8 @@ def main(argv=None):
     ap.add_argument("--adjudicate", type=int, default=300, help="cp at the move cap")
     ap.add_argument("--judge-nodes", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-memory", action="store_true",
+                    help="every move of ours searches afresh (the page keeps its table between moves)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
 
@@ -449,7 +454,8 @@ def main(argv=None):
     path = ensure_stockfish()
     judge, judge_engine = make_judge(path, args.judge_nodes)
     sf_limit = f"{args.sf_movetime}s" if args.sf_movetime else f"{args.sf_nodes} nodes"
-    print(f"strength: level {args.level} at {args.scale} x its node budget; Stockfish "
+    memory = "each move afresh" if args.no_memory else "its table kept between moves, as in the page"
+    print(f"strength: level {args.level} at {args.scale} x its node budget, {memory}; Stockfish "
           f"({path}) at {sf_limit} a move; {games} games a row; cap {max_plies} plies\n")
     head = (f"{'variant':12s} {'opponent':10s} {'W-D-L':>7s} {'score':>6s} {'diff':>5s} "
             f"{'hang':>4s} {'games':>5s} {'lost':>4s} {'adj':>3s} {'fb':>3s} {'bk':>3s} {'time':>6s}")
