@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from . import cores, netns
 from .conftest import CHROMIUM_LOGS, FirstVisits, SharedPage, chromium_log_tail, logged, state, wait_for_app
@@ -128,6 +129,36 @@ def test_a_device_page_that_crashed_while_starting_opens_again_with_its_own_scri
         left_its_core(since=started)
     finally:
         conftest._recovered.remove("harness's page")  # (made on purpose: no logs kept for it)
+        device.context.close()
+
+
+def test_a_device_page_that_stalled_while_starting_opens_its_address_again(browser, site):
+    # A start that stalls is opened again at the address the test gave, as a new document. A
+    # reload would keep the address the page is at, and the page drops an invite link's
+    # "#join=..." once it has read it: the guest of test_hidden_identity_with_a_friend then
+    # offered a link of its own instead of answering the invite, and the host waited in vain
+    # (CI, 2026-12-04).
+    from .test_peer_play import Device
+
+    device = Device(browser, site, "harness")
+    url = site.url("/index.html#harness=1")
+    pages = []
+
+    def stall_first(page, timeout_ms):
+        pages.append(page)
+        wait_for_app(page)
+        if len(pages) == 1:
+            # (as the app does with a link it has read: the address loses its hash)
+            page.evaluate("window.hcStalled = true; history.replaceState(null, '', location.pathname)")
+            raise PlaywrightTimeout("the start stalled (made on purpose)")
+
+    try:
+        with pytest.warns(UserWarning, match="opening a stalled start again"):
+            device.open(url, ready=stall_first)
+        assert len(pages) == 2 and pages[1] is device.page
+        assert device.page.evaluate("window.hcStalled") is None  # a new document
+        assert device.page.evaluate("performance.getEntriesByType('navigation')[0].name") == url
+    finally:
         device.context.close()
 
 

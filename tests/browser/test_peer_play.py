@@ -113,10 +113,11 @@ class Device:
             ready(self.page, 60_000)
         except (pytest.fail.Exception, PlaywrightTimeout) as stalled:
             # Seen a few times on the first boot inside the namespace, never twice in a row: the
-            # page stays on "Starting" (say where it was), then a reload starts it as a player would.
+            # page stays on "Starting" (say where it was), then opening it again starts it, as a
+            # player would.
             # The stalled load's own errors, console and failed requests go with it.
             # (a warning: pytest's summary shows it even when the reload saves the test)
-            warnings.warn(f"[{self.name}] reloading a stalled start: {stalled}; its errors: {self.errors}; "
+            warnings.warn(f"[{self.name}] opening a stalled start again: {stalled}; its errors: {self.errors}; "
                           f"its last console lines and failed requests:\n  " + "\n  ".join(self.log))
             self.errors.clear()
             # Not a reload: the page drops a link's "#join=..." from its address once it has read
