@@ -108,7 +108,8 @@ class Device:
             self._open_once(url, ready)
 
     def _open_once(self, url: str | None, ready) -> None:
-        self.page.goto(url or self.site.url("/index.html"))
+        address = url or self.site.url("/index.html")
+        self.page.goto(address)
         try:
             ready(self.page, 60_000)
         except (pytest.fail.Exception, PlaywrightTimeout) as stalled:
@@ -116,7 +117,7 @@ class Device:
             # page stays on "Starting" (say where it was), then opening it again starts it, as a
             # player would.
             # The stalled load's own errors, console and failed requests go with it.
-            # (a warning: pytest's summary shows it even when the reload saves the test)
+            # (a warning: pytest's summary shows it even when opening it again saves the test)
             warnings.warn(f"[{self.name}] opening a stalled start again: {stalled}; its errors: {self.errors}; "
                           f"its last console lines and failed requests:\n  " + "\n  ".join(self.log))
             self.errors.clear()
@@ -127,7 +128,7 @@ class Device:
             # where the init scripts may not touch localStorage): the same address with another
             # hash would not load the page anew.
             self.page.goto(self.site.url("/assets/app.css"))
-            self.page.goto(url or self.site.url("/index.html"))
+            self.page.goto(address)
             ready(self.page, SHARED_BOOT_TIMEOUT_MS)
 
     def state(self) -> dict:
