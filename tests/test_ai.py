@@ -16,8 +16,8 @@ import pytest
 
 from hiddenchess import ai
 from hiddenchess.ai import (
-    DETERMINIZERS, LEVELS, InvalidLevelError, InvalidViewError, Sample, choose_move, computer_plays,
-    determinize,
+    DETERMINIZERS, LEVELS, InvalidLevelError, InvalidViewError, Sample, choose_move, choose_setup,
+    computer_plays, determinize,
     register_determinizer,
 )
 from hiddenchess.ai import determinizers as ai_determinizers
@@ -28,7 +28,7 @@ from hiddenchess.ai import movegen as ai_movegen
 from hiddenchess.ai import search as ai_search
 from hiddenchess.ai import wariness as ai_wariness
 from hiddenchess.ai.evaluation import evaluate, material_pst, pst_delta, tables_for
-from hiddenchess.ai.movegen import is_legal_after_push, tactical_moves
+from hiddenchess.ai.movegen import in_check, is_legal_after_push, quiet_gives_check, tactical_moves
 from hiddenchess.ai.search import MATE_BOUND, MAX_PLY, Searcher, repetition_key
 from hiddenchess.errors import GameOverError, HiddenChessError, InvalidFenError, UnknownVariantError
 from hiddenchess.game.game import Game
@@ -498,6 +498,9 @@ def random_positions(variant, games, plies, seed):
     rng = random.Random(seed)
     for _ in range(games):
         game = Game.new(variant)
+        while game.setup_pending():  # hidden variants: each seat's setup as the computer makes it
+            seat = game.setup_pending()[0]
+            game.setup(seat, choose_setup(game.view(seat).to_json(), rng))
         for _ in range(plies):
             moves = game.legal_moves()
             if not moves:
@@ -556,6 +559,26 @@ def test_tactical_moves_are_the_legal_captures_and_promotions(variant):
                 got.add(m)
             pos.pop()
         assert got == expected, pos
+
+
+@pytest.mark.parametrize("variant", ["standard", "royal-pawn", "secret-pawn", "reveal", "hidden-identity"])
+def test_quiet_gives_check_answers_as_playing_the_move_would(variant):
+    # The search's test of the quiet moves it prunes near the leaves: exactly what pushing the move
+    # and asking whether the other side is in check says, secret pawns' extra attacks and
+    # castling rooks included (Hidden Identity has no check: always False).
+    special = [position_from_fen(f, variant) for f in SPECIAL.get(variant, ())]
+    checks = 0
+    for pos in special + list(random_positions(variant, games=8, plies=100, seed=5)):
+        them = pos.color_mask(pos.turn ^ 1)
+        for m in pos.legal_moves():
+            if them >> (m >> 6 & 63) & 1 or m >> 12 & 7 or m >> 15 & 7 in (EN_PASSANT, ROYAL_PROMOTION):
+                continue  # not quiet
+            pos.push(m)
+            expected = in_check(pos)
+            pos.pop()
+            assert quiet_gives_check(pos, m) == expected, (pos, uci(m))
+            checks += expected
+    assert checks > 20 or variant == "hidden-identity", checks  # (not vacuous)
 
 
 def test_evaluation_is_symmetric_and_knows_the_material():

@@ -6,7 +6,8 @@ yields *pseudo-legal* captures, queen promotions and royal-pawn wins with the en
 encoding; the caller plays each one and keeps it only if its royal piece is then safe
 (:func:`is_legal_after_push`), which is the whole legality test for captures in Standard and
 Royal Pawn Chess. Positions with secret pawns are left to :meth:`Position.legal_moves`
-(their extra moves follow other rules).
+(their extra moves follow other rules). :func:`quiet_gives_check` tells whether a quiet move would
+give check without playing it, for the moves the search prunes near the leaves.
 
 >>> from hiddenchess.engine.notation import position_from_fen, uci
 >>> pos = position_from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
@@ -15,16 +16,19 @@ Royal Pawn Chess. Positions with secret pawns are left to :meth:`Position.legal_
 """
 
 from hiddenchess.engine.core import (
-    BB_RANKS, BB_SQUARES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, QUEEN, WHITE, bishop_attacks,
-    rook_attacks,
+    BB_RANKS, BB_SQUARES, BISHOP_EMPTY, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, QUEEN, ROOK_EMPTY,
+    WHITE, bishop_attacks, rook_attacks,
 )
-from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION
+from hiddenchess.engine.position import CASTLE, EN_PASSANT, ROYAL_PROMOTION
 
 _FLAG_SHIFT = 15
 _LAST = (BB_RANKS[7], BB_RANKS[0])
 _NOT_A = 0xFEFEFEFEFEFEFEFE
 _NOT_H = 0x7F7F7F7F7F7F7F7F
 _ALL = (1 << 64) - 1
+#: The squares from which any piece could ever attack a square, or hide a slider's line to it:
+#: its knight squares and its lines (king steps and pawn captures are on them).
+_REACH = [KNIGHT_ATTACKS[s] | ROOK_EMPTY[s] | BISHOP_EMPTY[s] for s in range(64)]
 
 
 def _knight_attacks(s: int, occ: int) -> int:
@@ -131,6 +135,66 @@ def royal_attacked(pos, color: int) -> bool:
     return bool(sliders and bishop_attacks(sq, occ) & sliders)
 
 
+def quiet_gives_check(pos, m: int) -> bool:
+    """Whether quiet move ``m`` of the side to move would attack the other side's royal piece:
+    what ``pos.push(m); in_check(pos)`` answers, without playing it (about a third of the time in
+    CPython). ``m`` comes from :meth:`Position.legal_moves` and neither captures nor promotes
+    (en passant and royal-pawn wins are not quiet); the other side's royal piece is not attacked
+    before the move, as in every position reached by legal moves. Castling is played and tested;
+    for the rest, a move whose squares are neither a knight's step nor on a line from that royal
+    piece cannot give check, and otherwise the moved piece's board and side lose its square and
+    gain the target, so direct attacks, discovered sliders and secret pawns' extra attacks count
+    as after the push. The search asks this of the quiet moves it prunes near the leaves (about
+    two thirds of its pushes were for that test), most of which it never plays.
+
+    >>> from hiddenchess.engine.notation import position_from_fen, parse_uci
+    >>> pos = position_from_fen("4k3/8/8/8/8/8/4B3/4R1K1 w - - 0 1")
+    >>> [quiet_gives_check(pos, parse_uci(pos, u)) for u in ("e2b5", "e2d3", "g1h1", "e1d1")]
+    [True, True, False, False]
+    """
+    if m >> _FLAG_SHIFT & 7 == CASTLE:
+        pos.push(m)
+        check = royal_attacked(pos, pos.turn)
+        pos.pop()
+        return check
+    color = pos.turn ^ 1
+    if color:
+        us, them = pos.white, pos.black
+    else:
+        us, them = pos.black, pos.white
+    royal = pos.royal & them
+    if not royal:
+        return False
+    sq = (royal & -royal).bit_length() - 1
+    fbit = BB_SQUARES[m & 63]
+    moved = fbit | BB_SQUARES[m >> 6 & 63]
+    if not _REACH[sq] & moved:
+        return False  # neither square sees it (and it is not attacked before the move)
+    us ^= moved
+    knights, pawns, kings = pos.knights, pos.pawns, pos.kings | pos.secret
+    if knights & fbit:
+        knights ^= moved
+    if pawns & fbit:
+        pawns ^= moved
+    if kings & fbit:
+        kings ^= moved
+    if ((KNIGHT_ATTACKS[sq] & knights) | (PAWN_ATTACKS[color][sq] & pawns)
+            | (KING_ATTACKS[sq] & kings)) & us:
+        return True
+    occ = us | them
+    sliders = pos.rooks | pos.queens
+    if sliders & fbit:
+        sliders ^= moved
+    sliders &= us
+    if sliders and rook_attacks(sq, occ) & sliders:
+        return True
+    sliders = pos.bishops | pos.queens
+    if sliders & fbit:
+        sliders ^= moved
+    sliders &= us
+    return bool(sliders and bishop_attacks(sq, occ) & sliders)
+
+
 def in_check(pos) -> bool:
     """:meth:`Position.is_check`, faster (:func:`royal_attacked`)."""
     return royal_attacked(pos, pos.turn)
@@ -142,4 +206,4 @@ def is_legal_after_push(pos) -> bool:
     return not royal_attacked(pos, pos.turn ^ 1)
 
 
-__all__ = ["in_check", "is_legal_after_push", "royal_attacked", "tactical_moves"]
+__all__ = ["in_check", "is_legal_after_push", "quiet_gives_check", "royal_attacked", "tactical_moves"]

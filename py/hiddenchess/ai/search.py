@@ -45,7 +45,7 @@ from hiddenchess.engine.core import BB_RANKS, PAWN_ATTACKS, QUEEN, WHITE
 from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION
 from hiddenchess.ai.evaluation import MATE, PIECE_VALUES, evaluate, material_pst, pst_delta, tables_for
 from hiddenchess.ai.movegen import in_check as _in_check
-from hiddenchess.ai.movegen import is_legal_after_push, tactical_moves
+from hiddenchess.ai.movegen import is_legal_after_push, quiet_gives_check, tactical_moves
 from hiddenchess.ai.result import Result
 
 #: Hard cap on the ply reached by search + quiescence (= Python frames used by the search).
@@ -454,10 +454,7 @@ class Searcher:
                 quiet = not (them >> (m >> 6 & 63) & 1) and not (m >> 12 & 7) and (
                     m >> _FLAG_SHIFT & 7) not in (EN_PASSANT, ROYAL_PROMOTION)
                 if (futile or i >= late) and quiet and i:
-                    push(m)
-                    gives_check = _in_check(pos)
-                    pop()
-                    if not gives_check:
+                    if not quiet_gives_check(pos, m):
                         if futile and best < static + FUTILITY[depth]:
                             best = static + FUTILITY[depth]
                         continue
