@@ -539,10 +539,18 @@ SPECIAL = {
         "4k3/4p3/8/1b6/8/7r/4P3/K1N5 w - - 0 1",        # in check, one legal move
         "4k3/8/4p3/3pP3/8/8/8/4K3 w - d6 0 1 royal:e5,e6",  # the royal pawn takes en passant
     ],
+    "secret-pawn": [
+        "3n2k1/4P3/8/8/8/8/8/4K3 w - - 0 1 secret:e7",     # e8 push, d8 capture, f8 step: all promote
+        "4k3/8/8/8/3pPp2/8/8/4K3 w - - 0 1 secret:e4",      # sideways captures, not the push
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 secret:e5",      # en passant, and d5 taken sideways
+        "4k3/8/8/8/8/3n4/4P3/4K3 w - - 0 1 secret:e2",      # in check: e2xd3 is an ordinary capture
+        "4k3/4r3/8/8/8/8/3nP3/4K3 w - - 0 1 secret:e2",     # pinned: e2xd2 would expose the king
+        "4k3/8/8/8/8/8/3Pp3/7K b - - 0 1 secret:e2,d2",     # Black: e2xd2, e1 pushed, d1/f1 stepped
+    ],
 }
 
 
-@pytest.mark.parametrize("variant", ["standard", "royal-pawn"])
+@pytest.mark.parametrize("variant", ["standard", "royal-pawn", "secret-pawn"])
 def test_tactical_moves_are_the_legal_captures_and_promotions(variant):
     special = [position_from_fen(f, variant) for f in SPECIAL[variant]]
     for pos in special + list(random_positions(variant, games=6, plies=80, seed=12)):

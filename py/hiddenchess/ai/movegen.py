@@ -5,9 +5,9 @@ most of its nodes need none at all, and those are the bulk of the search. :func:
 yields *pseudo-legal* captures, queen promotions and royal-pawn wins with the engine's own move
 encoding; the caller plays each one and keeps it only if its royal piece is then safe
 (:func:`is_legal_after_push`), which is the whole legality test for captures in Standard and
-Royal Pawn Chess. Positions with secret pawns are left to :meth:`Position.legal_moves`
-(their extra moves follow other rules). :func:`quiet_gives_check` tells whether a quiet move would
-give check without playing it, for the moves the search prunes near the leaves.
+Royal Pawn Chess, and in Secret Pawn Chess, whose secret pawns' extra moves it adds.
+:func:`quiet_gives_check` tells whether a quiet move would give check without playing it, for
+the moves the search prunes near the leaves.
 
 >>> from hiddenchess.engine.notation import position_from_fen, uci
 >>> pos = position_from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
@@ -41,8 +41,8 @@ def _king_attacks(s: int, occ: int) -> int:
 
 def tactical_moves(pos) -> list:
     """Pseudo-legal captures (en passant included), pawn pushes that promote (to a queen) and
-    royal-pawn moves to the last rank, for the side to move. Not for positions with secret
-    pawns."""
+    royal-pawn moves to the last rank, for the side to move; with secret pawns, also their extra
+    captures and their extra steps onto the last rank (promoting to a queen)."""
     turn = pos.turn
     if turn == WHITE:
         us, them = pos.white, pos.black
@@ -102,6 +102,20 @@ def tactical_moves(pos) -> list:
                 low = capturers & -capturers
                 capturers ^= low
                 append((low.bit_length() - 1) | ep << 6 | EN_PASSANT << _FLAG_SHIFT)
+        # Secret pawns' extra power (Secret Pawn Chess): a capture on any neighbour an ordinary
+        # pawn could not take, and a step onto the last rank that is not the ordinary push.
+        secret = pos.secret & pawns
+        while secret:
+            b = secret & -secret
+            secret ^= b
+            s = b.bit_length() - 1
+            fwd = s + 8 if turn == WHITE else s - 8
+            dests = KING_ATTACKS[s] & ((them & ~PAWN_ATTACKS[turn][s]) | (last & ~occ & ~BB_SQUARES[fwd]))
+            while dests:
+                low = dests & -dests
+                dests ^= low
+                to = low.bit_length() - 1
+                append(s | to << 6 | QUEEN << 12 if low & last else s | to << 6)
     return out
 
 

@@ -528,11 +528,7 @@ class Searcher:
             if stand > alpha:
                 alpha = stand
             best = stand
-            if pos.secret:
-                raw, checked = [m for m in pos.legal_moves() if them >> (m >> 6 & 63) & 1
-                                or m >> 12 & 7 == QUEEN or m >> _FLAG_SHIFT & 7 >= EN_PASSANT], True
-            else:
-                raw, checked = tactical_moves(pos), False
+            raw, checked = tactical_moves(pos), False
             scored = []
             type_at = pos.piece_type_at
             their_pawns = pos.pawns & them
