@@ -137,16 +137,24 @@ def royal_attacked(pos, color: int) -> bool:
     royal = pos.royal & own
     if not royal:
         return False
-    sq = (royal & -royal).bit_length() - 1
-    if ((KNIGHT_ATTACKS[sq] & pos.knights) | (PAWN_ATTACKS[color][sq] & pos.pawns)
-            | (KING_ATTACKS[sq] & (pos.kings | pos.secret))) & other:
+    return _attacked((royal & -royal).bit_length() - 1, color, other, own | other, pos.knights,
+                     pos.pawns, pos.kings | pos.secret, pos.rooks | pos.queens,
+                     pos.bishops | pos.queens)
+
+
+def _attacked(sq: int, color: int, by: int, occ: int, knights: int, pawns: int, kings: int,
+              straight: int, diagonal: int) -> bool:
+    """Whether the pieces of ``by`` attack ``sq`` (a square of ``color``'s) given these boards:
+    ``kings`` with the secret pawns (they attack all eight neighbours), ``straight`` the rooks
+    and queens, ``diagonal`` the bishops and queens. Cheap attackers first."""
+    if ((KNIGHT_ATTACKS[sq] & knights) | (PAWN_ATTACKS[color][sq] & pawns)
+            | (KING_ATTACKS[sq] & kings)) & by:
         return True
-    occ = own | other
-    sliders = (pos.rooks | pos.queens) & other
-    if sliders and rook_attacks(sq, occ) & sliders:
+    straight &= by
+    if straight and rook_attacks(sq, occ) & straight:
         return True
-    sliders = (pos.bishops | pos.queens) & other
-    return bool(sliders and bishop_attacks(sq, occ) & sliders)
+    diagonal &= by
+    return bool(diagonal and bishop_attacks(sq, occ) & diagonal)
 
 
 def quiet_gives_check(pos, m: int) -> bool:
@@ -186,27 +194,19 @@ def quiet_gives_check(pos, m: int) -> bool:
         return False  # neither square sees it (and it is not attacked before the move)
     us ^= moved
     knights, pawns, kings = pos.knights, pos.pawns, pos.kings | pos.secret
+    straight, diagonal = pos.rooks | pos.queens, pos.bishops | pos.queens
     if knights & fbit:
         knights ^= moved
-    if pawns & fbit:
+    elif pawns & fbit:
         pawns ^= moved
+    elif straight & fbit or diagonal & fbit:
+        if straight & fbit:
+            straight ^= moved
+        if diagonal & fbit:
+            diagonal ^= moved
     if kings & fbit:
         kings ^= moved
-    if ((KNIGHT_ATTACKS[sq] & knights) | (PAWN_ATTACKS[color][sq] & pawns)
-            | (KING_ATTACKS[sq] & kings)) & us:
-        return True
-    occ = us | them
-    sliders = pos.rooks | pos.queens
-    if sliders & fbit:
-        sliders ^= moved
-    sliders &= us
-    if sliders and rook_attacks(sq, occ) & sliders:
-        return True
-    sliders = pos.bishops | pos.queens
-    if sliders & fbit:
-        sliders ^= moved
-    sliders &= us
-    return bool(sliders and bishop_attacks(sq, occ) & sliders)
+    return _attacked(sq, color, us, us | them, knights, pawns, kings, straight, diagonal)
 
 
 def in_check(pos) -> bool:
