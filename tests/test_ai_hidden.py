@@ -376,6 +376,39 @@ def test_cover_value_is_the_pools_expectation():
     assert choice["uci"] != "d1d8"  # Rxd8+ Rxd8 would give a rook for a pawn
 
 
+def test_cover_value_matches_its_definition_in_random_reveal_games():
+    # cover_terms caches each pair of pools' totals: it must still give, in every position, each
+    # side's covers valued at their pool's mean role instead of their cover type (White's view).
+    from hiddenchess.engine.core import BISHOP, BLACK, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+    from hiddenchess.engine.position import POOL_ROLES, pool_counts
+    from hiddenchess.ai.evaluation import PIECE_VALUES
+
+    def by_definition(pos):
+        score = 0
+        for color, own, sign in ((WHITE, pos.white, 1), (BLACK, pos.black, -1)):
+            covers, counts = pos.covered & own, pool_counts(pos.pools, color)
+            if covers and sum(counts):
+                mean = sum(n * PIECE_VALUES[pt] for n, pt in zip(counts, POOL_ROLES))
+                as_types = sum(PIECE_VALUES[pt] * (covers & bb).bit_count() for pt, bb in (
+                    (PAWN, pos.pawns), (KNIGHT, pos.knights), (BISHOP, pos.bishops),
+                    (ROOK, pos.rooks), (QUEEN, pos.queens)))
+                score += sign * ((mean * covers.bit_count()) // sum(counts) - as_types)
+        return score
+
+    rng, seen = random.Random(3), set()
+    for game_number in range(6):
+        game = Game.new("reveal", draw_source=SeededDraw(game_number))
+        for _ in range(120):
+            moves = game.legal_moves()
+            if not moves or game.status.over:
+                break
+            pos = game.position
+            assert cover_terms(pos) == by_definition(pos)
+            seen.add(cover_terms(pos))
+            game.play(rng.choice(moves))
+    assert len(seen) > 20  # (not vacuous: many different pools and covers)
+
+
 def pos_fen(pos):
     from hiddenchess.engine.notation import fen
     return fen(pos)

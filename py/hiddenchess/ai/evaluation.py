@@ -120,6 +120,10 @@ _SHIELD_NEAR = (_shield(0, 1), _shield(1, 1))
 _SHIELD_FAR = (_shield(0, 2), _shield(1, 2))
 _PAWN_CACHE = {}
 _PAWN_CACHE_LIMIT = 50_000
+#: Reveal Chess: :func:`_pool_entry` by the pools' encoding (emptied, like the pawn cache, when full).
+_POOL_CACHE = {}
+_PAWN_VALUE, _KNIGHT_VALUE, _BISHOP_VALUE, _ROOK_VALUE, _QUEEN_VALUE = (
+    PIECE_VALUES[PAWN], PIECE_VALUES[KNIGHT], PIECE_VALUES[BISHOP], PIECE_VALUES[ROOK], PIECE_VALUES[QUEEN])
 _CHEBYSHEV = [[max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in range(64)]
               for a in range(64)]
 #: Squares within two king steps of each square (a 5x5 box, the square itself excluded).
@@ -383,20 +387,33 @@ def cover_terms(pos) -> int:
     0
     """
     score = 0
-    for color, own, sign in ((WHITE, pos.white, 1), (BLACK, pos.black, -1)):
+    pawns, knights, bishops, rooks, queens = pos.pawns, pos.knights, pos.bishops, pos.rooks, pos.queens
+    pools = _POOL_CACHE.get(pos.pools)
+    if pools is None:
+        if len(_POOL_CACHE) >= _PAWN_CACHE_LIMIT:
+            _POOL_CACHE.clear()
+        pools = _POOL_CACHE[pos.pools] = _pool_entry(pos.pools)
+    for (total, expected), own, sign in zip(pools, (pos.white, pos.black), (1, -1)):
         covers = pos.covered & own
-        if not covers:
+        if not covers or not total:
             continue
-        counts = pool_counts(pos.pools, color)
-        total = sum(counts)
-        if not total:
-            continue
-        expected = sum(n * PIECE_VALUES[pt] for n, pt in zip(counts, POOL_ROLES))
-        as_covers = sum(PIECE_VALUES[pt] * (covers & bb).bit_count() for pt, bb in (
-            (PAWN, pos.pawns), (KNIGHT, pos.knights), (BISHOP, pos.bishops), (ROOK, pos.rooks),
-            (QUEEN, pos.queens)))
+        as_covers = (_PAWN_VALUE * (covers & pawns).bit_count()
+                     + _KNIGHT_VALUE * (covers & knights).bit_count()
+                     + _BISHOP_VALUE * (covers & bishops).bit_count()
+                     + _ROOK_VALUE * (covers & rooks).bit_count()
+                     + _QUEEN_VALUE * (covers & queens).bit_count())
         score += sign * ((expected * covers.bit_count()) // total - as_covers)
     return score
+
+
+def _pool_entry(pools: int) -> tuple:
+    """What :func:`cover_terms` caches per pair of pools: for White and for Black, the number of
+    roles left in the pool and their summed value."""
+    entry = []
+    for color in (WHITE, BLACK):
+        counts = pool_counts(pools, color)
+        entry.append((sum(counts), sum(n * PIECE_VALUES[pt] for n, pt in zip(counts, POOL_ROLES))))
+    return tuple(entry)
 
 
 def _royal_terms(pos, tables, phase) -> int:
