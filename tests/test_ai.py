@@ -34,6 +34,7 @@ from hiddenchess.errors import GameOverError, HiddenChessError, InvalidFenError,
 from hiddenchess.game.game import Game
 from hiddenchess.engine.notation import position_from_fen, uci
 from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION
+from hiddenchess.variants.reveal.rules import SeededDraw
 
 AI_DIR = Path(ai.__file__).resolve().parent
 
@@ -497,7 +498,7 @@ def test_a_finished_game_is_refused():
 def random_positions(variant, games, plies, seed):
     rng = random.Random(seed)
     for _ in range(games):
-        game = Game.new(variant)
+        game = Game.new(variant, draw_source=SeededDraw(rng.random()))  # (Reveal's draws)
         while game.setup_pending():  # hidden variants: each seat's setup as the computer makes it
             seat = game.setup_pending()[0]
             game.setup(seat, choose_setup(game.view(seat).to_json(), rng))

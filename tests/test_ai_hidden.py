@@ -11,7 +11,7 @@ import random
 import pytest
 
 from hiddenchess.ai import LEVELS, InvalidViewError, choose_move, determinize
-from hiddenchess.ai.evaluation import cover_terms, evaluate, tables_for
+from hiddenchess.ai.evaluation import PIECE_VALUES, cover_terms, evaluate, tables_for
 from hiddenchess.variants.reveal import ai as reveal_ai
 from hiddenchess.variants.reveal.ai import reveal_outcomes
 from hiddenchess.variants.secret_pawn import ai as hidden
@@ -19,7 +19,10 @@ from hiddenchess.variants.secret_pawn.ai import (
     SAMPLES, choose_seal, consistent_assignments, pawn_constraints,
 )
 from hiddenchess.ai.search import Searcher
-from hiddenchess.engine.core import SQUARE_INDEX, SQUARE_NAMES
+from hiddenchess.engine.core import (
+    BISHOP, BLACK, KNIGHT, PAWN, QUEEN, ROOK, SQUARE_INDEX, SQUARE_NAMES, WHITE,
+)
+from hiddenchess.engine.position import POOL_ROLES, pool_counts
 from hiddenchess.game.game import Game
 from hiddenchess.engine.notation import parse_uci, position_from_fen, uci
 from hiddenchess.variants.reveal.rules import SeededDraw
@@ -379,10 +382,6 @@ def test_cover_value_is_the_pools_expectation():
 def test_cover_value_matches_its_definition_in_random_reveal_games():
     # cover_terms caches each pair of pools' totals: it must still give, in every position, each
     # side's covers valued at their pool's mean role instead of their cover type (White's view).
-    from hiddenchess.engine.core import BISHOP, BLACK, KNIGHT, PAWN, QUEEN, ROOK, WHITE
-    from hiddenchess.engine.position import POOL_ROLES, pool_counts
-    from hiddenchess.ai.evaluation import PIECE_VALUES
-
     def by_definition(pos):
         score = 0
         for color, own, sign in ((WHITE, pos.white, 1), (BLACK, pos.black, -1)):
