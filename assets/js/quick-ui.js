@@ -250,10 +250,12 @@ export function startQuickUi() {
     startQuick(data.get('variant'), clock);
   }, true);
   window.hcQuick = {
-    // maxOthers: the most others this page saw waiting since its last quick play started.
+    // maxOthers: the most others this page saw waiting since its last quick play started; lag:
+    // the round trip of its latest seek that came back (ms), echoes: how many came back.
     info: () => ({
       state: quick.qp ? quick.qp.lobby && quick.qp.lobby.state : null, others: quick.qp ? quick.qp.others() : 0,
       maxOthers: quick.maxOthers || 0, note: quick.note, id: quick.qp ? quick.qp.id : null,
+      lag: quick.qp && quick.qp.lobby ? quick.qp.lobby.lag : null, echoes: quick.qp ? quick.qp.echoes : 0,
     }),
   };
 }

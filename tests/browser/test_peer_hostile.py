@@ -10,6 +10,7 @@ browsers).
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import time
@@ -74,11 +75,14 @@ def test_two_honest_pages_pair_while_a_hostile_client_attacks(two, netns, nostr_
         for d in two:
             quick_play(d)
         shot(a.page, f"hostile-{kind}-seeking")
+        lags = set()  # the lags the pages measured while they waited (ms)
         while time.monotonic() - t0 < PAIR_S and not (paired(a) and paired(b)):
+            for d in two:
+                lags.add(d.page.evaluate("window.hcQuick.info().lag"))
             a.page.wait_for_timeout(250)
         took = time.monotonic() - t0
-        print(f"[{kind}] two honest pages paired and connected in {took:.1f} s")
-        assert paired(a) and paired(b), [d.page.evaluate("window.hcQuick.info()") for d in two]
+        print(f"[{kind}] two honest pages paired and connected in {took:.1f} s (lags seen: {sorted(x for x in lags if x)} ms)")
+        assert paired(a) and paired(b), json.dumps([d.page.evaluate("window.hcQuick.info()") for d in two])
         pa, pb = a.peer(), b.peer()
         # With each other, not with a stranger: one game, opposite seats.
         assert pa["game_id"] == pb["game_id"]

@@ -18,7 +18,10 @@ import pytest
 pytestmark = pytest.mark.browser
 
 # A deterministic world: players, a message queue with seeded delays and losses, time in ms.
-WORLD = """async ({url, n, arriveMs, lossPct, seed, untilMs, silent = 0, accepters = 0, proposers = 0}) => {
+# delayMs: the least delay of a message (plus up to 300 ms), until slowUntilMs (then 20 ms); echo:
+# each player's seeks come back to it after the same delays, and it measures its lag by them (as
+# assets/js/signal/quick.js does).
+WORLD = """async ({url, n, arriveMs, lossPct, seed, untilMs, silent = 0, accepters = 0, proposers = 0, delayMs = 20, slowUntilMs = Infinity, echo = false}) => {
   const L = await import(url);
   let x = seed >>> 0;
   const rand = () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 4294967296; };
@@ -30,12 +33,14 @@ WORLD = """async ({url, n, arriveMs, lossPct, seed, untilMs, silent = 0, accepte
   const stats = {sent: 0, lost: 0, requeued: 0, pairedAt: [], hijacks: 0};
   const everyone = () => [...players, ...hostile];
   const send = (from, msgs, now) => {
+    const delay = now < slowUntilMs ? delayMs : 20;
     for (const m of msgs) {
       stats.sent++;
+      if (echo && m.t === 'seek' && players.includes(from)) queue.push([now + delay + Math.floor(rand() * 300), from, {echo: now}]);
       for (const q of everyone()) {
         if (q === from || (m.to && m.to !== q.id)) continue;
         if (rand() * 100 < lossPct) { stats.lost++; continue; }
-        queue.push([now + 20 + Math.floor(rand() * 300), q, m]);
+        queue.push([now + delay + Math.floor(rand() * 300), q, m]);
       }
     }
   };
@@ -62,7 +67,8 @@ WORLD = """async ({url, n, arriveMs, lossPct, seed, untilMs, silent = 0, accepte
     queue.sort((a, b) => a[0] - b[0]);
     while (queue.length && queue[0][0] <= now) {
       const [, q, m] = queue.shift();
-      send(q, q.handle(m, now), now);
+      if (m.echo !== undefined) q.lag = now - m.echo;
+      else send(q, q.handle(m, now), now);
     }
     for (const p of players) {
       // The page's part: a pairing whose other half never shows up (its game cannot connect)
@@ -157,6 +163,21 @@ def test_honest_players_pair_among_silent_vanishing_and_stalling_strangers(lobby
     assert result["stats"]["median"] < 3 * 3000, result["stats"]
 
 
+@pytest.mark.parametrize("echo", [False, True])
+def test_two_pages_behind_a_slow_relay_meet_once_they_know_its_lag(lobby_page, site, echo):
+    """Every message takes 2-2.3 s each way (a congested relay, a loaded phone), so an answer comes
+    after the fixed deadlines (ANSWER_MS, LOCK_MS). Pages that measure their lag by their own
+    seeks' round trip wait that much longer and pair; without it they give each other up."""
+    result = lobby_page.evaluate(WORLD, {"url": _url(site), "n": 2, "arriveMs": 500, "lossPct": 0, "seed": 5,
+                                          "untilMs": 30000, "delayMs": 2000, "echo": echo})
+    done = _check(result)
+    if echo:
+        assert len(done) == 2, result
+        assert result["stats"]["median"] < 15000, result["stats"]
+    else:  # (what the lag is for: with fixed deadlines the two never meet in these 30 s)
+        assert done == [] and all(p["state"] == "seeking" for p in result["players"]), result
+
+
 def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby_page, site):
     out = lobby_page.evaluate("""async (url) => {
       const L = await import(url);
@@ -229,15 +250,51 @@ def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby
       log.retriedAfterBackOff = early === 0 && JSON.stringify(again) === JSON.stringify([ids[1]]) &&
         earlyTwice === 0 && d.tick(twice + 5).filter(m => m.t === 'propose').length === 1 &&
         d.retry.get(ids[1]).n === 2;
+      // One in its back-off that proposes is told busy (so it does not give d up in turn and
+      // double its own back-off); d's offer to it is not made meanwhile.
+      const thrice = twice + 5 + L.ANSWER_MS + 1;
+      d.tick(thrice);  // (silent a third time: in its back-off again)
+      const inBackOff = d.handle({t: 'propose', p: ids[1], to: ids[3], c: 'e'.repeat(64), k: key}, thrice + 5);
+      log.backOffToldBusy = d.failed.has(ids[1]) && inBackOff.length === 1 && inBackOff[0].t === 'busy' &&
+        inBackOff[0].to === ids[1] && d.state === 'seeking' && d.lock === null;
+      // ... and the busy only makes the proposer wait a little (it does not fail d).
+      const p1 = new L.Lobby({id: ids[1], key, random: rnd, now: 0});
+      p1.handle({t: 'seek', p: ids[3], k: key}, 0);
+      const offer = p1.tick(0).find(m => m.t === 'propose');
+      p1.handle({...d.handle(offer, 5).find(m => m.t === 'busy'), p: ids[3]}, 10);
+      log.busyIsNoFailure = !p1.failed.has(ids[3]) && !p1.offers.has(ids[3]) &&
+        p1.tick(10 + L.BUSY_SKIP_MS + 1).some(m => m.t === 'propose' && m.to === ids[3]);
       // One whose coin-flip reveal did not match its commitment is never tried again.
       b2.tick(L.MAX_RETRY_MS * 4);
       b2.handle({t: 'seek', p: ids[0], k: key}, L.MAX_RETRY_MS * 4 + 1);
-      log.cheatNeverAgain = b2.failed.has(ids[0]) && b2.others(L.MAX_RETRY_MS * 4 + 1) === 0;
+      log.cheatNeverAgain = b2.failed.has(ids[0]) && b2.others(L.MAX_RETRY_MS * 4 + 1) === 0 &&
+        b2.handle({t: 'propose', p: ids[0], to: ids[1], c: 'e'.repeat(64), k: key}, L.MAX_RETRY_MS * 4 + 2).length === 0;
       // An acceptor whose proposer goes silent gives up after LOCK_MS and remembers it.
       const e = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
       e.handle({t: 'propose', p: ids[0], to: ids[2], c: 'c'.repeat(64), k: key}, 0);
       e.tick(L.LOCK_MS + 1);
       log.lockTimesOut = e.state === 'seeking' && e.failed.has(ids[0]);
+      // The deadlines stretch with this page's lag and the lag a seeker's seek tells (each at most
+      // MAX_LAG_MS: a seek claiming an hour holds an offer no longer than that).
+      const slow = new L.Lobby({id: ids[3], key, random: rnd, now: 0});
+      slow.lag = 1000;
+      slow.handle({t: 'seek', p: ids[1], k: key, l: 2500}, 0);
+      slow.handle({t: 'seek', p: ids[2], k: key, l: 3600 * 1000}, 0);
+      slow.tick(0);
+      slow.tick(L.ANSWER_MS + 1000 + 2500);
+      const heldSlow = slow.offers.has(ids[1]) && slow.offers.has(ids[2]);
+      slow.tick(L.ANSWER_MS + 1000 + 2500 + 1);
+      const goneSlow = !slow.offers.has(ids[1]) && slow.failed.has(ids[1]) && slow.offers.has(ids[2]);
+      const later = slow.tick(L.ANSWER_MS + 1000 + L.MAX_LAG_MS + 1);  // (a seek is due too: it tells the lag)
+      log.lagStretchesDeadlines = heldSlow && goneSlow && slow.failed.has(ids[2]) &&
+        later.find(m => m.t === 'seek').l === 1000;
+      const locked = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
+      locked.lag = 1500;
+      locked.handle({t: 'propose', p: ids[0], to: ids[2], c: 'c'.repeat(64), k: key}, 0);
+      locked.tick(L.LOCK_MS + 3000);
+      const held = locked.state === 'locked';
+      locked.tick(L.LOCK_MS + 3001);
+      log.lockStretches = held && locked.state === 'seeking' && locked.failed.has(ids[0]);
       // The failed keys are shared by the page's successive lobbies (kept while the page is open).
       const f = new L.Lobby({id: ids[3], key, random: rnd, now: 0, failed: e.failed});
       log.sharedFailed = f.handle({t: 'seek', p: ids[0], k: key}, 0).length === 0 && f.others(0) === 0;
@@ -254,4 +311,4 @@ def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby
     }""", _url(site))
     flip = out.pop("flip")
     assert all(isinstance(v, bool) for v in flip)
-    assert all(out.values()), out
+    assert all(out.values()), [k for k, v in out.items() if not v]

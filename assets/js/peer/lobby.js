@@ -30,7 +30,11 @@
 // confirm that opens the commitment it accepted; a proposer is paired only by a ready to its own
 // check, and then cancels everything else. Two pages that propose to each other at once: the
 // proposal of the lower key wins (the higher one accepts it, the lower one ignores the other).
-// Every step has a deadline (ANSWER_MS); a broken pairing sends both back to seeking.
+// Every step has a deadline (ANSWER_MS); a broken pairing sends both back to seeking. The
+// deadlines stretch with `lag`, the delay this page measures on its own messages (its seek's
+// round trip through the relays, quick.js): a congested relay or a busy phone makes every answer
+// late, and two honest pages must still meet (up to MAX_LAG_MS of it counts). A seek tells the
+// seeker's own lag (`l`, ms), so that a fast page waits longer for a slow one.
 //
 // Colours by a joint coin flip: the proposer commits to a random `s` (c = sha256(s)), the acceptor
 // answers a random `r`, the proposer reveals s (confirm) and the acceptor checks it. White = the
@@ -52,6 +56,7 @@ export const MAX_OFFERS = 12; // proposals out at once
 export const MAX_SEEKERS = 400; // seekers remembered at once (the oldest are dropped)
 export const RETRY_AFTER_MS = 30000; // a seeker that failed to pair is left alone this long ...
 export const MAX_RETRY_MS = 8 * 60000; // ... doubled after each further failure, up to this
+export const MAX_LAG_MS = 10000; // the most measured lag the deadlines allow for
 const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
 // What a relevant message needs before it is handled (Lobby.relevant).
 export const OPEN = 'open';
@@ -62,6 +67,8 @@ const H64 = /^[0-9a-f]{64}$/;
 const KEY = /^[A-Za-z0-9_-]{40,120}$/;
 
 export const digest = text => hex(sha256(utf8(text)));
+/** A lag (ms) as the deadlines count it: a number from 0 to MAX_LAG_MS (anything else: 0). */
+const lagOf = ms => (Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_LAG_MS) : 0);
 
 /** The colour rule: true when the proposer plays White. */
 export function proposerWhite(s, r) {
@@ -117,6 +124,14 @@ export class Lobby {
     this.pair = null;
     this.pairings = 0;
     this.since = now;
+    this.lag = 0; // ms: the round trip of this page's own messages lately (set by the carrier)
+  }
+
+  /** A step's deadline with `id`: `ms`, plus this page's lag and the other's (the one its seeks
+   * tell), each at most MAX_LAG_MS. */
+  _within(ms, id) {
+    const s = this.seekers.get(id);
+    return ms + lagOf(this.lag) + Math.max(lagOf(this.lag), lagOf(s && s.l));
   }
 
   /** How many others are waiting in this lobby: proven, heard from recently, never failed. */
@@ -134,7 +149,13 @@ export class Lobby {
    * SIGNED: handled only once its signature by m.p is checked (it changes who this page waits
    * on, holds or pairs with). */
   relevant(m) {
-    if (!m || this.state === 'left' || this.failed.has(m.p) || m.p === this.id) return false;
+    if (!m || this.state === 'left' || m.p === this.id) return false;
+    if (this.failed.has(m.p)) {
+      // One in its back-off that proposes is told busy, not ignored: ignored, it would give this
+      // page up in turn, and two honest pages whose try timed out could keep proposing to each
+      // other while the other's back-off runs, each failure doubling it. A cheat stays ignored.
+      return m.t === 'propose' && m.to === this.id && this.retry.has(m.p) ? OPEN : false;
+    }
     if (this.state === 'paired') {
       // Answered busy / cancel (a proposal or acceptance that crossed this page's last messages).
       return m.to === this.id && (m.t === 'propose' || (m.t === 'accept' && this.withdrawn.has(m.p))) ? OPEN : false;
@@ -171,7 +192,7 @@ export class Lobby {
   /** Whether the proposal `m` (relevant) would be accepted now (else it is answered busy, or
    * ignored when it was cancelled already). */
   _wouldAccept(m) {
-    if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking') return false;
+    if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking' || this.failed.has(m.p)) return false;
     if (this.offers.has(m.p) && this.id < m.p) return false; // crossed proposals: mine wins
     for (const o of this.offers.values()) if (o.stage === 'checking') return false;
     return true;
@@ -233,20 +254,20 @@ export class Lobby {
     for (const [id, s] of this.seekers) if (now - s.at > SEEK_TTL_MS) this.seekers.delete(id);
     for (const [id, until] of this.skip) if (until <= now) this.skip.delete(id);
     for (const [id, r] of this.retry) if (r.at <= now && this.failed.has(id)) this.failed.delete(id); // (its next seek counts)
-    if (this.lock && now - this.lock.at > LOCK_MS) {
+    if (this.lock && now - this.lock.at > this._within(LOCK_MS, this.lock.with)) {
       this._fail(this.lock.with, now); // accepted, then the proposer went silent
       this.lock = null;
       this.state = 'seeking';
     }
     for (const [id, o] of this.offers) {
-      if (now - o.at > (o.stage === 'checking' ? CHECK_MS : ANSWER_MS)) {
+      if (now - o.at > this._within(o.stage === 'checking' ? CHECK_MS : ANSWER_MS, id)) {
         this.offers.delete(id);
         this._fail(id, now); // silent, or accepted and then silent
       }
     }
     if (now - this.lastSeek >= SEEK_EVERY_MS) {
       this.lastSeek = now;
-      out.push({ t: 'seek', p: this.id, k: this.key });
+      out.push({ t: 'seek', p: this.id, k: this.key, l: Math.round(lagOf(this.lag)) });
     }
     if (this.state === 'seeking' && this.canPropose) {
       for (const id of this._candidates(now)) {
@@ -274,7 +295,7 @@ export class Lobby {
         this.seekers.delete(oldest[0]);
       }
       const known = this.seekers.get(m.p);
-      this.seekers.set(m.p, { at: now, k: m.k, score: known ? known.score : null });
+      this.seekers.set(m.p, { at: now, k: m.k, l: lagOf(m.l), score: known ? known.score : null });
       return [];
     }
     if (m.t === 'gone') {

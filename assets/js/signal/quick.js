@@ -91,6 +91,8 @@ export class QuickPlay {
     this.ticket = null; // this player's latest proven seek (sent with each proposal)
     this.mining = false;
     this.powMs = []; // how long each proof of work took
+    this.echo = null; // {id, at}: this player's latest seek, until the relays bring it back
+    this.echoes = 0; // seeks that came back (each one measured the lag)
   }
 
   async start() {
@@ -122,7 +124,7 @@ export class QuickPlay {
     for (const m of msgs) {
       this.published += 1;
       if (m.t === 'seek') {
-        this._seek({ t: 'seek', k: m.k });
+        this._seek(m.l ? { t: 'seek', k: m.k, l: m.l } : { t: 'seek', k: m.k });
       } else if (m.t === 'gone') {
         this.events += 1;
         this.pool.publish(this.topic, JSON.stringify({ t: 'gone' }));
@@ -167,6 +169,7 @@ export class QuickPlay {
         this.events += 1;
         this.powMs.push(Date.now() - t0);
         this.ticket = ev;
+        this.echo = { id: ev.id, at: this.now() };
         if (this.lobby) this.lobby.canPropose = true;
       }
     } finally {
@@ -194,6 +197,7 @@ export class QuickPlay {
 
   async _event(topic, ev) {
     if (!this.lobby) return;
+    if (ev.pubkey === this.id) return void this._echoed(ev);
     const open = topic === this.topic;
     let m;
     try {
@@ -222,6 +226,16 @@ export class QuickPlay {
       }
       this._handle(body, signed);
     }
+  }
+
+  /** One of this player's own events, back from a relay: the round trip of its latest seek is the
+   * lobby's lag (how late the others' answers may come: a congested relay, a busy device). Only
+   * the seek just sent counts, so another's copy of an old one measures nothing. */
+  _echoed(ev) {
+    if (!this.echo || ev.id !== this.echo.id) return;
+    this.lobby.lag = this.now() - this.echo.at;
+    this.echo = null;
+    this.echoes += 1;
   }
 
   /** A seek or a gone, on the lobby's topic. A seek needs no signature: its proof of work hashes
