@@ -274,8 +274,8 @@ def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby
       e.handle({t: 'propose', p: ids[0], to: ids[2], c: 'c'.repeat(64), k: key}, 0);
       e.tick(L.LOCK_MS + 1);
       log.lockTimesOut = e.state === 'seeking' && e.failed.has(ids[0]);
-      // The deadlines stretch with this page's lag and the lag a seeker's seek tells (each at most
-      // MAX_LAG_MS: a seek claiming an hour holds an offer no longer than that).
+      // The deadlines stretch with this page's lag and the lag a seeker's seek tells (a seek
+      // claiming an hour holds an offer MAX_CLAIMED_LAG_MS longer, no more).
       const slow = new L.Lobby({id: ids[3], key, random: rnd, now: 0});
       slow.lag = 1000;
       slow.handle({t: 'seek', p: ids[1], k: key, l: 2500}, 0);
@@ -285,11 +285,16 @@ def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby
       const heldSlow = slow.offers.has(ids[1]) && slow.offers.has(ids[2]);
       slow.tick(L.ANSWER_MS + 1000 + 2500 + 1);
       const goneSlow = !slow.offers.has(ids[1]) && slow.failed.has(ids[1]) && slow.offers.has(ids[2]);
-      const later = slow.tick(L.ANSWER_MS + 1000 + L.MAX_LAG_MS + 1);  // (a seek is due too: it tells the lag)
-      log.lagStretchesDeadlines = heldSlow && goneSlow && slow.failed.has(ids[2]) &&
-        later.find(m => m.t === 'seek').l === 1000;
+      const seekDue = slow.tick(L.ANSWER_MS + 1000 + L.MAX_CLAIMED_LAG_MS);  // (a seek: it tells the lag)
+      const heldLiar = slow.offers.has(ids[2]);
+      slow.tick(L.ANSWER_MS + 1000 + L.MAX_CLAIMED_LAG_MS + 1);
+      log.lagStretchesDeadlines = heldSlow && goneSlow && heldLiar && slow.failed.has(ids[2]) &&
+        seekDue.find(m => m.t === 'seek').l === 1000;
+      // A held acceptance counts this page's lag alone: a proposer claiming to be slow does not
+      // hold it longer.
       const locked = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
       locked.lag = 1500;
+      locked.handle({t: 'seek', p: ids[0], k: key, l: L.MAX_CLAIMED_LAG_MS}, 0);
       locked.handle({t: 'propose', p: ids[0], to: ids[2], c: 'c'.repeat(64), k: key}, 0);
       locked.tick(L.LOCK_MS + 3000);
       const held = locked.state === 'locked';

@@ -34,7 +34,7 @@
 // deadlines stretch with `lag`, the delay this page measures on its own messages (its seek's
 // round trip through the relays, quick.js): a congested relay or a busy phone makes every answer
 // late, and two honest pages must still meet (up to MAX_LAG_MS of it counts). A seek tells the
-// seeker's own lag (`l`, ms), so that a fast page waits longer for a slow one.
+// seeker's own lag (`l`, ms), so that a fast page's offer waits longer for a slow one (see _within).
 //
 // Colours by a joint coin flip: the proposer commits to a random `s` (c = sha256(s)), the acceptor
 // answers a random `r`, the proposer reveals s (confirm) and the acceptor checks it. White = the
@@ -56,7 +56,8 @@ export const MAX_OFFERS = 12; // proposals out at once
 export const MAX_SEEKERS = 400; // seekers remembered at once (the oldest are dropped)
 export const RETRY_AFTER_MS = 30000; // a seeker that failed to pair is left alone this long ...
 export const MAX_RETRY_MS = 8 * 60000; // ... doubled after each further failure, up to this
-export const MAX_LAG_MS = 10000; // the most measured lag the deadlines allow for
+export const MAX_LAG_MS = 10000; // the most of this page's measured lag the deadlines allow for
+export const MAX_CLAIMED_LAG_MS = 5000; // ... and of the lag another's seek claims (offers only)
 const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
 // What a relevant message needs before it is handled (Lobby.relevant).
 export const OPEN = 'open';
@@ -127,11 +128,15 @@ export class Lobby {
     this.lag = 0; // ms: the round trip of this page's own messages lately (set by the carrier)
   }
 
-  /** A step's deadline with `id`: `ms`, plus this page's lag and the other's (the one its seeks
-   * tell), each at most MAX_LAG_MS. */
-  _within(ms, id) {
-    const s = this.seekers.get(id);
-    return ms + lagOf(this.lag) + Math.max(lagOf(this.lag), lagOf(s && s.l));
+  /** A step's deadline: `ms`, plus this page's lag for its own way, plus the larger of its lag
+   * and the one `id`'s seeks claim for the other way. Only an offer (one of MAX_OFFERS, blocking
+   * nothing) believes a claim, up to MAX_CLAIMED_LAG_MS; a held acceptance (which answers everyone
+   * else busy) counts this page's own lag alone, so that a stalling proposer cannot hold it
+   * longer by claiming to be slow. */
+  _within(ms, id = null) {
+    const own = lagOf(this.lag);
+    const s = id === null ? null : this.seekers.get(id);
+    return ms + own + Math.max(own, s ? Math.min(lagOf(s.l), MAX_CLAIMED_LAG_MS) : 0);
   }
 
   /** How many others are waiting in this lobby: proven, heard from recently, never failed. */
@@ -254,7 +259,7 @@ export class Lobby {
     for (const [id, s] of this.seekers) if (now - s.at > SEEK_TTL_MS) this.seekers.delete(id);
     for (const [id, until] of this.skip) if (until <= now) this.skip.delete(id);
     for (const [id, r] of this.retry) if (r.at <= now && this.failed.has(id)) this.failed.delete(id); // (its next seek counts)
-    if (this.lock && now - this.lock.at > this._within(LOCK_MS, this.lock.with)) {
+    if (this.lock && now - this.lock.at > this._within(LOCK_MS)) {
       this._fail(this.lock.with, now); // accepted, then the proposer went silent
       this.lock = null;
       this.state = 'seeking';
