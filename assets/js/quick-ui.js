@@ -18,6 +18,7 @@ import { relayUrls, relayWords } from './signal/relays.js';
 
 const CONNECT_MS = 20000; // a pairing whose game has not started by then goes back to the queue
 const NO_RELAY_MS = 6000;
+const SLOW_LAG_MS = 1500; // a seek's round trip through the relays this long is said to be slow
 const NAMES = { standard: 'Standard', 'royal-pawn': 'Royal Pawn', 'secret-pawn': 'Secret Pawn', reveal: 'Reveal', 'hidden-identity': 'Hidden Identity' };
 
 const quick = { qp: null, link: null, note: '', since: 0, label: '', timer: null, pairTimer: null };
@@ -87,7 +88,12 @@ function renderQuick() {
   $('quick-others').textContent = noRelay ? ''
     : n === 0 ? 'Nobody else is waiting for this game right now.'
       : `${n} other${n === 1 ? ' is' : 's are'} waiting for this game.`;
-  $('quick-relays').textContent = open > 0 ? `Connected to ${relayWords(open, total)}.`
+  const lag = qp.lobby ? qp.lobby.lag : 0;
+  const slow = lag >= SLOW_LAG_MS
+    ? ` The relays are slow right now (a message takes about ${(lag / 1000).toFixed(1)} s there and back): finding an opponent may take longer.`
+    : '';
+  el.dataset.slow = slow ? 'true' : 'false';
+  $('quick-relays').textContent = open > 0 ? `Connected to ${relayWords(open, total)}.${slow}`
     : noRelay
       ? `None of the ${total} relay${total === 1 ? '' : 's'} answers: still trying. Check your connection or the relay setting (New game → Relays and ICE servers); Invite a friend works without relays, with codes.`
       : `Reaching the relays (${total})…`;

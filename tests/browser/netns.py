@@ -313,9 +313,10 @@ RELAY_SCRIPT = Path(__file__).resolve().parent / "nostr_relay.cjs"
 class Relay:
     """A Nostr relay (``node nostr_relay.cjs``) run inside the namespace, stoppable mid-test."""
 
-    def __init__(self, ns: NetNs, port: int = RELAY_PORT):
+    def __init__(self, ns: NetNs, port: int = RELAY_PORT, args: Sequence[str] = ()):
         self.ns = ns
         self.port = port
+        self.args = list(args)  # more of nostr_relay.cjs's options (e.g. ["--delay", "2000"])
         self.url = f"ws://127.0.0.1:{port}"
         self.proc: Optional[subprocess.Popen] = None
 
@@ -327,7 +328,7 @@ class Relay:
             raise NetNsUnavailable("netns: `node` is not installed (the local relay needs Node.js)")
         deadline = time.monotonic() + timeout_s
         while True:  # the port may still be held for a moment after a stop
-            self.proc = self.ns.popen([node, str(RELAY_SCRIPT), "--host", "127.0.0.1", "--port", str(self.port)],
+            self.proc = self.ns.popen([node, str(RELAY_SCRIPT), "--host", "127.0.0.1", "--port", str(self.port), *self.args],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(ROOT))
             line = _read_line(self.proc, max(1.0, deadline - time.monotonic()))
             if line.startswith("listening "):

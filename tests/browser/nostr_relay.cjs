@@ -4,7 +4,7 @@
 // WebSocket by `ws`; all four are devDependencies in package.json. Events are kept in memory
 // (Hidden Chess only sends ephemeral kinds 20000-29999, which a relay passes on and never keeps).
 //
-//   node tests/browser/nostr_relay.cjs [--host 127.0.0.1] [--port 0] [--rate 4 --burst 40]
+//   node tests/browser/nostr_relay.cjs [--host 127.0.0.1] [--port 0] [--rate 4 --burst 40] [--delay 2000]
 //
 // Prints "listening <host> <port>" once ready; on SIGUSR2 prints "stats <json>" (connections,
 // messages received and sent, EVENTs, REQs, messages refused by the rate limit and how many
@@ -20,7 +20,9 @@
 //   answered ["OK", id, false, "rate-limited: ..."], other messages with a NOTICE;
 // - an event goes only to the subscriptions whose filters match it, tag filters included, and is
 //   serialised once per broadcast (each subscriber's frame is its subscription id around the
-//   same text).
+//   same text);
+// - with --delay MS, every message a client sends waits MS before the relay handles it (in order):
+//   a congested relay, for the quick-play test of slow relays (test_peer_slow.py).
 const { NostrRelay } = require('@nostr-relay/core');
 const { EventRepository, EventUtils } = require('@nostr-relay/common');
 const { Validator } = require('@nostr-relay/validator');
@@ -50,6 +52,7 @@ const host = arg('--host', '127.0.0.1');
 const port = Number(arg('--port', '0'));
 const RATE = Number(arg('--rate', '0')); // messages a second per connection (0: no limit)
 const BURST = Number(arg('--burst', '40'));
+const DELAY_MS = Number(arg('--delay', '0')); // each message handled this late (0: at once)
 const MAX_MESSAGE_BYTES = 128 * 1024;
 const relay = new NostrRelay(new MemoryRepository(), {});
 const validator = new Validator();
@@ -99,6 +102,7 @@ wss.on('connection', (ws, req) => {
       }
       bucket.tokens -= 1;
     }
+    if (DELAY_MS > 0) await new Promise(resolve => setTimeout(resolve, DELAY_MS));
     try {
       const msg = await validator.validateIncomingMessage(data);
       if (msg[0] === 'EVENT') stats.events += 1; else if (msg[0] === 'REQ') stats.reqs += 1;
