@@ -12,11 +12,14 @@ import { app } from './state.js';
 import { call, render } from './bridge.js';
 import { OFFLINE_NOTE, confirmDialog } from './dialogs.js';
 import { adoptLink } from './friend.js';
+import { MAX_LAG_MS } from './peer/lobby.js';
 import { QuickPlay } from './signal/quick.js';
 import { ICE_MESSAGE, RoomLink } from './signal/room.js';
 import { relayUrls, relayWords } from './signal/relays.js';
 
-const CONNECT_MS = 20000; // a pairing whose game has not started by then goes back to the queue
+// A pairing whose game has not started by then goes back to the queue: CONNECT_MS, plus four
+// times the lag the lobby measured (the connection's offer and answer cross the relays too).
+const CONNECT_MS = 20000;
 const NO_RELAY_MS = 6000;
 const SLOW_LAG_MS = 1500; // a seek's round trip through the relays this long is said to be slow
 const NAMES = { standard: 'Standard', 'royal-pawn': 'Royal Pawn', 'secret-pawn': 'Secret Pawn', reveal: 'Reveal', 'hidden-identity': 'Hidden Identity' };
@@ -154,7 +157,8 @@ function paired(qp, pair, variant, clock, relays) {
     qp.requeue();
     renderQuick();
   };
-  quick.pairTimer = setTimeout(() => fail('The opponent could not be reached.'), CONNECT_MS);
+  const lag = Math.min(Math.max(qp.lobby.lag || 0, 0), MAX_LAG_MS);
+  quick.pairTimer = setTimeout(() => fail('The opponent could not be reached.'), CONNECT_MS + 4 * lag);
   const done = () => {
     clearTimeout(quick.pairTimer);
     clearInterval(quick.timer);
