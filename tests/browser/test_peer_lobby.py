@@ -257,11 +257,18 @@ def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby
       const inBackOff = d.handle({t: 'propose', p: ids[1], to: ids[3], c: 'e'.repeat(64), k: key}, thrice + 5);
       log.backOffToldBusy = d.failed.has(ids[1]) && inBackOff.length === 1 && inBackOff[0].t === 'busy' &&
         inBackOff[0].to === ids[1] && d.state === 'seeking' && d.lock === null;
+      // ... once per BUSY_SKIP_MS (a flood of its proposals costs d one answer now and then).
+      const flood = [];
+      for (let i = 0; i < 50; i++) flood.push(...d.handle({t: 'propose', p: ids[1], to: ids[3], c: (i % 10).toString().repeat(64), k: key}, thrice + 10 + i));
+      d.tick(thrice + 5 + L.BUSY_SKIP_MS);
+      const next = d.handle({t: 'propose', p: ids[1], to: ids[3], c: 'f'.repeat(64), k: key}, thrice + 5 + L.BUSY_SKIP_MS + 1);
+      log.backOffBusyRationed = flood.length === 0 && next.length === 1 && next[0].t === 'busy';
       // ... and the busy only makes the proposer wait a little (it does not fail d).
       const p1 = new L.Lobby({id: ids[1], key, random: rnd, now: 0});
       p1.handle({t: 'seek', p: ids[3], k: key}, 0);
       const offer = p1.tick(0).find(m => m.t === 'propose');
-      p1.handle({...d.handle(offer, 5).find(m => m.t === 'busy'), p: ids[3]}, 10);
+      const later = thrice + 10 + 3 * L.BUSY_SKIP_MS;  // (d still holds ids[1] in its back-off)
+      p1.handle({...d.handle(offer, later).find(m => m.t === 'busy'), p: ids[3]}, 10);
       log.busyIsNoFailure = !p1.failed.has(ids[3]) && !p1.offers.has(ids[3]) &&
         p1.tick(10 + L.BUSY_SKIP_MS + 1).some(m => m.t === 'propose' && m.to === ids[3]);
       // One whose coin-flip reveal did not match its commitment is never tried again.

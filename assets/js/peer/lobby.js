@@ -114,6 +114,7 @@ export class Lobby {
     this.retry = retry;
     this.seekers = new Map(); // id -> {at, k}
     this.skip = new Map(); // id -> until (ms): said busy
+    this.toldBusy = new Map(); // id -> until (ms): a key in its back-off, told busy (not again before)
     this.offers = new Map(); // id -> {c, s, at, stage: 'proposed' | 'checking', n, r, k}
     this.lock = null; // {with, c, r, k, at}: the one proposal this page accepted
     this.withdrawn = new Map(); // id -> true: offers this page cancelled (a late accept is told so)
@@ -197,7 +198,7 @@ export class Lobby {
   /** Whether the proposal `m` (relevant) would be accepted now (else it is answered busy, or
    * ignored when it was cancelled already). */
   _wouldAccept(m) {
-    if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking' || this.failed.has(m.p)) return false;
+    if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking') return false;
     if (this.offers.has(m.p) && this.id < m.p) return false; // crossed proposals: mine wins
     for (const o of this.offers.values()) if (o.stage === 'checking') return false;
     return true;
@@ -258,6 +259,7 @@ export class Lobby {
     if (this.state === 'paired' || this.state === 'left') return out;
     for (const [id, s] of this.seekers) if (now - s.at > SEEK_TTL_MS) this.seekers.delete(id);
     for (const [id, until] of this.skip) if (until <= now) this.skip.delete(id);
+    for (const [id, until] of this.toldBusy) if (until <= now) this.toldBusy.delete(id);
     for (const [id, r] of this.retry) if (r.at <= now && this.failed.has(id)) this.failed.delete(id); // (its next seek counts)
     if (this.lock && now - this.lock.at > this._within(LOCK_MS)) {
       this._fail(this.lock.with, now); // accepted, then the proposer went silent
@@ -342,6 +344,15 @@ export class Lobby {
   }
 
   _proposed(m, now) {
+    if (this.failed.has(m.p)) {
+      // In its back-off: busy, once per BUSY_SKIP_MS (what an honest proposer waits after a busy),
+      // so that a key flooding proposals costs this page a signature now and then, no more.
+      if (this.toldBusy.get(m.p) > now) return [];
+      this.toldBusy.delete(m.p);
+      this.toldBusy.set(m.p, now + BUSY_SKIP_MS);
+      if (this.toldBusy.size > MAX_REMEMBERED) this.toldBusy.delete(this.toldBusy.keys().next().value);
+      return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
+    }
     // A proposal also proves the proposer (its ticket): it is a seeker from now on.
     if (!this.seekers.has(m.p)) this.handle({ t: 'seek', p: m.p, k: m.k }, now);
     this._heard(`${m.p}|${m.c}`);
