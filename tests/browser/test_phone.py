@@ -191,3 +191,24 @@ def test_the_header_title_never_breaks_a_phrase(sized, variant, clock):
     assert [p["text"] for p in parts] == [page.evaluate("window.hcApp.state().variant.name"), clock or "no clock"]
     for part in parts:
         assert part["lines"] == 1 and not part["cut"] and part["inside"], (size, part)
+
+
+def test_the_quick_play_card_keeps_its_colours_on_a_phone(app):
+    """On a phone the dialogs' button rows stick to the bottom on the panel's colour; the quick-play
+    card on the board (dark) keeps its own: no light band behind Cancel."""
+    app.set_viewport_size({"width": 390, "height": 844})
+    try:
+        app.evaluate("import('./assets/js/quick-ui.js').then(m => { m.startQuick('secret-pawn', '5+3'); })")
+        expect(app.locator("#quick-card")).to_be_visible()
+        on_screen(app, "quick-card-390x844", "#quick-cancel")
+        row = app.evaluate("""() => {
+            const s = getComputedStyle(document.querySelector('#quick-card .dialog-buttons'));
+            return {background: s.backgroundColor, position: s.position};
+        }""")
+        assert row == {"background": "rgba(0, 0, 0, 0)", "position": "static"}, row
+        # (the New game dialog's row still sticks, on the panel's colour)
+        assert app.evaluate("getComputedStyle(document.querySelector('#dlg-new .dialog-buttons')).position") == "sticky"
+    finally:
+        app.evaluate("import('./assets/js/quick-ui.js').then(m => m.stopQuick())")
+        expect(app.locator("#quick-card")).to_be_hidden()
+        app.set_viewport_size({"width": 1280, "height": 800})
