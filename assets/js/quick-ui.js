@@ -12,7 +12,7 @@ import { app } from './state.js';
 import { call, render } from './bridge.js';
 import { OFFLINE_NOTE, confirmDialog } from './dialogs.js';
 import { adoptLink } from './friend.js';
-import { MAX_LAG_MS } from './peer/lobby.js';
+import { lagOf } from './peer/lobby.js';
 import { QuickPlay } from './signal/quick.js';
 import { ICE_MESSAGE, RoomLink } from './signal/room.js';
 import { relayUrls, relayWords } from './signal/relays.js';
@@ -157,7 +157,7 @@ function paired(qp, pair, variant, clock, relays) {
     qp.requeue();
     renderQuick();
   };
-  const lag = Math.min(Math.max(qp.lobby.lag || 0, 0), MAX_LAG_MS);
+  const lag = lagOf(qp.lobby.lag);
   quick.pairTimer = setTimeout(() => fail('The opponent could not be reached.'), CONNECT_MS + 4 * lag);
   const done = () => {
     clearTimeout(quick.pairTimer);

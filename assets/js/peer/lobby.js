@@ -69,7 +69,7 @@ const KEY = /^[A-Za-z0-9_-]{40,120}$/;
 
 export const digest = text => hex(sha256(utf8(text)));
 /** A lag (ms) as the deadlines count it: a number from 0 to MAX_LAG_MS (anything else: 0). */
-const lagOf = ms => (Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_LAG_MS) : 0);
+export const lagOf = ms => (Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_LAG_MS) : 0);
 
 /** The colour rule: true when the proposer plays White. */
 export function proposerWhite(s, r) {
