@@ -65,6 +65,11 @@ CHROMIUM_ARGS = [
     # /dev/shm is small in many containers (64 MB in Docker by default): a renderer that runs
     # out of it crashes. Chromium then keeps its shared memory in /tmp.
     "--disable-dev-shm-usage",
+    # WebAssembly by V8's baseline compiler only (Liftoff), never re-compiled by its optimizing one
+    # (TurboFan) in the background: the suite's pages live a few seconds, and that background work
+    # was a sixth of their CPU. Python runs slower in them, which no test depends on; the benches
+    # (bench/*.py) keep Chromium's defaults. Measured in docs/TESTING.md.
+    "--js-flags=--liftoff-only",
     # Headless Chromium opens the address bar's suggestions (chrome://omnibox-popup) in every new
     # context, in a renderer of its own: about 1 s of CPU each time, a fifth of a page start here
     # (docs/TESTING.md). A page never sees it. (Chromium honours only its last
@@ -161,6 +166,34 @@ def _log_errors(lines: int) -> str:
     return "\n".join(found[-lines:]) or "(nothing logged)"
 
 
+#: How often ``wait_for_function`` looks, unless a test says: Playwright's default looks at every
+#: animation frame, which has headless Chromium draw 60 frames a second for as long as a test
+#: waits (about 6 % of a core a waiting page; the suite waits on pages most of its time).
+POLL_MS = 50
+
+
+def _poll_by_default() -> None:
+    """``Page.wait_for_function`` and ``Frame.wait_for_function`` poll every :data:`POLL_MS`
+    unless told ``polling=...``."""
+    from playwright.sync_api import Frame, Page
+
+    for cls in (Page, Frame):
+        raw = getattr(cls.wait_for_function, "_hc_raw", cls.wait_for_function)
+
+        def wait_for_function(self, expression, *, arg=None, polling=None, timeout=None, _raw=raw):
+            return _raw(self, expression, arg=arg, timeout=timeout,
+                        polling=POLL_MS if polling is None else polling)
+
+        wait_for_function._hc_raw = raw
+        cls.wait_for_function = wait_for_function
+
+
+try:
+    _poll_by_default()
+except ImportError:  # (no Playwright: the ``browser`` fixture says how to install it)
+    pass
+
+
 #: Pyodide boots in a few seconds here, but CI machines are slow and shared.
 APP_TIMEOUT_MS = 60_000
 
@@ -199,7 +232,15 @@ SNAPSHOT_DIR = Path(os.environ.setdefault(
 class FixtureHandler(build.Handler):
     """build.py's handler, plus ``/_<name>`` -> ``tests/browser/fixtures/<name>``, and
     ``/_snap/meta`` and ``/_snap/<role>``: the snapshots :data:`SNAPSHOT_SEED` puts in a page's
-    cache (``{role: cache path}``, and each one's bytes with its build key)."""
+    cache (``{role: cache path}``, and each one's bytes with its build key).
+
+    It sends every file as it is, never compressed: decoding the compressed copies (brotli, about
+    25 MB of Pyodide and Python a start) cost Chromium's network service 0.1-0.2 s of CPU in each
+    of the suite's page starts, and gzipping the page's scripts on the fly cost this process.
+    ``test_offline.py`` checks the compressed copies with build.py's own server."""
+
+    def accepted_codings(self) -> set:
+        return set()
 
     def do_GET(self) -> None:
         path = urlsplit(self.path).path

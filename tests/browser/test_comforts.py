@@ -81,7 +81,10 @@ def test_material_balance_beside_the_players(app):
 def test_a_move_made_while_the_computer_thinks_is_played_as_a_premove(page, site, recorder):
     page.goto(site.url("/index.html"))
     wait_ready(page)
-    page.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'white'})")
+    # Black without its b8 knight: no opening book knows the position, so level 5 searches (about
+    # a second), and from its start no black piece can reach d3, d4 or give check in one move.
+    page.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'white', "
+                  "fen: 'r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'})")
     click_move(page, "e2", "e4")
     # Level 5 thinks for a while (and its worker may still be starting): the next move is premoved.
     assert state(page)["computer"]["thinking"]

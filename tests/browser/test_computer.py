@@ -222,8 +222,10 @@ def test_the_computers_reply_waits_until_the_players_move_has_landed(app, level)
         app.evaluate(FRAMES)
         play_any_move(app)
         wait_for_answer(app, 2 * n)
-        frames = app.evaluate("window.__frames")
         players = 2 * n - 1
+        # (the reply is on the board: wait for the recorder's next frame to have seen it too)
+        app.wait_for_function(f"window.__frames.some(([moves]) => moves > {players})")
+        frames = app.evaluate("window.__frames")
         # The player's move, then a frame where it has landed (nothing sliding), and only then
         # the computer's reply.
         first_reply = next(i for i, (moves, _) in enumerate(frames) if moves > players)
