@@ -68,6 +68,8 @@ const H64 = /^[0-9a-f]{64}$/;
 const KEY = /^[A-Za-z0-9_-]{40,120}$/;
 
 export const digest = text => hex(sha256(utf8(text)));
+/** Forget the oldest entry of `memory` (a Map or a Set: oldest first) once it holds more than `max`. */
+const forgetOldest = (memory, max) => memory.size > max && memory.delete(memory.keys().next().value);
 /** A lag (ms) as the deadlines count it: a number from 0 to MAX_LAG_MS (anything else: 0). */
 export const lagOf = ms => (Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_LAG_MS) : 0);
 
@@ -206,7 +208,7 @@ export class Lobby {
 
   _heard(key) {
     this.heard.add(key);
-    if (this.heard.size > MAX_REMEMBERED) this.heard.delete(this.heard.values().next().value);
+    forgetOldest(this.heard, MAX_REMEMBERED);
   }
 
   /** `id` failed to pair with this page: left alone until the back-off from `now` is over (see
@@ -220,7 +222,7 @@ export class Lobby {
     }
     const n = ((this.retry.get(id) || {}).n || 0) + 1;
     this.retry.set(id, { at: now + Math.min(RETRY_AFTER_MS * 2 ** (n - 1), MAX_RETRY_MS), n });
-    if (this.retry.size > MAX_REMEMBERED) this.retry.delete(this.retry.keys().next().value);
+    forgetOldest(this.retry, MAX_REMEMBERED);
   }
 
   /** The seekers to propose to, best first. The order is a score of the PAIR (a hash of both
@@ -240,7 +242,7 @@ export class Lobby {
     // (messages may overtake each other: an accept that arrives after the cancel is told again)
     this.withdrawn.delete(id);
     this.withdrawn.set(id, true);
-    if (this.withdrawn.size > MAX_OFFERS * 8) this.withdrawn.delete(this.withdrawn.keys().next().value);
+    forgetOldest(this.withdrawn, MAX_OFFERS * 8);
     this.offers.delete(id);
   }
 
@@ -332,7 +334,7 @@ export class Lobby {
         return this._confirmed(m, now);
       case 'cancel':
         this.cancelled.add(`${m.p}|${m.c}`);
-        if (this.cancelled.size > MAX_REMEMBERED) this.cancelled.delete(this.cancelled.values().next().value);
+        forgetOldest(this.cancelled, MAX_REMEMBERED);
         if (this.lock && this.lock.with === m.p && this.lock.c === m.c) {
           this.lock = null;
           this.state = 'seeking';
@@ -350,7 +352,7 @@ export class Lobby {
       if (this.toldBusy.get(m.p) > now) return [];
       this.toldBusy.delete(m.p);
       this.toldBusy.set(m.p, now + BUSY_SKIP_MS);
-      if (this.toldBusy.size > MAX_REMEMBERED) this.toldBusy.delete(this.toldBusy.keys().next().value);
+      forgetOldest(this.toldBusy, MAX_REMEMBERED);
       return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
     }
     // A proposal also proves the proposer (its ticket): it is a seeker from now on.
