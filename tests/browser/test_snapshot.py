@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import MAKE_DELAY_MS, WORKER_SNAPSHOT_DELAY_MS, click_move, local_context, state, wait_ready
+from .conftest import (MAKE_DELAY_MS, WORKER_SNAPSHOT_DELAY_MS, click_move, local_context, state,
+                       stored_snapshots, wait_ready)
 
 pytestmark = pytest.mark.browser
 
@@ -107,10 +108,38 @@ def test_a_return_visit_starts_from_the_snapshot_and_plays(context, site):
     assert errors == []
 
 
+#: What a return visit finds: the snapshots conftest.make_snapshots made for this build, put once
+#: into the context's cache (unlike conftest.SNAPSHOT_SEED, not again at each load).
+PUT_SNAPSHOTS = """async roles => {
+  const paths = await (await fetch('/_snap/meta')).json();
+  const cache = await caches.open('hcsnap-1');
+  for (const [role, path] of Object.entries(paths)) {
+    if (roles.includes(role)) await cache.put(location.origin + path, await fetch('/_snap/' + role));
+  }
+}"""
+
+
+def open_returning(context, site, errors, roles=("page", "worker")):
+    """A tab of a return visit: started from this build's snapshot, which its cache holds (and the
+    computer's, of ``roles``). The suite's snapshots save the first visit and the making (about
+    6 s of CPU); without them, the tab makes its own and reloads."""
+    if stored_snapshots():
+        tab = context.new_page()
+        tab.goto(site.url("/_snap/meta"))
+        tab.evaluate(PUT_SNAPSHOTS, list(roles))
+        tab.close()
+    tab = open_tab(context, site, errors)
+    if boot(tab)["path"] != "snapshot":
+        assert wait_made(tab) == "stored"
+        tab.reload()
+        wait_ready(tab)
+    assert boot(tab)["path"] == "snapshot"
+    return tab
+
+
 def test_a_damaged_snapshot_means_an_ordinary_start_and_is_replaced(context, site):
     errors = []
-    tab = open_tab(context, site, errors)
-    assert wait_made(tab) == "stored"
+    tab = open_returning(context, site, errors)
     [url] = snapshot_urls(tab)
     # Damage it: a few bytes of garbage under the same address.
     tab.evaluate("""async ([name, url]) => {
@@ -133,8 +162,7 @@ def test_a_damaged_snapshot_means_an_ordinary_start_and_is_replaced(context, sit
 
 def test_a_snapshot_of_another_build_is_not_used(context, site):
     errors = []
-    tab = open_tab(context, site, errors)
-    assert wait_made(tab) == "stored"
+    tab = open_returning(context, site, errors)
     [url] = snapshot_urls(tab)
     key = tab.evaluate(f"""async url => (await (await caches.open({CACHE!r})).match(url))
         .headers.get('X-Hidden-Chess-Key')""", url)
@@ -175,7 +203,8 @@ def test_tests_and_pages_that_turn_it_off_make_no_snapshot(browser, site):
 
 def test_the_computers_worker_keeps_its_own_snapshot_and_plays_from_it(context, site):
     errors = []
-    tab = open_tab(context, site, errors)
+    tab = open_returning(context, site, errors, roles=["page"])
+    assert snapshot_urls(tab, "worker") == []
     tab.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
     tab.wait_for_function("document.body.dataset.aiReady === 'true'", timeout=MADE_TIMEOUT_MS)
     assert tab.evaluate("document.body.dataset.aiStartedFrom") == "fresh"
