@@ -324,29 +324,36 @@ START_SEEN = "try { localStorage.setItem('hiddenchess:visited', '1'); } catch (e
 SNAPSHOTS_OFF = "window.hcSnapshots = false;"
 
 
+#: A JavaScript function ``async (cache, roles)``: puts into ``cache`` the snapshots this test
+#: process made once (:func:`make_snapshots`) that the suite's server offers (``/_snap/``), those
+#: of ``roles`` only unless it is null. None made, or a page of another server: it puts nothing.
+PUT_SNAPSHOTS = """async (cache, roles) => {
+  const meta = await fetch('/_snap/meta');
+  if (!meta.ok) return;
+  for (const [role, path] of Object.entries(await meta.json())) {
+    if (roles && !roles.includes(role)) continue;
+    const r = await fetch('/_snap/' + role);
+    if (r.ok) await cache.put(location.origin + path, r);
+  }
+}"""
+
 #: Run in every test page unless it asks for snapshots or ``cold=True``: the first time the page
-#: looks for its snapshot cache, the snapshots this test process made once (:func:`make_snapshots`)
-#: are put in it, so the page and the computer's worker start as on a return visit (about half the
-#: time and CPU of a first visit; docs/TESTING.md). A page of another server, or none made: no change.
+#: looks for its snapshot cache, :data:`PUT_SNAPSHOTS` puts the suite's snapshots in it, so the
+#: page and the computer's worker start as on a return visit (about half the time and CPU of a
+#: first visit; docs/TESTING.md).
 SNAPSHOT_SEED = """(() => {
   if (!self.caches || !self.CacheStorage) return;
   const P = CacheStorage.prototype, has = P.has, open = P.open, NAME = 'hcsnap-1';
+  const put = %s;
   let seeded = null;
   const seed = storage => seeded || (seeded = (async () => {
     try {
-      const meta = await fetch('/_snap/meta');
-      if (!meta.ok) return;
-      const paths = await meta.json();
-      const cache = await open.call(storage, NAME);
-      for (const [role, path] of Object.entries(paths)) {
-        const r = await fetch('/_snap/' + role);
-        if (r.ok) await cache.put(location.origin + path, r);
-      }
+      await put(await open.call(storage, NAME), null);
     } catch (e) { /* a cold start */ }
   })());
   P.has = async function (name) { if (name === NAME) await seed(this); return has.call(this, name); };
   P.open = async function (name) { if (name === NAME) await seed(this); return open.call(this, name); };
-})();"""
+})();""" % PUT_SNAPSHOTS
 
 
 def default_scripts(browser, scripts: dict):

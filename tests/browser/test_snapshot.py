@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import (MAKE_DELAY_MS, WORKER_SNAPSHOT_DELAY_MS, click_move, local_context, state,
-                       stored_snapshots, wait_ready)
+from .conftest import (MAKE_DELAY_MS, PUT_SNAPSHOTS, WORKER_SNAPSHOT_DELAY_MS, click_move, local_context,
+                       state, wait_ready)
 
 pytestmark = pytest.mark.browser
 
@@ -108,26 +108,15 @@ def test_a_return_visit_starts_from_the_snapshot_and_plays(context, site):
     assert errors == []
 
 
-#: What a return visit finds: the snapshots conftest.make_snapshots made for this build, put once
-#: into the context's cache (unlike conftest.SNAPSHOT_SEED, not again at each load).
-PUT_SNAPSHOTS = """async roles => {
-  const paths = await (await fetch('/_snap/meta')).json();
-  const cache = await caches.open('hcsnap-1');
-  for (const [role, path] of Object.entries(paths)) {
-    if (roles.includes(role)) await cache.put(location.origin + path, await fetch('/_snap/' + role));
-  }
-}"""
-
-
 def open_returning(context, site, errors, roles=("page", "worker")):
     """A tab of a return visit: started from this build's snapshot, which its cache holds (and the
-    computer's, of ``roles``). The suite's snapshots save the first visit and the making (about
-    6 s of CPU); without them, the tab makes its own and reloads."""
-    if stored_snapshots():
-        tab = context.new_page()
-        tab.goto(site.url("/_snap/meta"))
-        tab.evaluate(PUT_SNAPSHOTS, list(roles))
-        tab.close()
+    computer's, of ``roles``). The suite's snapshots (conftest.PUT_SNAPSHOTS, put once, where
+    conftest.SNAPSHOT_SEED would put them back at each load) save the first visit and the making,
+    about 6 s of CPU; without them, the tab makes its own and reloads."""
+    tab = context.new_page()
+    tab.goto(site.url("/_snap/meta"))  # (a document of the origin, for its Cache Storage)
+    tab.evaluate(f"async roles => ({PUT_SNAPSHOTS})(await caches.open({CACHE!r}), roles)", list(roles))
+    tab.close()
     tab = open_tab(context, site, errors)
     if boot(tab)["path"] != "snapshot":
         assert wait_made(tab) == "stored"
