@@ -324,13 +324,15 @@ START_SEEN = "try { localStorage.setItem('hiddenchess:visited', '1'); } catch (e
 SNAPSHOTS_OFF = "window.hcSnapshots = false;"
 
 
-#: A JavaScript function ``async (cache, roles)``: puts into ``cache`` the snapshots this test
-#: process made once (:func:`make_snapshots`) that the suite's server offers (``/_snap/``), those
-#: of ``roles`` only unless it is null. None made, or a page of another server: it puts nothing.
-PUT_SNAPSHOTS = """async (cache, roles) => {
+#: A JavaScript function ``async (openCache, roles)``: puts the snapshots this test process made
+#: once (:func:`make_snapshots`), which the suite's server offers (``/_snap/``), into the cache
+#: ``openCache()`` gives; those of ``roles`` only unless it is null. A page of another server: it
+#: opens no cache (opening one would create it, and test_offline.py counts the caches).
+PUT_SNAPSHOTS = """async (openCache, roles) => {
   const meta = await fetch('/_snap/meta');
   if (!meta.ok) return;
-  for (const [role, path] of Object.entries(await meta.json())) {
+  const paths = await meta.json(), cache = await openCache();
+  for (const [role, path] of Object.entries(paths)) {
     if (roles && !roles.includes(role)) continue;
     const r = await fetch('/_snap/' + role);
     if (r.ok) await cache.put(location.origin + path, r);
@@ -348,7 +350,7 @@ SNAPSHOT_SEED = """(() => {
   let seeded = null;
   const seed = storage => seeded || (seeded = (async () => {
     try {
-      await put(await open.call(storage, NAME), null);
+      await put(() => open.call(storage, NAME), null);
     } catch (e) { /* a cold start */ }
   })());
   P.has = async function (name) { if (name === NAME) await seed(this); return has.call(this, name); };

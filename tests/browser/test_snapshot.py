@@ -115,7 +115,7 @@ def open_returning(context, site, errors, roles=("page", "worker")):
     about 6 s of CPU; without them, the tab makes its own and reloads."""
     tab = context.new_page()
     tab.goto(site.url("/_snap/meta"))  # (a document of the origin, for its Cache Storage)
-    tab.evaluate(f"async roles => ({PUT_SNAPSHOTS})(await caches.open({CACHE!r}), roles)", list(roles))
+    tab.evaluate(f"roles => ({PUT_SNAPSHOTS})(() => caches.open({CACHE!r}), roles)", list(roles))
     tab.close()
     tab = open_tab(context, site, errors)
     if boot(tab)["path"] != "snapshot":
