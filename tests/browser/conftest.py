@@ -880,6 +880,14 @@ def wait_until(page, predicate: str, timeout_ms: int, interval_ms: int = 250, ar
         page.wait_for_timeout(interval_ms)
 
 
+def wait_for_preview(page, test: str, timeout_ms: int = 30_000) -> None:
+    """Until the page has saved the preview of its game that a reload draws first (preview.js
+    writes it a moment after the screen changed) and ``test``, a JavaScript function of the saved
+    state, is true of it: ``wait_for_preview(page, "s => s.moves.length === 3")``."""
+    page.wait_for_function("(() => { const saved = JSON.parse(localStorage.getItem('hiddenchess:preview')"
+                           f" || 'null'); return !!saved && ({test})(saved.state); }})()", timeout=timeout_ms)
+
+
 def state(page) -> dict:
     """The session state the page last rendered."""
     return page.evaluate("window.hcApp.state()")

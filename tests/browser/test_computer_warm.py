@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from hiddenchess.ai import WARM_UP_NODES, choose_move, choose_setup, warm_up
 from hiddenchess.game.game import Game
 
-from .conftest import local_context, square_center, state
+from .conftest import local_context, square_center, state, wait_for_preview
 
 pytestmark = pytest.mark.browser
 
@@ -115,7 +115,7 @@ def test_a_restored_computer_game_starts_the_worker_by_the_time_it_is_playable(p
     page.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
     first_move(page)
     page.wait_for_function("window.hcApp.state().moves.length === 2", timeout=WORKER_TIMEOUT_MS)
-    page.wait_for_timeout(600)  # (the preview of the saved game is written after a quiet moment)
+    wait_for_preview(page, "s => s.moves.length === 2")
     page.reload()
     wait_for_app(page)
     page.wait_for_function("window.__warm.playable !== null")
@@ -125,7 +125,7 @@ def test_a_restored_computer_game_starts_the_worker_by_the_time_it_is_playable(p
     # A finished computer game, restored: nothing for the computer to do, no worker.
     page.evaluate("window.hcApp.call('resign', {color: 'white'})")
     assert state(page)["status"]["over"]
-    page.wait_for_timeout(600)
+    wait_for_preview(page, "s => !!(s.status && s.status.over)")
     page.reload()
     wait_for_app(page)
     page.wait_for_timeout(1500)

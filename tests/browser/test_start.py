@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import FirstVisits, discard_after, hold_engine, state, wait_for_app
+from .conftest import FirstVisits, discard_after, hold_engine, state, wait_for_app, wait_for_preview
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 VARIANTS = ["standard", "royal-pawn", "secret-pawn", "reveal", "hidden-identity"]
@@ -222,7 +222,7 @@ def test_a_reload_draws_the_saved_game_before_the_engine_is_ready(fresh):
     page.evaluate("window.hcApp.call('new_game', {variant: 'royal-pawn', clock: '5+3'})")
     for uci in ("d2d3", "d7d6", "f2f3"):
         page.evaluate(f"window.hcApp.call('move', {{orig: '{uci[:2]}', dest: '{uci[2:]}'}})")
-    page.wait_for_timeout(600)                          # (the preview is written after a pause)
+    wait_for_preview(page, "s => s.moves.length === 3")
     page.add_init_script(PREVIEW_PROBE)
     slow_engine(page)
     page.reload()
@@ -406,7 +406,7 @@ def test_a_reload_shows_the_saved_game_at_once_with_its_marks(fresh, request):
     page.evaluate("window.hcApp.call('seal', {squares: ['d2', 'e2']})")
     page.evaluate("window.hcApp.call('move', {orig: 'e2', dest: 'e4'})")
     page.wait_for_function("window.hcApp.state().moves.length === 2", timeout=90_000)  # the computer's reply
-    page.wait_for_timeout(600)                          # (the preview is written after a pause)
+    wait_for_preview(page, "s => s.moves.length === 2")
     saved = page.evaluate("JSON.parse(localStorage.getItem('hiddenchess:preview')).state")
     assert saved["secrets"]["own"] == ["d2", "e4"]
     page.add_init_script(FRAME_PROBE)
