@@ -39,6 +39,8 @@ def _load_build():
 
 
 build = _load_build()
+from buildtools import testing as build_testing, vendor as build_vendor  # noqa: E402  (build.py put them in reach)
+import buildtools  # noqa: E402
 
 
 def _py_files(root: Path) -> list:
@@ -61,6 +63,7 @@ def scratch_repo(tmp_path, node_modules):
     """A minimal copy of the repository sharing the real node_modules (read only)."""
     for name in ("package.json", "package-lock.json", "build.py", "pyscript.toml"):
         shutil.copy2(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "buildtools", tmp_path / "buildtools", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "py", tmp_path / "py",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     (tmp_path / "node_modules").symlink_to(node_modules, target_is_directory=True)
@@ -166,7 +169,7 @@ def test_vendored_files_are_the_runtime_set(node_modules):
     assert not any(n.endswith(".map") for n in names)
     # Only what the page loads: no editor, terminal or MicroPython code.
     for name in names:
-        stem = build._chunk_stem(Path(name).name)
+        stem = build_vendor._chunk_stem(Path(name).name)
         assert not stem.startswith(("codemirror", "xterm", "mpy", "zip", "pyodide_graph")), name
         assert stem != "py", name
     # Every static import of a vendored PyScript chunk is vendored too.
@@ -227,9 +230,12 @@ def test_pyscript_toml_uses_only_vendored_files(node_modules):
 
 
 def test_build_py_doctests_hold():
-    result = doctest.testmod(build, optionflags=doctest.ELLIPSIS)
-    assert result.attempted >= 6
-    assert result.failed == 0
+    attempted = 0
+    for name in ("common", "npm", "vendor", "compress", "serve", "dist", "testing"):
+        result = doctest.testmod(importlib.import_module(f"buildtools.{name}"), optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0, name
+        attempted += result.attempted
+    assert attempted >= 6
 
 
 # --------------------------------------------------------------------------
@@ -282,6 +288,7 @@ def bare_repo(tmp_path):
     """A copy of the repository files build.py needs, without node_modules."""
     for name in ("package.json", "package-lock.json", "build.py"):
         shutil.copy2(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "buildtools", tmp_path / "buildtools", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "py", tmp_path / "py",
                     ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path
@@ -348,13 +355,13 @@ class _Machine:
 
 
 def test_missing_system_packages_are_named(monkeypatch):
-    monkeypatch.setattr(build, "find_chromium", lambda: "/usr/bin/chromium")
+    monkeypatch.setattr(build_testing, "find_chromium", lambda: "/usr/bin/chromium")
     machine = _Machine({"node", "npm", "unshare"})
     assert build.missing_system_packages(machine.which) == ["iproute2", "util-linux"]
 
 
 def test_as_root_the_test_command_installs_what_is_missing_with_apt(monkeypatch):
-    monkeypatch.setattr(build, "find_chromium", lambda: "/usr/bin/chromium")
+    monkeypatch.setattr(build_testing, "find_chromium", lambda: "/usr/bin/chromium")
     monkeypatch.delenv("HIDDENCHESS_NO_APT", raising=False)
     machine = _Machine({"apt-get", "node", "npm", "unshare", "nsenter"})
     installed = build.ensure_system_packages(which=machine.which, is_root=True, run=machine.run)
@@ -365,7 +372,7 @@ def test_as_root_the_test_command_installs_what_is_missing_with_apt(monkeypatch)
 
 
 def test_without_root_the_test_command_prints_the_one_command_to_run(monkeypatch):
-    monkeypatch.setattr(build, "find_chromium", lambda: None)
+    monkeypatch.setattr(build_testing, "find_chromium", lambda: None)
     monkeypatch.delenv("HIDDENCHESS_CHROMIUM", raising=False)
     machine = _Machine({"apt-get", "node", "npm", "ip", "unshare", "nsenter"})
     with pytest.raises(build.BuildError) as e:
@@ -376,7 +383,7 @@ def test_without_root_the_test_command_prints_the_one_command_to_run(monkeypatch
 
 
 def test_a_failing_apt_get_is_one_clear_error(monkeypatch):
-    monkeypatch.setattr(build, "find_chromium", lambda: "/usr/bin/chromium")
+    monkeypatch.setattr(build_testing, "find_chromium", lambda: "/usr/bin/chromium")
     monkeypatch.delenv("HIDDENCHESS_NO_APT", raising=False)
     machine = _Machine({"apt-get", "node", "ip", "unshare", "nsenter"}, apt_fails=True)
     with pytest.raises(build.BuildError, match="failed: E: Unable to locate package npm"):

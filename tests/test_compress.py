@@ -34,6 +34,7 @@ def _load_build():
 
 
 build = _load_build()
+from buildtools import compress  # noqa: E402  (build.py put it in reach)
 
 UNBROTLI = ("const z = require('zlib'); const parts = [];"
             "process.stdin.on('data', d => parts.push(d)).on('end', () =>"
@@ -51,7 +52,7 @@ def unbrotli(data: bytes) -> bytes:
 def cache(tmp_path, monkeypatch):
     """An empty compression cache of its own."""
     folder = tmp_path / "cache"
-    monkeypatch.setattr(build, "COMPRESS_CACHE", folder)
+    monkeypatch.setattr(compress, "COMPRESS_CACHE", folder)
     return folder
 
 
@@ -82,14 +83,14 @@ def test_copies_decode_to_the_file_and_are_kept_only_when_they_pay(cache):
 
 def test_a_br_copy_is_dropped_when_it_is_not_smaller_than_the_gz(cache, monkeypatch):
     data = _text(200)
-    monkeypatch.setattr(build, "brotli_compress",
+    monkeypatch.setattr(compress, "brotli_compress",
                         lambda blobs: [build.gzip_bytes(b) + b"x" for b in blobs])
     assert sorted(build.compressed_copies({"a.js": data})) == ["a.js.gz"]
 
 
 def test_brotli_is_not_tried_on_files_compressed_already(cache, monkeypatch):
     asked = []
-    monkeypatch.setattr(build, "brotli_compress", lambda blobs: asked.extend(blobs) or [
+    monkeypatch.setattr(compress, "brotli_compress", lambda blobs: asked.extend(blobs) or [
         build.gzip_bytes(b)[:-1] for b in blobs])
     packed = os.urandom(20000)  # like python_stdlib.zip's deflated members: gzip saves nothing
     copies = build.compressed_copies({"lib.zip": packed, "a.js": _text(300)})
@@ -105,7 +106,7 @@ def test_the_cache_spares_a_second_compression_and_follows_the_content(cache, mo
     def no_node(blobs):
         raise AssertionError("compressed again despite the cache")
 
-    monkeypatch.setattr(build, "brotli_compress", no_node)
+    monkeypatch.setattr(compress, "brotli_compress", no_node)
     assert build.compressed_copies({"b/other-name.js": _text(300)}) == {
         "b/other-name.js.br": first["a.js.br"], "b/other-name.js.gz": first["a.js.gz"]}
     with pytest.raises(AssertionError, match="compressed again"):
@@ -117,20 +118,20 @@ def test_old_cache_entries_are_pruned(cache):
     old = next(cache.iterdir())
     past = time.time() - build.CACHE_MAX_AGE - 60
     os.utime(old, (past, past))
-    build._prune_cache()
+    compress._prune_cache()
     assert not old.exists() and len(list(cache.iterdir())) == 1
 
 
 def test_an_unwritable_cache_only_costs_time(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    monkeypatch.setattr(build, "COMPRESS_CACHE", blocker / "cache")
+    monkeypatch.setattr(compress, "COMPRESS_CACHE", blocker / "cache")
     copies = build.compressed_copies({"a.js": _text(300)})
     assert unbrotli(copies["a.js.br"]) == _text(300)
 
 
 def test_without_node_the_br_copies_are_a_clear_error(cache, monkeypatch):
-    monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    monkeypatch.setattr(compress.shutil, "which", lambda name: None)
     with pytest.raises(build.BuildError, match="node not found on PATH: it writes the .br copies"):
         build.compressed_copies({"a.js": _text(300)})
 
