@@ -14,6 +14,7 @@ import importlib.util
 import io
 import json
 import os
+import pkgutil
 import re
 import shutil
 import subprocess
@@ -39,8 +40,8 @@ def _load_build():
 
 
 build = _load_build()
-from buildtools import testing as build_testing, vendor as build_vendor  # noqa: E402  (build.py put them in reach)
-import buildtools  # noqa: E402
+import buildtools  # noqa: E402  (build.py put its package in reach)
+from buildtools import testing as build_testing, vendor as build_vendor  # noqa: E402
 
 
 def _py_files(root: Path) -> list:
@@ -58,12 +59,17 @@ def node_modules():
     return ROOT / "node_modules"
 
 
+def _copy_build_files(dest: Path, *extra: str) -> None:
+    """build.py, its package and the npm manifests (and ``extra`` files) copied into ``dest``."""
+    for name in ("package.json", "package-lock.json", "build.py", *extra):
+        shutil.copy2(ROOT / name, dest / name)
+    shutil.copytree(ROOT / "buildtools", dest / "buildtools", ignore=shutil.ignore_patterns("__pycache__"))
+
+
 @pytest.fixture
 def scratch_repo(tmp_path, node_modules):
     """A minimal copy of the repository sharing the real node_modules (read only)."""
-    for name in ("package.json", "package-lock.json", "build.py", "pyscript.toml"):
-        shutil.copy2(ROOT / name, tmp_path / name)
-    shutil.copytree(ROOT / "buildtools", tmp_path / "buildtools", ignore=shutil.ignore_patterns("__pycache__"))
+    _copy_build_files(tmp_path, "pyscript.toml")
     shutil.copytree(ROOT / "py", tmp_path / "py",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     (tmp_path / "node_modules").symlink_to(node_modules, target_is_directory=True)
@@ -231,9 +237,10 @@ def test_pyscript_toml_uses_only_vendored_files(node_modules):
 
 def test_build_py_doctests_hold():
     attempted = 0
-    for name in ("common", "npm", "vendor", "compress", "serve", "dist", "testing"):
-        result = doctest.testmod(importlib.import_module(f"buildtools.{name}"), optionflags=doctest.ELLIPSIS)
-        assert result.failed == 0, name
+    for module in pkgutil.iter_modules(buildtools.__path__):
+        result = doctest.testmod(importlib.import_module(f"buildtools.{module.name}"),
+                                 optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0, module.name
         attempted += result.attempted
     assert attempted >= 6
 
@@ -286,9 +293,7 @@ def _run_build_py(cwd: Path, *args: str, env: dict) -> subprocess.CompletedProce
 @pytest.fixture
 def bare_repo(tmp_path):
     """A copy of the repository files build.py needs, without node_modules."""
-    for name in ("package.json", "package-lock.json", "build.py"):
-        shutil.copy2(ROOT / name, tmp_path / name)
-    shutil.copytree(ROOT / "buildtools", tmp_path / "buildtools", ignore=shutil.ignore_patterns("__pycache__"))
+    _copy_build_files(tmp_path)
     shutil.copytree(ROOT / "py", tmp_path / "py",
                     ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path
