@@ -880,12 +880,23 @@ def wait_until(page, predicate: str, timeout_ms: int, interval_ms: int = 250, ar
         page.wait_for_timeout(interval_ms)
 
 
+#: Where the page keeps the preview of its game that a reload draws first (assets/js/dom.js
+#: ``PREVIEW_KEY``), and a JavaScript expression of what is saved there (``null``: nothing).
+PREVIEW_KEY = "hiddenchess:preview"
+SAVED_PREVIEW = f"JSON.parse(localStorage.getItem('{PREVIEW_KEY}') || 'null')"
+
+
+def saved_preview(page) -> Optional[dict]:
+    """The preview the page saved (``{"state": ...}``), or ``None``."""
+    return page.evaluate(SAVED_PREVIEW)
+
+
 def wait_for_preview(page, test: str, timeout_ms: int = 30_000) -> None:
-    """Until the page has saved the preview of its game that a reload draws first (preview.js
-    writes it a moment after the screen changed) and ``test``, a JavaScript function of the saved
-    state, is true of it: ``wait_for_preview(page, "s => s.moves.length === 3")``."""
-    page.wait_for_function("(() => { const saved = JSON.parse(localStorage.getItem('hiddenchess:preview')"
-                           f" || 'null'); return !!saved && ({test})(saved.state); }})()", timeout=timeout_ms)
+    """Until the page has saved the preview of its game (preview.js writes it a moment after the
+    screen changed) and ``test``, a JavaScript function of the saved state, is true of it:
+    ``wait_for_preview(page, "s => s.moves.length === 3")``."""
+    page.wait_for_function(f"(() => {{ const saved = {SAVED_PREVIEW}; return !!saved && ({test})(saved.state); }})()",
+                           timeout=timeout_ms)
 
 
 def state(page) -> dict:

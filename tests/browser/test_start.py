@@ -10,7 +10,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import FirstVisits, discard_after, hold_engine, state, wait_for_app, wait_for_preview
+from .conftest import (FirstVisits, discard_after, hold_engine, saved_preview, state, wait_for_app,
+                       wait_for_preview)
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 VARIANTS = ["standard", "royal-pawn", "secret-pawn", "reveal", "hidden-identity"]
@@ -258,7 +259,7 @@ def test_a_reload_never_shows_a_board_a_player_held_on_one_device(fresh):
     page.evaluate("window.hcApp.call('move', {orig: 'e2', dest: 'e4'})")
     page.evaluate("window.hcApp.call('show_board', {})")          # Black holds it now
     page.wait_for_timeout(600)
-    saved = page.evaluate("JSON.parse(localStorage.getItem('hiddenchess:preview') || 'null')")
+    saved = saved_preview(page)
     assert saved is None or saved["state"]["viewer"] not in ("white", "black")
     assert "c7" not in json.dumps(saved["state"].get("secrets")) if saved else True
     page.add_init_script(PREVIEW_PROBE)
@@ -407,7 +408,7 @@ def test_a_reload_shows_the_saved_game_at_once_with_its_marks(fresh, request):
     page.evaluate("window.hcApp.call('move', {orig: 'e2', dest: 'e4'})")
     page.wait_for_function("window.hcApp.state().moves.length === 2", timeout=90_000)  # the computer's reply
     wait_for_preview(page, "s => s.moves.length === 2")
-    saved = page.evaluate("JSON.parse(localStorage.getItem('hiddenchess:preview')).state")
+    saved = saved_preview(page)["state"]
     assert saved["secrets"]["own"] == ["d2", "e4"]
     page.add_init_script(FRAME_PROBE)
     slow_engine(page, 20)   # (released as soon as the preview is drawn; a loaded machine needs long)
