@@ -1,5 +1,5 @@
 """The computer's evaluation terms (hiddenchess.ai.evaluation): PeSTO's tapered tables, pawn
-structure, rooks on open files and the king's pawn shield; and the search's fast check test
+structure, rooks on open files, the king's pawn shield and the danger of enemy pieces near it; and the search's fast check test
 (hiddenchess.ai.movegen.royal_attacked) agreeing with the rules engine's.
 
 Each test compares two positions that differ in one feature only, so a weight may change
@@ -65,6 +65,38 @@ def test_the_king_likes_its_pawn_shield(monkeypatch):
     with_shield = score(only_white)
     monkeypatch.setattr(evaluation, "SHIELD", (0, 0))
     assert score(only_white) < with_shield  # the term itself counts, not only the pawns' squares
+
+
+def test_enemy_pieces_around_a_king_cost_it_while_they_have_a_queen(monkeypatch):
+    near = "6k1/8/8/8/8/4n2q/4rPPP/6K1 w - - 0 1"     # a knight, a rook and a queen by White's king
+    far = "6k1/8/8/q7/nr6/8/5PPP/6K1 w - - 0 1"       # the same pieces on the other wing
+    no_queen = "6k1/8/8/8/8/4n2b/4rPPP/6K1 w - - 0 1"  # a bishop instead of the queen
+    mirrored = "6k1/4Rppp/4N2Q/8/8/8/8/6K1 b - - 0 1"   # the first, colours swapped
+    with_term = {fen: score(fen) for fen in (near, far, no_queen, mirrored)}
+    monkeypatch.setattr(evaluation, "KING_DANGER", (0,) * len(evaluation.KING_DANGER))
+    cost = {fen: score(fen) - with_term[fen] for fen in with_term}
+    assert cost[near] > 0 and cost[far] == 0 and cost[no_queen] == 0
+    assert cost[mirrored] == cost[near]                   # the same for Black's king
+    assert list(evaluation.KING_DANGER[:6]) == sorted(evaluation.KING_DANGER[:6])  # more, more
+
+
+def test_no_king_danger_while_a_reveal_cover_is_on_the_board(monkeypatch):
+    pos = position_from_fen("6k1/8/8/8/8/4n2q/4rPPP/6K1 w - - 0 1 pools:q1r2b2n2p8/q1r2b2n2p8", "reveal")
+    tables = tables_for(pos.variant)
+    revealed = evaluate(pos, tables)
+    pos.covered |= 1 << 7                              # one cover far away (h1 is empty: any square)
+    covered = evaluate(pos, tables)
+    monkeypatch.setattr(evaluation, "KING_DANGER", (0,) * len(evaluation.KING_DANGER))
+    assert evaluate(pos, tables) == covered            # the enemy's force is not known: no danger
+    pos.covered = 0
+    assert evaluate(pos, tables) > revealed            # every piece known: the danger counts
+
+
+def test_no_king_danger_in_royal_pawn_chess(monkeypatch):
+    fen = "6k1/6p1/8/8/8/4n2q/4rPPP/6K1 w - - 0 1 royal:g2,g7"
+    before = score(fen, "royal-pawn")
+    monkeypatch.setattr(evaluation, "KING_DANGER", (0,) * len(evaluation.KING_DANGER))
+    assert score(fen, "royal-pawn") == before   # the king is no royal piece there
 
 
 @pytest.mark.parametrize("variant", ["standard", "secret-pawn", "reveal", "hidden-identity"])

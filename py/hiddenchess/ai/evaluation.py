@@ -10,6 +10,10 @@ and bishop 1, rook 2, queen 4) to 0 (pawns and kings). On top of them:
   rank (:data:`PASSED_MG`, :data:`PASSED_EG`), isolated and doubled pawns;
 * rooks on open and half-open files (:data:`ROOK_OPEN`, :data:`ROOK_HALF_OPEN`);
 * the king's pawn shield in the middle game (:data:`SHIELD`), for a king on its first two ranks;
+* king danger in the middle game (:data:`KING_DANGER`): enemy pieces within two king steps of a
+  king, while their side has a queen; not in Royal Pawn Chess, whose king is no royal piece, nor
+  while a Reveal Chess cover is on the board (what is under them is not known, and with the term
+  level 5 lost more games of Reveal than it won: docs/BENCHMARKS.md);
 * a bishop pair is worth :data:`BISHOP_PAIR`;
 * in Standard chess, positions the rules draw automatically (bare kings, one minor piece)
   score 0.
@@ -128,6 +132,11 @@ _CHEBYSHEV = [[max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in ra
               for a in range(64)]
 #: Squares within two king steps of each square (a 5x5 box, the square itself excluded).
 _ZONE = [sum(1 << b for b in range(64) if 0 < _CHEBYSHEV[a][b] <= 2) for a in range(64)]
+#: King danger (middle game, by phase): while the other side has a queen, its pieces within two
+#: king steps of the king count units (knight and bishop 2, rook 3, queen 5), and the king loses
+#: ``KING_DANGER[units]`` centipawns (growing faster than the units: one piece near a king is a
+#: visitor, three are an attack).
+KING_DANGER = tuple(min(300, (u * u * 5) // 2) for u in range(121))  # (24 squares, 5 units each)
 
 
 class EvalTables:
@@ -340,11 +349,17 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
     kings = pos.kings
     if kings:
         kmid, kend = tables.king_mid, tables.king_end
+        queens = pos.queens if not (tables.royal_pawn or pos.covered) else 0
+        minors = pos.knights | bishops
         k = kings & white
         if k:
             sq = k.bit_length() - 1
             mid = kmid[0][sq] + SHIELD[0] * (_SHIELD_NEAR[0][sq] & white_pawns).bit_count() + (
                 SHIELD[1] * (_SHIELD_FAR[0][sq] & white_pawns).bit_count())
+            if queens & black:
+                near = _ZONE[sq] & black
+                mid -= KING_DANGER[2 * (near & minors).bit_count() + 3 * (near & rooks).bit_count()
+                                   + 5 * (near & queens).bit_count()]
             score += (mid * phase + kend[0][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
         k = kings & black
         if k:
@@ -352,6 +367,10 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
             black_pawns = pawns ^ white_pawns
             mid = kmid[1][sq] + SHIELD[0] * (_SHIELD_NEAR[1][sq] & black_pawns).bit_count() + (
                 SHIELD[1] * (_SHIELD_FAR[1][sq] & black_pawns).bit_count())
+            if queens & white:
+                near = _ZONE[sq] & white
+                mid -= KING_DANGER[2 * (near & minors).bit_count() + 3 * (near & rooks).bit_count()
+                                   + 5 * (near & queens).bit_count()]
             score -= (mid * phase + kend[1][sq] * (_MAX_PHASE - phase)) // _MAX_PHASE
     if tables.royal_pawn and royal & pos.pawns:
         score += _royal_terms(pos, tables, phase)
