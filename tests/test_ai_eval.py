@@ -1,6 +1,7 @@
 """The computer's evaluation terms (hiddenchess.ai.evaluation): PeSTO's tapered tables, pawn
-structure, rooks on open files, the king's pawn shield and the danger of enemy pieces near it; and the search's fast check test
-(hiddenchess.ai.movegen.royal_attacked) agreeing with the rules engine's.
+structure, rooks on open files, the king's pawn shield and the danger of enemy pieces near it;
+and the search's fast check test (hiddenchess.ai.movegen.royal_attacked) agreeing with the rules
+engine's.
 
 Each test compares two positions that differ in one feature only, so a weight may change
 without breaking it, but a sign error or a term that stopped counting does.
@@ -81,10 +82,10 @@ def test_enemy_pieces_around_a_king_cost_it_while_they_have_a_queen(monkeypatch)
 
 
 def test_no_king_danger_while_a_reveal_cover_is_on_the_board(monkeypatch):
-    pos = position_from_fen("6k1/8/8/8/8/4n2q/4rPPP/6K1 w - - 0 1 pools:q1r2b2n2p8/q1r2b2n2p8", "reveal")
+    pos = position_from_fen("6k1/p7/8/8/8/4n2q/4rPPP/6K1 w - - 0 1 pools:q1r2b2n2p8/q1r2b2n2p8", "reveal")
     tables = tables_for(pos.variant)
     revealed = evaluate(pos, tables)
-    pos.covered |= 1 << 7                              # one cover far away (h1 is empty: any square)
+    pos.covered |= 1 << 48                             # one cover far from the king: Black's a7
     covered = evaluate(pos, tables)
     monkeypatch.setattr(evaluation, "KING_DANGER", (0,) * len(evaluation.KING_DANGER))
     assert evaluate(pos, tables) == covered            # the enemy's force is not known: no danger
