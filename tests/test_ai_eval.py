@@ -68,13 +68,18 @@ def test_the_king_likes_its_pawn_shield(monkeypatch):
     assert score(only_white) < with_shield  # the term itself counts, not only the pawns' squares
 
 
+def without_king_danger(monkeypatch):
+    """From here on the evaluation counts no king danger (every entry of the table 0)."""
+    monkeypatch.setattr(evaluation, "KING_DANGER", (0,) * len(evaluation.KING_DANGER))
+
+
 def test_enemy_pieces_around_a_king_cost_it_while_they_have_a_queen(monkeypatch):
     near = "6k1/8/8/8/8/4n2q/4rPPP/6K1 w - - 0 1"     # a knight, a rook and a queen by White's king
     far = "6k1/8/8/q7/nr6/8/5PPP/6K1 w - - 0 1"       # the same pieces on the other wing
     no_queen = "6k1/8/8/8/8/4n2b/4rPPP/6K1 w - - 0 1"  # a bishop instead of the queen
     mirrored = "6k1/4Rppp/4N2Q/8/8/8/8/6K1 b - - 0 1"   # the first, colours swapped
     with_term = {fen: score(fen) for fen in (near, far, no_queen, mirrored)}
-    monkeypatch.setattr(evaluation, "KING_DANGER", (0,) * len(evaluation.KING_DANGER))
+    without_king_danger(monkeypatch)
     cost = {fen: score(fen) - with_term[fen] for fen in with_term}
     assert cost[near] > 0 and cost[far] == 0 and cost[no_queen] == 0
     assert cost[mirrored] == cost[near]                   # the same for Black's king
@@ -87,7 +92,7 @@ def test_no_king_danger_while_a_reveal_cover_is_on_the_board(monkeypatch):
     revealed = evaluate(pos, tables)
     pos.covered |= 1 << 48                             # one cover far from the king: Black's a7
     covered = evaluate(pos, tables)
-    monkeypatch.setattr(evaluation, "KING_DANGER", (0,) * len(evaluation.KING_DANGER))
+    without_king_danger(monkeypatch)
     assert evaluate(pos, tables) == covered            # the enemy's force is not known: no danger
     pos.covered = 0
     assert evaluate(pos, tables) > revealed            # every piece known: the danger counts
@@ -96,7 +101,7 @@ def test_no_king_danger_while_a_reveal_cover_is_on_the_board(monkeypatch):
 def test_no_king_danger_in_royal_pawn_chess(monkeypatch):
     fen = "6k1/6p1/8/8/8/4n2q/4rPPP/6K1 w - - 0 1 royal:g2,g7"
     before = score(fen, "royal-pawn")
-    monkeypatch.setattr(evaluation, "KING_DANGER", (0,) * len(evaluation.KING_DANGER))
+    without_king_danger(monkeypatch)
     assert score(fen, "royal-pawn") == before   # the king is no royal piece there
 
 

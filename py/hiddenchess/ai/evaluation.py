@@ -349,6 +349,7 @@ def evaluate(pos, tables: EvalTables, psq=None) -> int:
     kings = pos.kings
     if kings:
         kmid, kend = tables.king_mid, tables.king_end
+        # (the queens that make king danger: none in Royal Pawn, none while a cover hides a piece)
         queens = pos.queens if not (tables.royal_pawn or pos.covered) else 0
         minors = pos.knights | bishops
         k = kings & white
