@@ -14,7 +14,7 @@ import { confirmDialog } from './dialogs.js';
 const SNAPSHOT_DELAY_MS = 8000;
 /** How long an answer of the worker may take before the worker counts as stuck: the searches
  * stop themselves within seconds, whatever the device (hiddenchess.ai's time caps: a move's is
- * its request's timeMs, 1.1 s at level 1 to 5.8 s at level 5; the replay's longer analysis
+ * its request's timeMs, 1.1 s at level 1 to 7.4 s at level 5; the replay's longer analysis
  * 10.6 s), so a worker that is silent well after it died (its thread gone, its Python failed for
  * good). A move: three times its cap and 10 s more, at least 15 s; an analysis: 45 s. */
 const STUCK_MS = 45000;

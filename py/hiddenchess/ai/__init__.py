@@ -18,9 +18,11 @@ slowest speed measured in Chromium on a shared 2-core machine, so that on ordina
 budget is reached, in the browser too. Measured speed (2026-12-01, level 5, ``bench/ai_browser.py
 --positions 10``: 54 positions of the six variants it plays, load 2.5-3.7): 80k nodes/s on
 CPython 3.11; 43k in Pyodide 3.14 in the page's worker in Chromium (19-80k, the samples of Secret
-Pawn and Reveal the slowest): 0.3-1.2 s for level 5's 24 000 nodes. The cap bound in none of
+Pawn and Reveal the slowest): 0.3-1.2 s for level 5's 24 000 nodes then. The cap bound in none of
 the 54 (48 reached the budget, 6 found a forced end before it), and Pyodide took 1.78x the CPU
-time of CPython for the same searches (the same nodes and moves).
+time of CPython for the same searches (the same nodes and moves). On 2026-12-05 (a quiet
+machine, 37-85k nodes/s in the worker) level 5's 32 000 nodes took 0.4-0.85 s of the worker's
+CPU, and its replies on the page about 0.7 s in Standard.
 
 =====  ========  ======  ========  ======================================
 level  name      nodes   time cap  deliberate error
@@ -29,7 +31,7 @@ level  name      nodes   time cap  deliberate error
 2      Casual    1 200   1.2 s     none
 3      Club      3 500   1.7 s     none
 4      Strong    8 000   2.6 s     none
-5      Master    24 000  5.8 s     none
+5      Master    32 000  7.4 s     none
 =====  ========  ======  ========  ======================================
 
 Every level runs the same search (iterative deepening principal-variation search with
@@ -38,7 +40,7 @@ futility pruning, late move reductions and MVV-LVA / killer / history move order
 tapered evaluation: PeSTO's tables, pawn structure, rooks' files, the king's pawn shield,
 :mod:`hiddenchess.ai.evaluation`); what makes a level is its node budget, and level 1's
 blunders: a move picked among the four after the best, which often hangs a piece.
-Level 5 takes about 0.3-0.4 s a move on CPython and 0.3-1.3 s in the browser.
+Level 5 takes about 0.3-0.55 s a move on CPython and 0.4-0.85 s in the browser.
 In Standard, level 5 first plays from the opening book (:mod:`hiddenchess.ai.book`:
 lichess's named openings, the moves Stockfish scores near the best), at once and varied by the
 seed, and searches from the first position outside it.
@@ -197,8 +199,8 @@ def time_cap_ms(max_nodes: int) -> int:
     """The time cap of a level searching ``max_nodes``: one second plus the budget at
     :data:`SAFETY_NODES_PER_S` (a safety net, not a limit ordinary devices meet).
 
-    >>> time_cap_ms(24_000)
-    5800
+    >>> time_cap_ms(32_000)
+    7400
     """
     return 1_000 + max_nodes * 1_000 // SAFETY_NODES_PER_S
 
@@ -208,7 +210,7 @@ LEVELS = {
     2: Level(2, "Casual", MAX_PLY - 8, 1_200, time_cap_ms(1_200), True, 0, 0.0, 0),
     3: Level(3, "Club", MAX_PLY - 8, 3_500, time_cap_ms(3_500), True, 0, 0.0, 0),
     4: Level(4, "Strong", MAX_PLY - 8, 8_000, time_cap_ms(8_000), True, 0, 0.0, 0),
-    5: Level(5, "Master", MAX_PLY - 8, 24_000, time_cap_ms(24_000), True, 0, 0.0, 0, prior=True,
+    5: Level(5, "Master", MAX_PLY - 8, 32_000, time_cap_ms(32_000), True, 0, 0.0, 0, prior=True,
              book=True),
 }
 
