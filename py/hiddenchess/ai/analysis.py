@@ -42,14 +42,15 @@ from hiddenchess.engine.variant import get_variant
 from hiddenchess.errors import GameOverError, HiddenChessError
 
 #: Nodes searched for one position (about 0.3-0.6 s in the page's worker, three quarters of
-#: level 5's move). A fixed budget of its own, so that the analysis does not change with the levels.
+#: level 5's move). A fixed budget of its own, so that the analysis does not change with the
+#: levels.
 ANALYSIS_NODES = 24_000
 
-#: The budgets of the page's passes over one position: first three quarters of level 5's move (its
-#: answer comes in about a second), then, once the player has stayed on that position a moment,
-#: twice as much (a ply deeper, about: with several samples of the unseen a first pass reaches
-#: only 2-3 plies). Not more: a search once begun cannot be stopped, and the next position the
-#: player steps to waits for it.
+#: The budgets of the page's passes over one position: first three quarters of level 5's move
+#: (its answer comes in about a second), then, once the player has stayed on that position a
+#: moment, twice as much (a ply deeper, about: with several samples of the unseen a first pass
+#: reaches only 2-3 plies). Not more: a search once begun cannot be stopped, and the next
+#: position the player steps to waits for it.
 ANALYSIS_PASSES = (ANALYSIS_NODES, 2 * ANALYSIS_NODES)
 
 #: The longest expected line given back (plies).

@@ -29,9 +29,10 @@ answers (tests, benchmarks comparing two builds) pass none.
 """
 
 #: Entries a table may hold when a move starts; beyond that it is emptied first. A move of
-#: level 5 (24 000 nodes then, 32 000 now; most of them in the capture search, which stores nothing) adds some
+#: level 5 at 24 000 nodes (most of them in the capture search, which stores nothing) added some
 #: 2 000-3 500 entries of about 650 bytes each (measured in Standard with ``tracemalloc``), so
-#: a table spans about ten moves of its seat and stays under about 20 MB.
+#: a table spanned about ten moves of its seat and stays under about 20 MB; at today's 32 000
+#: nodes, by the same measure a third more a move, about seven to ten moves (not re-measured).
 MEMORY_ENTRIES = 30_000
 
 
