@@ -211,6 +211,14 @@ def _load_build_module():
 build = _load_build_module()
 
 
+def pytest_sessionfinish(session):
+    """Remove :data:`SNAPSHOT_DIR` when this process named it and the ``browser`` fixture did
+    not: under pytest-xdist the controller names it, its workers share it (each one's fixture
+    leaves it alone) and only the controller knows when all of them are done."""
+    if _OWN_SNAPSHOT_DIR and not hasattr(session.config, "workerinput"):
+        shutil.rmtree(SNAPSHOT_DIR, ignore_errors=True)
+
+
 def pytest_collection_modifyitems(config, items):
     here = Path(__file__).resolve().parent
     for item in items:
