@@ -31,6 +31,7 @@ Usage::
     .venv/bin/python bench/ai_browser.py                 # 3 positions a variant, 4 replies
     .venv/bin/python bench/ai_browser.py --positions 6 --replies 6 --think 0.5
     .venv/bin/python bench/ai_browser.py --skip-page     # only 1 and 2
+    .venv/bin/python bench/ai_browser.py --skip-page --plies 60,80,100   # endgames too
     .venv/bin/python bench/ai_browser.py --skip-search --dwell 0.5 --think 1   # only 3, a quick player
 
 The load average is printed at the start and the end: the machine is shared, and the CPU-time
@@ -109,12 +110,13 @@ def _load_build():
     return module
 
 
-def workload(per_variant: int) -> list:
-    """``[(variant, plies, view, seed)]``: the side to move's view in seeded games."""
+def workload(per_variant: int, plies=PLIES) -> list:
+    """``[(variant, plies, view, seed)]``: the side to move's view in seeded games, ``plies[k]``
+    plies into the k-th."""
     out = []
     for variant in computer_variants():
         for k in range(per_variant):
-            game = start_game(variant, 1000 + k, opening_plies=PLIES[k % len(PLIES)])
+            game = start_game(variant, 1000 + k, opening_plies=plies[k % len(plies)])
             if game.status.over:
                 continue
             out.append((variant, game.ply, game.view(game.turn).to_json(), 7 + k))
@@ -304,6 +306,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=3,
                         help="positions per variant (default 3; a game that ended gives none)")
+    parser.add_argument("--plies", default=",".join(map(str, PLIES)),
+                        help="plies (of level 1) before each variant's positions, in turn "
+                             "(default %(default)s; e.g. 60,80,100 for endgames)")
     parser.add_argument("--replies", type=int, default=4, help="computer replies on the page")
     parser.add_argument("--dwell", type=float, default=2.0,
                         help="seconds in the New game dialog after choosing the computer")
@@ -328,7 +333,7 @@ def main(argv=None) -> int:
     print(f"bench: level {LEVEL} ({LEVELS[LEVEL].max_nodes} nodes, cap "
           f"{LEVELS[LEVEL].time_ms} ms), CPython {sys.version.split()[0]}, Chromium at "
           f"{chromium}, load average {os.getloadavg()[0]:.2f}", flush=True)
-    jobs = [] if args.skip_search else workload(args.positions)
+    jobs = [] if args.skip_search else workload(args.positions, [int(p) for p in args.plies.split(",")])
     if jobs:
         print(f"  {len(jobs)} positions of {', '.join(computer_variants())}", flush=True)
     cpy = run_cpython(jobs)

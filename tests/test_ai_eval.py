@@ -1,7 +1,7 @@
 """The computer's evaluation terms (hiddenchess.ai.evaluation): PeSTO's tapered tables, pawn
-structure, rooks on open files, the king's pawn shield and the danger of enemy pieces near it;
-and the search's fast check test (hiddenchess.ai.movegen.royal_attacked) agreeing with the rules
-engine's.
+structure, a passed pawn's race, rooks on open files, the king's pawn shield and the danger of
+enemy pieces near it; and the search's fast check test (hiddenchess.ai.movegen.royal_attacked)
+agreeing with the rules engine's.
 
 Each test compares two positions that differ in one feature only, so a weight may change
 without breaking it, but a sign error or a term that stopped counting does.
@@ -38,6 +38,27 @@ def test_a_passed_pawn_is_worth_more_in_the_endgame():
     assert passed[1] - faced[1] > passed[0] - faced[0]  # more in the endgame
     assert unpack(pawn_structure(d5, c6)) == unpack(pawn_structure(d5, d7))  # c6 guards d5's path
     assert score("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1") > score("4k3/8/2p5/3P4/8/8/8/4K3 w - - 0 1")
+
+
+def test_a_passed_pawn_the_enemy_king_cannot_catch_is_worth_more():
+    # Only the kings move between the four positions: the pawn's part is the difference of the
+    # differences (no pieces, so the endgame's full weight), each king's own table cancels out.
+    def pawn_part(fen_far, fen_near):
+        return score(fen_far) - score(fen_near)
+    with_pawn = pawn_part("5k2/7p/1P6/8/8/8/8/7K w - - 0 1", "2k5/7p/1P6/8/8/8/8/7K w - - 0 1")
+    without = pawn_part("5k2/7p/8/8/8/8/8/7K w - - 0 1", "2k5/7p/8/8/8/8/8/7K w - - 0 1")
+    # b6's race: 3 (its rank) x 5 x (f8's 4 steps to b7 - c8's 1)
+    assert with_pawn - without == evaluation.PASSER_RACE[5] * 5 * (4 - 1) > 0
+    # ... and its own king escorting it counts: a king on c6 beside it, not on h1
+    assert score("5k2/7p/1PK5/8/8/8/8/8 w - - 0 1") - score("5k2/7p/2K5/8/8/8/8/8 w - - 0 1") > (
+        score("5k2/7p/1P6/8/8/8/8/7K w - - 0 1") - score("5k2/7p/8/8/8/8/8/7K w - - 0 1"))
+    # a pawn on its third rank does not race yet
+    assert evaluation.passers(1 << 18, 0) == ([], [])
+    # nor any pawn in Royal Pawn Chess, where the king is one piece among others
+    assert (score("5k2/7p/1P6/8/8/8/P7/7K w - - 0 1 royal:a2,h7", "royal-pawn")
+            - score("2k5/7p/1P6/8/8/8/P7/7K w - - 0 1 royal:a2,h7", "royal-pawn")) == (
+        score("5k2/7p/8/8/8/8/P7/7K w - - 0 1 royal:a2,h7", "royal-pawn")
+        - score("2k5/7p/8/8/8/8/P7/7K w - - 0 1 royal:a2,h7", "royal-pawn"))
 
 
 def test_doubled_and_isolated_pawns_cost():
