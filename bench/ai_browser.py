@@ -302,13 +302,24 @@ def first_reply(playwright, chromium, base, dwell, think, replies) -> list:
         browser.close()
 
 
+def _plies(text: str) -> tuple:
+    """``--plies``: whole numbers, comma-separated."""
+    try:
+        plies = tuple(int(p) for p in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole numbers like 60,80,100, got {text!r}")
+    if any(p < 0 for p in plies):
+        raise argparse.ArgumentTypeError(f"plies cannot be negative: {text!r}")
+    return plies
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=3,
                         help="positions per variant (default 3; a game that ended gives none)")
-    parser.add_argument("--plies", default=",".join(map(str, PLIES)),
+    parser.add_argument("--plies", type=_plies, default=PLIES,
                         help="plies (of level 1) before each variant's positions, in turn "
-                             "(default %(default)s; e.g. 60,80,100 for endgames)")
+                             f"(default {','.join(map(str, PLIES))}; e.g. 60,80,100 for endgames)")
     parser.add_argument("--replies", type=int, default=4, help="computer replies on the page")
     parser.add_argument("--dwell", type=float, default=2.0,
                         help="seconds in the New game dialog after choosing the computer")
@@ -333,7 +344,7 @@ def main(argv=None) -> int:
     print(f"bench: level {LEVEL} ({LEVELS[LEVEL].max_nodes} nodes, cap "
           f"{LEVELS[LEVEL].time_ms} ms), CPython {sys.version.split()[0]}, Chromium at "
           f"{chromium}, load average {os.getloadavg()[0]:.2f}", flush=True)
-    jobs = [] if args.skip_search else workload(args.positions, [int(p) for p in args.plies.split(",")])
+    jobs = [] if args.skip_search else workload(args.positions, args.plies)
     if jobs:
         print(f"  {len(jobs)} positions of {', '.join(computer_variants())}", flush=True)
     cpy = run_cpython(jobs)

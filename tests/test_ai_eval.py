@@ -41,24 +41,23 @@ def test_a_passed_pawn_is_worth_more_in_the_endgame():
 
 
 def test_a_passed_pawn_the_enemy_king_cannot_catch_is_worth_more():
-    # Only the kings move between the four positions: the pawn's part is the difference of the
-    # differences (no pieces, so the endgame's full weight), each king's own table cancels out.
-    def pawn_part(fen_far, fen_near):
-        return score(fen_far) - score(fen_near)
-    with_pawn = pawn_part("5k2/7p/1P6/8/8/8/8/7K w - - 0 1", "2k5/7p/1P6/8/8/8/8/7K w - - 0 1")
-    without = pawn_part("5k2/7p/8/8/8/8/8/7K w - - 0 1", "2k5/7p/8/8/8/8/8/7K w - - 0 1")
+    # The pawn's part is the difference of two differences: with and without the pawn, the kings
+    # on the same squares (no pieces, so the endgame's full weight; the kings' tables cancel).
+    def pawn_part(board_with, board_without, variant="standard", extra=""):
+        return (score(f"{board_with} w - - 0 1{extra}", variant)
+                - score(f"{board_without} w - - 0 1{extra}", variant))
+    far = pawn_part("5k2/7p/1P6/8/8/8/8/7K", "5k2/7p/8/8/8/8/8/7K")
+    near = pawn_part("2k5/7p/1P6/8/8/8/8/7K", "2k5/7p/8/8/8/8/8/7K")
     # b6's race: 3 (its rank) x 5 x (f8's 4 steps to b7 - c8's 1)
-    assert with_pawn - without == evaluation.PASSER_RACE[5] * 5 * (4 - 1) > 0
+    assert far - near == evaluation.PASSER_RACE[5] * 5 * (4 - 1) > 0
     # ... and its own king escorting it counts: a king on c6 beside it, not on h1
-    assert score("5k2/7p/1PK5/8/8/8/8/8 w - - 0 1") - score("5k2/7p/2K5/8/8/8/8/8 w - - 0 1") > (
-        score("5k2/7p/1P6/8/8/8/8/7K w - - 0 1") - score("5k2/7p/8/8/8/8/8/7K w - - 0 1"))
+    assert pawn_part("5k2/7p/1PK5/8/8/8/8/8", "5k2/7p/2K5/8/8/8/8/8") > far
     # a pawn on its third rank does not race yet
     assert evaluation.passers(1 << 18, 0) == ([], [])
     # nor any pawn in Royal Pawn Chess, where the king is one piece among others
-    assert (score("5k2/7p/1P6/8/8/8/P7/7K w - - 0 1 royal:a2,h7", "royal-pawn")
-            - score("2k5/7p/1P6/8/8/8/P7/7K w - - 0 1 royal:a2,h7", "royal-pawn")) == (
-        score("5k2/7p/8/8/8/8/P7/7K w - - 0 1 royal:a2,h7", "royal-pawn")
-        - score("2k5/7p/8/8/8/8/P7/7K w - - 0 1 royal:a2,h7", "royal-pawn"))
+    royal = {"variant": "royal-pawn", "extra": " royal:a2,h7"}
+    assert pawn_part("5k2/7p/1P6/8/8/8/P7/7K", "5k2/7p/8/8/8/8/P7/7K", **royal) == pawn_part(
+        "2k5/7p/1P6/8/8/8/P7/7K", "2k5/7p/8/8/8/8/P7/7K", **royal)
 
 
 def test_doubled_and_isolated_pawns_cost():
