@@ -41,9 +41,8 @@ import chess.engine  # noqa: E402
 from hiddenchess.ai import LEVELS  # noqa: E402
 from hiddenchess.ai.search import Searcher  # noqa: E402
 from hiddenchess.engine.notation import position_from_fen, uci  # noqa: E402
-from ladder import OPENINGS, start_game  # noqa: E402
 from strength import (OurPlayer, StockfishPlayer, ensure_stockfish, make_judge,  # noqa: E402
-                      play_game)
+                      match)
 
 #: Scores beyond this (cp) count as a decided game: no loss is charged from there on.
 DECIDED = 1_000
@@ -52,28 +51,19 @@ CLIP = 500
 
 
 def play(args, path, judge):
-    """The games, as ``[(our colour, result, [FEN after each ply], plies of the opening)]``."""
-    ours = OurPlayer(5, args.scale)
-    other = StockfishPlayer(path, args.elo, args.sf_nodes, None)
-    book = OPENINGS["standard"]
-    stats = {"hang": 0, "lost": 0, "adj": 0, "hang_games": set(), "our_moves": 0}
+    """The games (:func:`strength.match`), as ``[(our colour, result, [FEN before the first
+    ply and after each], plies of the opening line)]``."""
     games = []
-    seed = args.seed * 7919 + args.elo  # (as bench/strength.py seeds its rows)
+
+    def keep(game, tested, result, opening):
+        fens = [game.play_start_fen] + [p.fen_after for p in game.history]
+        games.append((tested, result, fens, opening))
+
+    ours = OurPlayer(5, args.scale, memory=True)  # (the page's worker keeps its table)
+    other = StockfishPlayer(path, args.elo, args.sf_nodes, None)
     try:
-        for g in range(args.games):
-            pair_seed = seed * 1009 + g // 2
-            ours_white = g % 2 == 0
-            white, black = (ours, other) if ours_white else (other, ours)
-            game = start_game("standard", pair_seed, book[(g // 2) % len(book)], 4)
-            opening = len(game.history)
-            start = game.fen()
-            tested = "white" if ours_white else "black"
-            result, reason, plies = play_game(game, white, black, tested, args.max_plies,
-                                              seed + g, judge, 300, stats)
-            fens = [game.play_start_fen] + [p.fen_after for p in game.history]
-            assert fens[opening] == start
-            games.append((tested, result, fens, opening))
-            print(f"  game {g + 1} ({tested}): {result} {reason}, {plies} plies", flush=True)
+        match("standard", ours, other, args.games, args.max_plies, args.seed * 7919 + args.elo,
+              judge, 300, lambda text: print(text, flush=True), on_game=keep)
     finally:
         other.close()
     return games
@@ -109,7 +99,7 @@ def judge_moves(games, engine, nodes):
     for tested, _result, fens, opening in games:
         sign = 1 if tested == "white" else -1
         scores = [score_of(engine, fen, nodes) for fen in fens]
-        for i in range(max(opening, 1), len(fens)):
+        for i in range(opening + 1, len(fens)):  # (ply i: from fens[i - 1] to fens[i])
             board = chess.Board(fens[i - 1])
             if (board.turn == chess.WHITE) != (sign == 1):
                 continue

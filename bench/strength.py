@@ -308,9 +308,10 @@ def make_judge(path, nodes):
     return judge, engine
 
 
-def match(variant, ours, other, games, max_plies, seed, judge, threshold, log):
+def match(variant, ours, other, games, max_plies, seed, judge, threshold, log, on_game=None):
     """Pairs of games with the same start, colours swapped. Returns W, D, L of ``ours`` and
-    the stats."""
+    the stats. ``on_game(game, tested, result, opening)`` (optional) is handed each game as it
+    ends: our colour, its result, and how many plies of it the opening line played."""
     book = OPENINGS.get(variant)
     stats = {"hang": 0, "lost": 0, "adj": 0, "hang_games": set(), "our_moves": 0}
     w = d = l = 0
@@ -322,8 +323,11 @@ def match(variant, ours, other, games, max_plies, seed, judge, threshold, log):
         game = start_game(variant, pair_seed, opening, 4)
         tested = "white" if ours_white else "black"
         before = (stats["hang"], stats["lost"])
+        opening_plies = len(game.history)
         result, reason, plies = play_game(game, white, black, tested, max_plies, seed + g,
                                           judge, threshold, stats)
+        if on_game is not None:
+            on_game(game, tested, result, opening_plies)
         stats["our_moves"] += plies // 2
         if result == "1/2-1/2":
             d += 1
