@@ -9,7 +9,9 @@
 
 Each side keeps its search's transposition table from one move to the next
 (:class:`hiddenchess.ai.memory.SearchMemory`), as the page's worker does, when its tree has that
-memory; ``--memory`` says which sides may (``both``, ``new``, ``base``, ``none``).
+memory; ``--memory`` says which sides may (``both``, ``new``, ``base``, ``none``). A side that
+remembers also thinks on its opponent's time after each of its moves where its tree's level
+does (:mod:`hiddenchess.ai.ponder`), in the page's slices.
 
 The base revision's ``py/`` is exported (``git archive``) to a temporary folder; each side runs
 in its own Python process (``PYTHONPATH`` = its tree) and is handed only its seat's view, as in
@@ -58,6 +60,10 @@ try:
     from hiddenchess.ai import SearchMemory
 except ImportError:  # a revision before the memory between moves
     SearchMemory = None
+try:
+    from hiddenchess.ai.ponder import PONDER_SLICE, ponder
+except ImportError:  # a revision before thinking on the opponent's time
+    ponder = None
 memory = SearchMemory() if SearchMemory is not None and sys.argv[1] == "1" else None
 extra = {"memory": memory} if memory is not None else {}
 for line in sys.stdin:
@@ -65,6 +71,18 @@ for line in sys.stdin:
     base = LEVELS[req["level"]]
     lvl = replace(base, max_nodes=max(50, int(base.max_nodes * req["scale"])), time_ms=10 ** 7)
     t = time.perf_counter()
+    if "ponder" in req:  # after our move: the page's slices, where the tree's level ponders
+        left = int(getattr(base, "ponder", 0) * req["scale"]) if ponder and memory else 0
+        done = 0
+        while left > 0:
+            step = ponder(req["ponder"], lvl, memory=memory, max_nodes=min(PONDER_SLICE, left))["nodes"]
+            if not step:
+                break
+            left -= step
+            done += step
+        sys.stdout.write(json.dumps({"nodes": done, "secs": time.perf_counter() - t}) + "\n")
+        sys.stdout.flush()
+        continue
     out = choose_move(req["view"], lvl, seed=req["seed"], **extra)
     out["secs"] = time.perf_counter() - t
     sys.stdout.write(json.dumps(out) + "\n")
@@ -81,8 +99,8 @@ class Engine:
         self.proc = subprocess.Popen([sys.executable, "-c", WORKER, "1" if memory else "0"],
                                      stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=env)
-        self.nodes = self.moves = 0
-        self.secs = 0.0
+        self.nodes = self.moves = self.pondered = 0
+        self.secs = self.secs_pondering = 0.0
 
     def __call__(self, view, seed):
         self.ask(view, seed)
@@ -101,6 +119,16 @@ class Engine:
         self.secs += out["secs"]
         self.moves += 1
         return out["uci"]
+
+    def moved(self, view) -> None:
+        """After our move (``view``: our seat's): think on the opponent's time as the page does,
+        if this tree's level ponders (its nodes are counted apart, in :attr:`pondered`)."""
+        self.proc.stdin.write(json.dumps({"ponder": view, "level": self.level,
+                                          "scale": self.scale}) + "\n")
+        self.proc.stdin.flush()
+        out = json.loads(self.proc.stdout.readline())
+        self.pondered += out["nodes"]
+        self.secs_pondering += out["secs"]
 
     def close(self):
         self.proc.stdin.close()
@@ -165,6 +193,8 @@ def play(game, white, black, max_plies, seed, judge):
                 continue
         else:
             raise RuntimeError(f"{players[seat].name} had 8 moves refused: {game.fen()}")
+        if not game.status.over and hasattr(players[seat], "moved"):
+            players[seat].moved(game.view(seat).to_json())
     result = game.status.result
     return (1.0 if result == "1-0" else 0.0 if result == "0-1" else 0.5), game.status.reason, game.ply
 
@@ -238,7 +268,8 @@ def main(argv=None):
             for e in (new, old):
                 if e.moves:
                     print(f"    {e.name}: {e.nodes / max(e.secs, 1e-9):.0f} nodes/s, "
-                          f"{e.secs / e.moves:.3f} s a move, {e.nodes // e.moves} nodes a move",
+                          f"{e.secs / e.moves:.3f} s a move, {e.nodes // e.moves} nodes a move"
+                          + (f", {e.pondered // e.moves} pondered a move" if e.pondered else ""),
                           flush=True)
     finally:
         new.close()

@@ -59,6 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "py"))
 
 from hiddenchess.ai import LEVELS, SearchMemory, choose_move, choose_setup, computer_variants  # noqa: E402
+from hiddenchess.ai.ponder import PONDER_SLICE, ponder  # noqa: E402
 from hiddenchess.errors import IllegalMoveError  # noqa: E402
 from hiddenchess.game.game import Game  # noqa: E402
 from hiddenchess.variants.reveal.rules import SeededDraw  # noqa: E402
@@ -93,18 +94,23 @@ class LevelPlayer:
 
     ``memory``: the search keeps its transposition table from one move to the next, as the
     page's worker does (one :class:`~hiddenchess.ai.SearchMemory` for the player's lifetime,
-    a table per variant, level and seat); off, every move searches afresh.
+    a table per variant, level and seat); off, every move searches afresh. With memory, a level
+    that ponders (:attr:`~hiddenchess.ai.Level.ponder`, scaled too) thinks on the opponent's time
+    as the page does, in :data:`~hiddenchess.ai.ponder.PONDER_SLICE` slices (:meth:`moved`),
+    unless ``ponder`` is False; the bench's opponent is taken to think at least that long.
     """
 
-    def __init__(self, level, scale=1.0, movetime=None, memory=False):
+    def __init__(self, level, scale=1.0, movetime=None, memory=False, ponder=True):
         base = LEVELS[level]
         # Node budgets only: the time caps are a safety net for slow devices and would make the
         # result depend on the machine's load.
         self.level = replace(base, max_nodes=max(50, int(base.max_nodes * scale)),
-                             time_ms=10 ** 7)
+                             time_ms=10 ** 7,
+                             ponder=int(base.ponder * scale) if memory and ponder else 0)
         self.movetime = movetime
         self.name = f"level {level}"
         self.nodes = 0
+        self.ponder_nodes = 0
         self.seconds = 0.0
         self.memory = SearchMemory() if memory else None
 
@@ -118,6 +124,26 @@ class LevelPlayer:
         self.seconds += time.perf_counter() - t
         self.nodes += out["nodes"]
         return out["uci"]
+
+    def moved(self, view) -> None:
+        """Think on the opponent's time after our move (``view``: our seat's, the opponent to
+        move), as the page's worker does: slices of the level's pondering until it is spent or
+        a slice searches nothing (a variant that hides something)."""
+        left = self.level.ponder
+        while left > 0:
+            out = ponder(view, self.level, memory=self.memory, max_nodes=min(PONDER_SLICE, left))
+            if not out["nodes"]:
+                break
+            left -= out["nodes"]
+            self.ponder_nodes += out["nodes"]
+
+
+def after_move(player, game, seat) -> None:
+    """Hand ``player`` (who just moved for ``seat``) its view, if it thinks on the opponent's
+    time (:meth:`LevelPlayer.moved`) and the game goes on."""
+    moved = getattr(player, "moved", None)
+    if moved is not None and not game.status.over:
+        moved(game.view(seat).to_json())
 
 
 class SunfishPlayer:
@@ -242,9 +268,11 @@ def play_game(game, white, black, max_plies, seed):
             uci = players[seat](view, seed * 1000 + game.ply + 100_000 * attempt)
             try:
                 game.play(uci)
-                break
             except IllegalMoveError:
                 refusals += 1
+                continue
+            after_move(players[seat], game, seat)
+            break
         else:
             raise Refused(f"{players[seat].name} ({seat}) had {RETRIES} moves refused at ply "
                           f"{game.ply}: {game.fen()}")

@@ -13,7 +13,9 @@ Matches
 ``--level`` (default 5) with its node budget (``--scale`` multiplies it; the time cap is lifted,
 so the machine's load does not change a single move), keeping its transposition table from one
 move to the next as the page's worker does (``--no-memory``: each move afresh, as this bench
-did before 2026-12-04), plays Stockfish at each ``--elos`` setting
+did before 2026-12-04) and thinking on its opponent's time after each move where the page's
+worker does (level 5 in Standard, :mod:`hiddenchess.ai.ponder`; ``--no-ponder``: never, as
+before 2026-12-05; the opponent is taken to think at least that long), plays Stockfish at each ``--elos`` setting
 (``UCI_LimitStrength``, one thread, ``--sf-nodes`` nodes a move, default 200 000 -- about
 200 ms on one unloaded core; ``--sf-movetime`` gives it wall time instead). Games come in pairs
 with the same start (book line or setup), colours swapped.
@@ -67,7 +69,7 @@ sys.path.insert(0, HERE)
 import chess  # noqa: E402  (python-chess, in the dev requirements)
 import chess.engine  # noqa: E402
 
-from hiddenchess.ai import DETERMINIZERS, choose_move  # noqa: E402
+from hiddenchess.ai import DETERMINIZERS, LEVELS, choose_move  # noqa: E402
 from hiddenchess.ai.determinizers import full_information  # noqa: E402
 from hiddenchess.engine.core import BB_SQUARES, KING, PAWN, SQUARE_INDEX  # noqa: E402
 from hiddenchess.engine.notation import position_from_fen, uci as _uci  # noqa: E402
@@ -77,7 +79,7 @@ from hiddenchess.errors import IllegalMoveError  # noqa: E402
 from hiddenchess.game.game import Game  # noqa: E402
 from hiddenchess.variants.secret_pawn.ai import consistent_assignments  # noqa: E402
 from hiddenchess.variants.secret_pawn.rules import is_ordinary_pawn_move  # noqa: E402
-from ladder import OPENINGS, LevelPlayer, start_game  # noqa: E402
+from ladder import OPENINGS, LevelPlayer, after_move, start_game  # noqa: E402
 
 VARIANTS = ("standard", "secret-pawn", "reveal")
 STOCKFISH = "/usr/games/stockfish"
@@ -280,9 +282,11 @@ def play_game(game, white, black, tested, max_plies, seed, judge, threshold, sta
                 stats["lost"] += 1
             try:
                 game.play(uci)
-                break
             except IllegalMoveError:
                 refused.append(uci)
+                continue
+            after_move(player, game, seat)
+            break
         else:
             raise RuntimeError(f"{seat} had 8 moves refused at ply {game.ply}: {game.fen()}")
         hanging = set()
@@ -388,7 +392,8 @@ def run(args, path, judge, variants, elo_list, games, max_plies, log):
     t0 = time.perf_counter()
     for variant in variants:
         for elo in elo_list:
-            ours = OurPlayer(args.level, args.scale, memory=not args.no_memory)
+            ours = OurPlayer(args.level, args.scale, memory=not args.no_memory,
+                             ponder=not args.no_ponder)
             other = (BlindPlayer(args.level, args.scale, variant, memory=not args.no_memory)
                      if args.reference == "blind"
                      else StockfishPlayer(path, elo, args.sf_nodes, args.sf_movetime))
@@ -428,6 +433,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-memory", action="store_true",
                     help="every move of ours searches afresh (the page keeps its table between moves)")
+    ap.add_argument("--no-ponder", action="store_true",
+                    help="ours never thinks on the opponent's time (the page's level 5 does in Standard)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
 
@@ -459,6 +466,8 @@ def main(argv=None):
     judge, judge_engine = make_judge(path, args.judge_nodes)
     sf_limit = f"{args.sf_movetime}s" if args.sf_movetime else f"{args.sf_nodes} nodes"
     memory = "each move afresh" if args.no_memory else "its table kept between moves, as in the page"
+    if not args.no_memory and not args.no_ponder and LEVELS[args.level].ponder:
+        memory += f", pondering {LEVELS[args.level].ponder * args.scale:.0f} nodes where it does"
     print(f"strength: level {args.level} at {args.scale} x its node budget, {memory}; Stockfish "
           f"({path}) at {sf_limit} a move; {games} games a row; cap {max_plies} plies\n")
     head = (f"{'variant':12s} {'opponent':10s} {'W-D-L':>7s} {'score':>6s} {'diff':>5s} "

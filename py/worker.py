@@ -18,6 +18,12 @@ replay (:func:`hiddenchess.ai.analysis.analyse`): the request is ``hc.analysis()
 (:func:`hiddenchess.app.analysis.analysis_request`), a seat's view, plus the truth of that moment
 for the replay's "everything"; the answer is the evaluation and best move, or ``{"error"}``.
 
+``await worker.sync.ponder(viewJson, level, nodes) -> answerJson`` thinks on the player's time
+(:func:`hiddenchess.ai.ponder.ponder`): ``viewJson`` is the computer's seat's view after its own
+move (``state["computer"]["ponder"]``), searched for ``nodes`` (one slice; the page asks again
+while the player still thinks) into :data:`MEMORY`, where the next ``choose`` finds it. The
+answer is ``{"nodes", "depth", "pv"}`` (``nodes`` 0: nothing to do) or ``{"error"}``.
+
 ``await worker.sync.warm([nodes]) -> answerJson`` runs a small answer that is thrown away
 (:func:`hiddenchess.ai.warm_up`): computer.js asks for two as the worker starts, so that its
 first real answers are as fast as the later ones.
@@ -32,6 +38,7 @@ from pyscript import sync
 
 from hiddenchess.ai import WARM_UP_NODES, SearchMemory, choose_move, warm_up
 from hiddenchess.ai.analysis import ANALYSIS_NODES, analyse as analyse_request
+from hiddenchess.ai.ponder import ponder as ponder_view
 from hiddenchess.errors import HiddenChessError
 
 
@@ -53,6 +60,19 @@ def choose(view_json, level, seed=None):
         answer = {"error": f"{type(e).__name__}: {e}"}
     return json.dumps(answer)
 
+
+def ponder(view_json, level, nodes):
+    """One slice of thinking on the player's time, as a JSON string (see the module docstring)."""
+    try:
+        answer = ponder_view(json.loads(str(view_json)), int(level), memory=MEMORY,
+                             max_nodes=min(int(nodes), MAX_PONDER_NODES))
+    except (HiddenChessError, ValueError, TypeError) as e:
+        answer = {"error": f"{type(e).__name__}: {e}"}
+    return json.dumps(answer)
+
+
+#: The largest slice of pondering the worker accepts.
+MAX_PONDER_NODES = 50_000
 
 #: The largest analysis budget the worker accepts (a few seconds' search).
 MAX_ANALYSIS_NODES = 200_000
@@ -86,4 +106,5 @@ def started_from():
 sync.choose = choose
 sync.warm = warm
 sync.analyse = analyse
+sync.ponder = ponder
 sync.started_from = started_from

@@ -28,6 +28,9 @@ const ai = {
   shownMessage: null, // the computer's last draw answer already shown
   analysing: 0, // analyses of a replayed position (analysis.js) the worker is running
   restarts: 0, // workers stopped because they failed or stopped answering (body[data-ai-restarts])
+  ponderKey: null, // "game|ply" of the position the worker thinks about on the player's time
+  pondering: false, // a slice of it is under way
+  pondered: 0, // nodes searched on the player's time since the page opened (body[data-ai-pondered])
 };
 
 /** ``promise``, or a rejection if it has not settled within ``ms``. */
@@ -73,7 +76,7 @@ function startWorker() {
       if (app.state) renderComputer(app.state);
       // Its next start from a snapshot (pyodide-boot.js), made in the background, not while it thinks.
       import('./pyodide-boot.js').then(boot => {
-        boot.holdSnapshotsWhile(() => ai.job !== null || ai.analysing > 0);
+        boot.holdSnapshotsWhile(() => ai.job !== null || ai.analysing > 0 || ai.pondering);
         boot.ensureSnapshot('worker', SNAPSHOT_DELAY_MS);
       }).catch(() => {});
     }, () => {
@@ -169,11 +172,51 @@ export function analyseInWorker(requestJson, nodes) {
     .finally(() => (ai.analysing -= 1));
 }
 
-/** Hand the computer's request (if any) to the worker; its move comes back as computer_move. */
+/** Think on the player's time (py/worker.py's ponder, hiddenchess.ai.ponder): while the player
+ * thinks, at a level that does, the worker searches the position the computer left into the table
+ * its next search starts from, so that its reply sees deeper in the same time. In slices (``p.slice``
+ * nodes, about a tenth of a second each) up to ``p.nodes``: a move the player makes meanwhile waits
+ * at most one slice, and a new position (a move, a takeback, another game) ends it. Not before the
+ * worker is up (a player's first move is not held up by it), nor in a hidden tab (no one is
+ * thinking there, and a phone's battery counts); a failure only ends it. */
+async function ponder(p) {
+  const key = p ? `${p.game}|${p.ply}` : null;
+  if (key === ai.ponderKey) return;
+  ai.ponderKey = key;
+  const started = ai.worker;
+  if (!p || !started || document.body.dataset.aiReady !== 'true') return;
+  const view = JSON.stringify(p.view);
+  let left = p.nodes;
+  try {
+    const w = await started;
+    while (ai.ponderKey === key && ai.worker === started && left > 0 && !document.hidden
+           && ai.job === null && !ai.analysing) {
+      ai.pondering = true;
+      const answer = JSON.parse(await inTime(w.sync.ponder(view, p.level, Math.min(p.slice, left)),
+        STUCK_MS, 'pondering'));
+      ai.pondering = false;
+      if (answer.error || !(answer.nodes > 0)) break;
+      left -= answer.nodes;
+      ai.pondered += answer.nodes;
+      document.body.dataset.aiPondered = String(ai.pondered);
+    }
+  } catch (err) {
+    console.warn('The computer stopped thinking on your time:', err);
+  } finally {
+    ai.pondering = false;
+  }
+}
+
+/** Hand the computer's request (if any) to the worker; its move comes back as computer_move. While
+ * the player is to move, the worker may think on their time (``ponder``). */
 export function think(st) {
   const c = st.computer;
-  if (!c || (st.status && st.status.over)) return; // (a finished game needs no computer)
+  if (!c || (st.status && st.status.over)) {
+    ai.ponderKey = null; // (a finished game needs no computer)
+    return;
+  }
   startWorker();
+  ponder(c.ponder);
   const req = c.request;
   if (!req) return;
   const key = `${req.game}|${req.ply}`;

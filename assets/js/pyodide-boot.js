@@ -47,7 +47,7 @@ export const PRELOAD = {
     'hiddenchess.app.session', 'hiddenchess.errors', 'hiddenchess.app.wire',
     'hiddenchess.safejson', 'hiddenchess.app.analysis',
   ],
-  worker: ['hiddenchess.ai', 'hiddenchess.ai.analysis', 'hiddenchess.errors'],
+  worker: ['hiddenchess.ai', 'hiddenchess.ai.analysis', 'hiddenchess.ai.ponder', 'hiddenchess.errors'],
 };
 
 /** Standard-library modules that PyScript's own package imports as it starts (pyscript.display:

@@ -161,6 +161,33 @@ def test_level_5_thinks_in_a_worker_while_the_page_responds(app):
     assert len(state(app)["moves"]) >= 6
 
 
+PONDERED = "Number(document.body.dataset.aiPondered || 0)"
+
+
+def test_level_5_thinks_on_the_players_time_and_answers_a_quick_move_at_once(app):
+    # Standard, level 5: while the player thinks, the worker searches the position the computer
+    # left (hiddenchess.ai.ponder) in slices, up to the level's budget, then stops.
+    app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'white'})")
+    play_any_move(app)
+    wait_for_answer(app, 2)
+    ponder = state(app)["computer"]["ponder"]
+    assert ponder["view"]["seat"] == "black" and ponder["ply"] == 2, ponder
+    budget = ponder["nodes"]
+    start = app.evaluate(PONDERED)
+    app.wait_for_function(f"{PONDERED} >= {start + budget}", timeout=60_000)
+    app.wait_for_timeout(500)
+    assert app.evaluate(PONDERED) == start + budget  # (every slice ends exactly at its budget)
+    # A move made at once, while the worker still ponders the next position, is answered.
+    for n in (2, 3):
+        play_any_move(app)
+        wait_for_answer(app, 2 * n)
+        if state(app)["status"]["over"]:
+            break
+    assert app.evaluate(PONDERED) > start + budget
+    st = state(app)
+    assert not st["computer"]["thinking"] and st["computer"]["ponder"]["ply"] == len(st["moves"])
+
+
 def test_reload_while_the_computer_is_to_move_resumes_thinking(app, shared):
     # level 5 thinks for a second or two: the reload comes while it thinks
     st = app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'black'})")

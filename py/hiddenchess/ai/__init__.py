@@ -82,6 +82,11 @@ filled, so its early iterations are answered from it and the budget reaches a li
 (level 5 in Standard, 96 searches of four games: 5.54 plies on average against 5.36 afresh).
 The page's worker keeps one; the answer then depends on the searches before it too.
 
+Thinking on the opponent's time (:mod:`hiddenchess.ai.ponder`): level 5 (:attr:`Level.ponder`)
+searches the position it has just left, while the player thinks, into that same table, so its
+next search starts deeper still; its replies take no longer. Only in Standard and Royal Pawn,
+whose views hide nothing.
+
 >>> from hiddenchess.game.game import Game
 >>> g = Game.new("standard")
 >>> for san in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"]:
@@ -145,6 +150,9 @@ class Level:
     #: Whether the level plays from the variant's opening book (:mod:`hiddenchess.ai.book`) while
     #: the position is in it.
     book: bool = False
+    #: Nodes the level searches on the opponent's time after each of its moves, in slices
+    #: (:mod:`hiddenchess.ai.ponder`: Standard and Royal Pawn only); 0: none.
+    ponder: int = 0
 
 
 #: With several samples (hidden information), every root move within this many centipawns of a
@@ -211,7 +219,7 @@ LEVELS = {
     3: Level(3, "Club", MAX_PLY - 8, 3_500, time_cap_ms(3_500), True, 0, 0.0, 0),
     4: Level(4, "Strong", MAX_PLY - 8, 8_000, time_cap_ms(8_000), True, 0, 0.0, 0),
     5: Level(5, "Master", MAX_PLY - 8, 32_000, time_cap_ms(32_000), True, 0, 0.0, 0, prior=True,
-             book=True),
+             book=True, ponder=32_000),
 }
 
 def get_level(level) -> Level:

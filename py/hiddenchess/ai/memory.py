@@ -43,10 +43,12 @@ class SearchMemory:
         self.limit = limit
         self._tables = {}
 
-    def table(self, variant: str, level: int, seat) -> dict:
+    def table(self, variant: str, level: int, seat, spare: int = 0) -> dict:
         """The table for this context, emptied first when it holds more than :attr:`limit`
-        entries. At most two tables are kept (a worker plays one game at a time, the computer at
-        most both seats of it): a third context drops the others."""
+        entries less ``spare``. At most two tables are kept (a worker plays one game at a time,
+        the computer at most both seats of it): a third context drops the others. Pondering
+        (:mod:`hiddenchess.ai.ponder`) asks for room to spare, so that the search of the next
+        move does not empty the table it has just filled."""
         key = (variant, level, seat)
         table = self._tables.get(key)
         if table is None:
@@ -54,7 +56,7 @@ class SearchMemory:
                 self._tables = {}
             table = self._tables[key] = {}
             return table
-        if len(table) > self.limit:
+        if len(table) > self.limit - spare:
             table.clear()
         return table
 

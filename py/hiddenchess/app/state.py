@@ -126,6 +126,15 @@ class ComputerRequest(TypedDict):
                                  # worker counts as stuck well after it, assets/js/computer.js)
 
 
+class PonderRequest(TypedDict):  # think on the player's time (hiddenchess.ai.ponder)
+    view: dict                   # Game.view(seat).to_json() of the computer's seat, the player to move
+    level: int
+    ply: int
+    game: str                    # the gameId: the page stops once the game or ply changes
+    nodes: int                   # how many nodes in all, at most
+    slice: int                   # nodes per call of the worker's ponder
+
+
 class ComputerView(TypedDict):
     seat: Side                   # the computer's colour
     player: Side
@@ -133,6 +142,7 @@ class ComputerView(TypedDict):
     levelName: str
     thinking: bool
     request: Optional[ComputerRequest]
+    ponder: Optional[PonderRequest]  # while the player thinks, at a level that ponders
     message: Optional[str]       # what the computer did about a draw offer
     canTakeBack: bool            # the action ``takeback`` is allowed now
 

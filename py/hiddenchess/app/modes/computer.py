@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 
 from hiddenchess.ai import LEVELS, choose_setup, computer_variants
+from hiddenchess.ai.ponder import PONDER_SLICE, hides_nothing
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.modes.base import Mode
 from hiddenchess.app.text import COLORS, message, other
@@ -155,6 +156,12 @@ class ComputerMode(Mode):
     def _thinking(self, g) -> bool:
         return not g.status.over and g.phase == "play" and g.turn == self.seat
 
+    def _pondering(self, g) -> bool:
+        """Whether the computer thinks on the player's time now (:mod:`hiddenchess.ai.ponder`):
+        its level ponders, the variant hides nothing, and the player is to move in play."""
+        return (LEVELS[self.level].ponder > 0 and not g.status.over and g.phase == "play"
+                and g.turn != self.seat and hides_nothing(g.variant.id))
+
     def _takeback_plies(self, g) -> int:
         """How many plies a takeback undoes now, or SessionError."""
         if g.status.over and g.status.reason in FINAL_REASONS:
@@ -169,10 +176,14 @@ class ComputerMode(Mode):
     def decorate(self, session, st: dict, now_ms: int) -> None:
         g = session.game
         thinking = self._thinking(g)
-        request = None
+        request = ponder = None
         if thinking:  # only what the computer's seat knows, never the game itself
             request = {"view": g.view(self.seat).to_json(), "level": self.level, "ply": g.ply,
                        "game": session.game_id, "timeMs": LEVELS[self.level].time_ms}
+        elif self._pondering(g):  # its own seat's view again, the player to move
+            ponder = {"view": g.view(self.seat).to_json(), "level": self.level, "ply": g.ply,
+                      "game": session.game_id, "nodes": LEVELS[self.level].ponder,
+                      "slice": PONDER_SLICE}
         try:
             can_take_back = bool(self._takeback_plies(g))
         except SessionError:
@@ -184,6 +195,7 @@ class ComputerMode(Mode):
             "levelName": LEVELS[self.level].name,
             "thinking": thinking,
             "request": request,
+            "ponder": ponder,
             "message": self.message,
             "canTakeBack": can_take_back,
         }
