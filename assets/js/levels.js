@@ -4,12 +4,13 @@
 // self-play steps (bench/ladder.py); level 1, below Stockfish's lowest setting, is chained down
 // from level 2: docs/BENCHMARKS.md, "What the levels are worth"; level 5 was measured again
 // with its opening book and, as the page plays it, its table kept between moves ("The bench
-// plays as the page does" there), and again at 32 000 nodes a move ("A third more nodes").
+// plays as the page does" there), again at 32 000 nodes a move ("A third more nodes"), and
+// again thinking on the player's time ("Thinking on the opponent's time").
 // They are rough (each is known to about +-100-200): a guide, not a promise; in the hidden
 // variants the same level plays differently.
 
 /** Approximate rating of each level (1..5), rounded to 50. */
-export const LEVEL_RATINGS = Object.freeze({ 1: 1000, 2: 1300, 3: 1500, 4: 1700, 5: 1850 });
+export const LEVEL_RATINGS = Object.freeze({ 1: 1000, 2: 1300, 3: 1500, 4: 1700, 5: 1900 });
 
 /** "≈1500": the rating as the badges and the start screen's menu show it. */
 export function ratingText(level) {
