@@ -178,13 +178,14 @@ export function analyseInWorker(requestJson, nodes) {
  * nodes, about a tenth of a second each) up to ``p.nodes``: a move the player makes meanwhile waits
  * at most one slice, and a new position (a move, a takeback, another game) ends it. Not before the
  * worker is up (a player's first move is not held up by it), nor in a hidden tab (no one is
- * thinking there, and a phone's battery counts); a failure only ends it. */
+ * thinking there, and a phone's battery counts); a failure only ends it. ``window.hcPonder = false``
+ * (set by the browser tests, whose hundreds of pages need no background search) turns it off. */
 async function ponder(p) {
   const key = p ? `${p.game}|${p.ply}` : null;
   if (key === ai.ponderKey) return;
   ai.ponderKey = key;
   const started = ai.worker;
-  if (!p || !started || document.body.dataset.aiReady !== 'true') return;
+  if (!p || !started || document.body.dataset.aiReady !== 'true' || globalThis.hcPonder === false) return;
   const view = JSON.stringify(p.view);
   let left = p.nodes;
   try {

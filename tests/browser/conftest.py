@@ -331,6 +331,11 @@ START_SEEN = "try { localStorage.setItem('hiddenchess:visited', '1'); } catch (e
 #: short-lived pages. tests/browser/test_snapshot.py tests the snapshots themselves.
 SNAPSHOTS_OFF = "window.hcSnapshots = false;"
 
+#: Run in every test page unless it asks to ponder: level 5 does not think on the player's time
+#: (assets/js/computer.js, a second or two of CPU after each of its moves in Standard).
+#: tests/browser/test_computer.py tests the pondering itself.
+PONDER_OFF = "window.hcPonder = false;"
+
 
 #: A JavaScript function ``async (openCache, roles)``: puts the snapshots this test process made
 #: once (:func:`make_snapshots`), which the suite's server offers (``/_snap/``), into the cache
@@ -391,16 +396,18 @@ def default_scripts(browser, scripts: dict):
 
 
 def quiet_snapshots(browser):
-    """:data:`SNAPSHOTS_OFF` in each context, unless ``new_context(snapshots=True)``, and
-    :data:`SNAPSHOT_SEED` unless ``new_context(cold=True)`` (or ``snapshots=True``)."""
-    return default_scripts(browser, {"snapshots": SNAPSHOTS_OFF, "cold": SNAPSHOT_SEED})
+    """:data:`SNAPSHOTS_OFF` in each context, unless ``new_context(snapshots=True)``,
+    :data:`SNAPSHOT_SEED` unless ``new_context(cold=True)`` (or ``snapshots=True``), and
+    :data:`PONDER_OFF` unless ``new_context(ponder=True)``."""
+    return default_scripts(browser, {"snapshots": SNAPSHOTS_OFF, "cold": SNAPSHOT_SEED,
+                                     "ponder": PONDER_OFF})
 
 
 def seen_start(browser):
     """:data:`START_SEEN` in each context, unless ``new_context(first_visit=True)``, and
     the scripts of :func:`quiet_snapshots`."""
     return default_scripts(browser, {"first_visit": START_SEEN, "snapshots": SNAPSHOTS_OFF,
-                                     "cold": SNAPSHOT_SEED})
+                                     "cold": SNAPSHOT_SEED, "ponder": PONDER_OFF})
 
 
 def stored_snapshots() -> dict:

@@ -20,6 +20,9 @@ pytestmark = pytest.mark.browser
 #: Pyodide boots a second time in the worker, then the search runs (up to 2 s at level 5).
 ANSWER_TIMEOUT_MS = 90_000
 
+#: Nodes the page's computer has searched on the player's time (computer.js ``ponder``).
+PONDERED = "Number(document.body.dataset.aiPondered || 0)"
+
 
 @pytest.fixture
 def app(shared):
@@ -135,6 +138,7 @@ def test_level_5_answers_from_its_opening_book(app):
 
 def test_level_5_thinks_in_a_worker_while_the_page_responds(app):
     app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'white'})")
+    pondered = app.evaluate(PONDERED)
     checks = []
     for n in range(1, 4):
         if state(app)["status"]["over"]:
@@ -159,14 +163,22 @@ def test_level_5_thinks_in_a_worker_while_the_page_responds(app):
         assert c["thinkingAfter"] and c["movesAfter"] == c["movesBefore"], c
     expect(app.locator("#thinking")).to_be_hidden()
     assert len(state(app)["moves"]) >= 6
+    # (the suite's pages do not ponder unless a test asks: conftest.PONDER_OFF)
+    assert state(app)["computer"]["ponder"] and app.evaluate(PONDERED) == pondered
 
 
-PONDERED = "Number(document.body.dataset.aiPondered || 0)"
+@pytest.fixture
+def pondering(app):
+    """The shared page with pondering on (the suite turns it off: conftest.PONDER_OFF)."""
+    app.evaluate("window.hcPonder = true")
+    yield app
+    app.evaluate("window.hcPonder = false")
 
 
-def test_level_5_thinks_on_the_players_time_and_answers_a_quick_move_at_once(app):
+def test_level_5_thinks_on_the_players_time_and_answers_a_quick_move_at_once(pondering):
     # Standard, level 5: while the player thinks, the worker searches the position the computer
     # left (hiddenchess.ai.ponder) in slices, up to the level's budget, then stops.
+    app = pondering
     app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 5, color: 'white'})")
     play_any_move(app)
     wait_for_answer(app, 2)
