@@ -61,9 +61,9 @@ try:
 except ImportError:  # a revision before the memory between moves
     SearchMemory = None
 try:
-    from hiddenchess.ai.ponder import PONDER_SLICE, ponder
+    from hiddenchess.ai.ponder import ponder_slices
 except ImportError:  # a revision before thinking on the opponent's time
-    ponder = None
+    ponder_slices = None
 memory = SearchMemory() if SearchMemory is not None and sys.argv[1] == "1" else None
 extra = {"memory": memory} if memory is not None else {}
 for line in sys.stdin:
@@ -72,14 +72,8 @@ for line in sys.stdin:
     lvl = replace(base, max_nodes=max(50, int(base.max_nodes * req["scale"])), time_ms=10 ** 7)
     t = time.perf_counter()
     if "ponder" in req:  # after our move: the page's slices, where the tree's level ponders
-        left = int(getattr(base, "ponder", 0) * req["scale"]) if ponder and memory else 0
-        done = 0
-        while left > 0:
-            step = ponder(req["ponder"], lvl, memory=memory, max_nodes=min(PONDER_SLICE, left))["nodes"]
-            if not step:
-                break
-            left -= step
-            done += step
+        nodes = int(getattr(base, "ponder", 0) * req["scale"]) if ponder_slices and memory else 0
+        done = ponder_slices(req["ponder"], lvl, memory=memory, nodes=nodes) if nodes > 0 else 0
         sys.stdout.write(json.dumps({"nodes": done, "secs": time.perf_counter() - t}) + "\n")
         sys.stdout.flush()
         continue

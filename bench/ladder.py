@@ -59,7 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "py"))
 
 from hiddenchess.ai import LEVELS, SearchMemory, choose_move, choose_setup, computer_variants  # noqa: E402
-from hiddenchess.ai.ponder import PONDER_SLICE, ponder  # noqa: E402
+from hiddenchess.ai.ponder import ponder_slices  # noqa: E402
 from hiddenchess.errors import IllegalMoveError  # noqa: E402
 from hiddenchess.game.game import Game  # noqa: E402
 from hiddenchess.variants.reveal.rules import SeededDraw  # noqa: E402
@@ -129,13 +129,9 @@ class LevelPlayer:
         """Think on the opponent's time after our move (``view``: our seat's, the opponent to
         move), as the page's worker does: slices of the level's pondering until it is spent or
         a slice searches nothing (a variant that hides something)."""
-        left = self.level.ponder
-        while left > 0:
-            out = ponder(view, self.level, memory=self.memory, max_nodes=min(PONDER_SLICE, left))
-            if not out["nodes"]:
-                break
-            left -= out["nodes"]
-            self.ponder_nodes += out["nodes"]
+        if self.level.ponder:
+            self.ponder_nodes += ponder_slices(view, self.level, memory=self.memory,
+                                               nodes=self.level.ponder)
 
 
 def after_move(player, game, seat) -> None:

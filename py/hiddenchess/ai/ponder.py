@@ -42,7 +42,7 @@ from hiddenchess.ai.determinizers import (
 from hiddenchess.ai.search import Searcher
 from hiddenchess.engine.notation import uci as _uci
 
-__all__ = ["PONDER_SLICE", "hides_nothing", "ponder"]
+__all__ = ["PONDER_SLICE", "hides_nothing", "ponder", "ponder_slices"]
 
 #: Nodes of one slice of pondering (the page's ``sync.ponder`` call): about a tenth of a second
 #: in the page's worker.
@@ -105,3 +105,24 @@ def ponder(view: dict, level, *, memory, max_nodes: int = PONDER_SLICE, clock=ti
                         tt=memory.table(pos.variant.id, lvl.number, seat, spare=PONDER_SPARE))
     result = searcher.think(max_depth=lvl.max_depth)
     return {"nodes": result.nodes, "depth": result.depth, "pv": [_uci(m) for m in result.pv]}
+
+
+def ponder_slices(view: dict, level, *, memory, nodes: int) -> int:
+    """The page's pondering in one call, for the benchmarks' players: slices of
+    :data:`PONDER_SLICE` (the last one smaller) until ``nodes`` are spent or a slice searches
+    nothing. Returns the nodes searched.
+
+    >>> from hiddenchess.ai.memory import SearchMemory
+    >>> from hiddenchess.game.game import Game
+    >>> game = Game.new("standard")
+    >>> _ = game.play("d4")
+    >>> ponder_slices(game.view("white").to_json(), 5, memory=SearchMemory(), nodes=5_000)
+    5000
+    """
+    done = 0
+    while done < nodes:
+        step = ponder(view, level, memory=memory, max_nodes=min(PONDER_SLICE, nodes - done))["nodes"]
+        if not step:
+            break
+        done += step
+    return done
