@@ -47,8 +47,14 @@ def ensure_system_packages(*, which=shutil.which, is_root: Optional[bool] = None
     A Chromium path chosen with ``$HIDDENCHESS_CHROMIUM`` is never installed over: a missing
     one is an error naming it.
 
-    >>> ensure_system_packages(which=lambda name: "/bin/" + name)   # nothing missing
+    The examples leave Chromium out, so that they never depend on this machine or install it:
+
+    >>> ensure_system_packages(which=lambda name: "/bin/" + name, chromium=False)   # nothing missing
     []
+    >>> ensure_system_packages(which=lambda name: None, is_root=False, chromium=False)
+    Traceback (most recent call last):
+    ...
+    buildtools.common.BuildError: nodejs, npm, iproute2, util-linux not found: install it with `sudo apt-get install -y --no-install-recommends nodejs npm iproute2 util-linux`, then run `python3 build.py test` again
     """
     missing = [package for package in missing_system_packages(which)
                if chromium or package != "chromium"]
