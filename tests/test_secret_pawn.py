@@ -931,13 +931,19 @@ def test_engine_agrees_with_the_slow_generator_in_random_games_from_the_start():
 @settings(max_examples=60)
 @given(seed=st.integers(min_value=0, max_value=2**32))
 def test_engine_agrees_with_the_slow_generator_in_crowded_random_positions(seed):
+    # About a third of random_fen's positions are legal and in play. The seed's first such one
+    # is taken here, instead of filtering with assume(): Hypothesis's health check failed the
+    # test now and then for filtering out too many inputs.
     rng = random.Random(seed)
-    fen = random_fen(rng)
-    try:
-        g = Game.new(VARIANT, fen)
-    except InvalidFenError:
-        assume(False)
-    assume(g.phase == "play")
+    for _ in range(200):
+        try:
+            g = Game.new(VARIANT, random_fen(rng))
+        except InvalidFenError:
+            continue
+        if g.phase == "play":
+            break
+    else:
+        pytest.fail(f"no legal position in play in 200 of random_fen's (seed {seed})")
     _compare_with_oracle(g, rng, 10)
 
 
