@@ -129,9 +129,8 @@ class LevelPlayer:
         """Think on the opponent's time after our move (``view``: our seat's, the opponent to
         move), as the page's worker does: slices of the level's pondering until it is spent or
         a slice searches nothing (a variant that hides something)."""
-        if self.level.ponder:
-            self.ponder_nodes += ponder_slices(view, self.level, memory=self.memory,
-                                               nodes=self.level.ponder)
+        self.ponder_nodes += ponder_slices(view, self.level, memory=self.memory,
+                                           nodes=self.level.ponder)
 
 
 def after_move(player, game, seat) -> None:

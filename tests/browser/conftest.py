@@ -395,19 +395,21 @@ def default_scripts(browser, scripts: dict):
     return browser
 
 
+#: The scripts of :func:`quiet_snapshots`, by the ``new_context`` keyword that leaves each out.
+QUIET_SCRIPTS = {"snapshots": SNAPSHOTS_OFF, "cold": SNAPSHOT_SEED, "ponder": PONDER_OFF}
+
+
 def quiet_snapshots(browser):
     """:data:`SNAPSHOTS_OFF` in each context, unless ``new_context(snapshots=True)``,
     :data:`SNAPSHOT_SEED` unless ``new_context(cold=True)`` (or ``snapshots=True``), and
     :data:`PONDER_OFF` unless ``new_context(ponder=True)``."""
-    return default_scripts(browser, {"snapshots": SNAPSHOTS_OFF, "cold": SNAPSHOT_SEED,
-                                     "ponder": PONDER_OFF})
+    return default_scripts(browser, QUIET_SCRIPTS)
 
 
 def seen_start(browser):
     """:data:`START_SEEN` in each context, unless ``new_context(first_visit=True)``, and
     the scripts of :func:`quiet_snapshots`."""
-    return default_scripts(browser, {"first_visit": START_SEEN, "snapshots": SNAPSHOTS_OFF,
-                                     "cold": SNAPSHOT_SEED, "ponder": PONDER_OFF})
+    return default_scripts(browser, {"first_visit": START_SEEN, **QUIET_SCRIPTS})
 
 
 def stored_snapshots() -> dict:
