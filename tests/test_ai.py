@@ -33,7 +33,7 @@ from hiddenchess.ai.search import MATE_BOUND, MAX_PLY, Searcher, repetition_key
 from hiddenchess.errors import GameOverError, HiddenChessError, InvalidFenError, UnknownVariantError
 from hiddenchess.game.game import Game
 from hiddenchess.engine.notation import position_from_fen, uci
-from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION
+from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION, Position
 from hiddenchess.variants.reveal.rules import SeededDraw
 
 AI_DIR = Path(ai.__file__).resolve().parent
@@ -333,6 +333,34 @@ def test_node_budget_and_position_left_untouched():
     before = pos.state_key()
     result = Searcher(pos, max_nodes=1234).think()
     assert result.nodes == 1234 and pos.state_key() == before
+
+
+def _spied(monkeypatch):
+    """The repetition keys of the positions whose moves are built from now on, in order."""
+    built, generate = [], Position.legal_moves
+    def spy(pos):
+        built.append(repetition_key(pos))
+        return generate(pos)
+    monkeypatch.setattr(Position, "legal_moves", spy)
+    return built
+
+
+def test_a_table_move_that_cuts_off_spares_the_node_its_moves(monkeypatch):
+    # White wins the queen with Rxd5. With that move in the table (from a shallower search), the
+    # node tries it before it builds its moves, and once it cuts off, never builds them. In a
+    # window it cannot reach, it fails low: then every other move is searched after it, and the
+    # node scores as a search without the table's move does.
+    pos = position_from_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
+    rxd5 = next(m for m in pos.legal_moves() if uci(m) == "d2d5")
+    unreachable = Searcher(pos, max_nodes=10_000)._search(2, 5000, 5001, 1, True)
+    cut, low = Searcher(pos, max_nodes=10_000), Searcher(pos, max_nodes=10_000)
+    key = repetition_key(pos)
+    cut.tt[key] = low.tt[key] = (0, ai_search.LOWER, 0, 0, rxd5)
+    built = _spied(monkeypatch)
+    assert cut._search(1, -1, 0, 1, True) >= 0
+    assert key not in built
+    assert low._search(2, 5000, 5001, 1, True) == unreachable
+    assert built.count(key) == 1
 
 
 def test_recursion_stays_shallow():

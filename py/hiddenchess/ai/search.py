@@ -14,7 +14,8 @@ positions that came before it. Techniques:
   pruning (not in check, not without pieces), late move reductions for quiet moves, and near
   the leaves reverse futility, futility and late move pruning;
 * move ordering: transposition-table move, royal-pawn wins, captures by MVV-LVA, promotions,
-  two killer moves per ply, then quiet moves by the history heuristic;
+  two killer moves per ply, then quiet moves by the history heuristic. The table's move is tried
+  before the node builds its other moves, which it then never does if that move cuts off;
 * quiescence search over captures and queen promotions (all evasions when in check, for its
   first two plies), with stand pat, delta pruning and no pawn-guarded captures by a bigger
   piece; captures come from :mod:`hiddenchess.ai.movegen`, not from the full move generator;
@@ -438,10 +439,17 @@ class Searcher:
                     pos.ep, pos.halfmove = saved
                 if score >= beta:
                     return beta if score < MATE_BOUND else score
-        moves = pos.legal_moves()
-        if not moves:
-            return -(MATE - ply) if in_check else 0
-        moves = self._order(moves, tt_move, ply)
+        if tt_move:
+            # The table's move first, before the others are built: the table's key is the whole
+            # position, so the move is legal here, and when it cuts off (as it mostly does) the
+            # node never builds or orders its moves. The others come in _order's order, by the
+            # history as it stands after the first move's search (fresher than before it).
+            moves = [tt_move]
+        else:
+            moves = pos.legal_moves()
+            if not moves:
+                return -(MATE - ply) if in_check else 0
+            moves = self._order(moves, 0, ply)
         them = pos.black if turn == WHITE else pos.white
         best, best_move = -INF, 0
         orig_alpha = alpha
@@ -490,6 +498,10 @@ class Searcher:
                                     killers[0] = m
                                 self.history[turn][m & 4095] += depth * depth
                             break
+                if not i and tt_move:  # the table's move did not cut off: now the rest
+                    rest = pos.legal_moves()
+                    rest.remove(tt_move)
+                    moves += self._order(rest, 0, ply)
         finally:
             keys.pop()
         if best >= beta:
