@@ -167,7 +167,7 @@ class Searcher:
         if self.root_order:
             rank = {m: i for i, m in enumerate(self.root_order)}
             moves.sort(key=lambda m: rank.get(m, len(rank)))
-        moves = self._order(moves, 0, 0)
+        moves = self._order(moves, 0)
         best = Result(moves[0], 0, 0, 0, [moves[0]], {})
         root_psq = self.psq
         max_depth = max(1, min(max_depth, MAX_PLY - 8))
@@ -306,9 +306,10 @@ class Searcher:
             return
         tt[key] = (depth, flag, score, ply, move)
 
-    def _order(self, moves, tt_move, ply) -> list:
-        """Moves sorted best-first: TT move, royal wins, captures (MVV-LVA), promotions, killers,
-        then quiet moves by history."""
+    def _order(self, moves, ply) -> list:
+        """Moves sorted best-first: royal wins, captures (MVV-LVA), promotions, killers, then
+        quiet moves by history. (The table's move, when there is one, is tried before, by
+        :meth:`_search` itself.)"""
         pos = self.pos
         them = pos.black if pos.turn == WHITE else pos.white
         k1, k2 = self.killers[ply]
@@ -316,28 +317,25 @@ class Searcher:
         type_at = pos.piece_type_at
         scored = []
         for m in moves:
-            if m == tt_move:
-                s = 1 << 40
+            to = m >> 6 & 63
+            flag = m >> _FLAG_SHIFT & 7
+            if flag == ROYAL_PROMOTION:
+                s = 1 << 39
+            elif them >> to & 1:
+                s = (1 << 30) + _VICTIM[type_at(to)] * 16 - _VICTIM[type_at(m & 63)] // 16
+                promo = m >> 12 & 7
+                if promo:
+                    s += _VICTIM[promo] * 16
+            elif flag == EN_PASSANT:
+                s = (1 << 30) + 100 * 16 - 6
+            elif m >> 12 & 7:
+                s = (1 << 29) + (m >> 12 & 7)
+            elif m == k1:
+                s = 1 << 28
+            elif m == k2:
+                s = (1 << 28) - 1
             else:
-                to = m >> 6 & 63
-                flag = m >> _FLAG_SHIFT & 7
-                if flag == ROYAL_PROMOTION:
-                    s = 1 << 39
-                elif them >> to & 1:
-                    s = (1 << 30) + _VICTIM[type_at(to)] * 16 - _VICTIM[type_at(m & 63)] // 16
-                    promo = m >> 12 & 7
-                    if promo:
-                        s += _VICTIM[promo] * 16
-                elif flag == EN_PASSANT:
-                    s = (1 << 30) + 100 * 16 - 6
-                elif m >> 12 & 7:
-                    s = (1 << 29) + (m >> 12 & 7)
-                elif m == k1:
-                    s = 1 << 28
-                elif m == k2:
-                    s = (1 << 28) - 1
-                else:
-                    s = hist[m & 4095]
+                s = hist[m & 4095]
             scored.append((s, m))
         scored.sort(key=_FIRST, reverse=True)  # stable: equal moves keep the given order
         return [m for _, m in scored]
@@ -449,7 +447,7 @@ class Searcher:
             moves = pos.legal_moves()
             if not moves:
                 return -(MATE - ply) if in_check else 0
-            moves = self._order(moves, 0, ply)
+            moves = self._order(moves, ply)
         them = pos.black if turn == WHITE else pos.white
         best, best_move = -INF, 0
         orig_alpha = alpha
@@ -501,7 +499,7 @@ class Searcher:
                 if not i and tt_move:  # the table's move did not cut off: now the rest
                     rest = pos.legal_moves()
                     rest.remove(tt_move)
-                    moves += self._order(rest, 0, ply)
+                    moves += self._order(rest, ply)
         finally:
             keys.pop()
         if best >= beta:
@@ -531,7 +529,7 @@ class Searcher:
             if not moves:
                 return -(MATE - ply)
             best = -INF
-            candidates = self._order(moves, 0, min(ply, MAX_PLY))
+            candidates = self._order(moves, min(ply, MAX_PLY))
             checked = True
         else:
             stand = evaluate(pos, tables, self.psq)
