@@ -363,6 +363,17 @@ def test_a_table_move_that_cuts_off_spares_the_node_its_moves(monkeypatch):
     assert built.count(key) == 1
 
 
+def test_a_capture_a_pawn_avenges_comes_after_the_killers():
+    # Qxd5 takes a knight that the c6 pawn guards: a losing trade, ordered after the killer move
+    # (and before the quiet moves), while Rxh7 (nothing guards h7) stays with the captures first.
+    pos = position_from_fen("4k3/7p/2p5/3n4/8/8/3Q4/4K2R w K - 0 1")
+    s = Searcher(pos)
+    by_name = {uci(m): m for m in pos.legal_moves()}
+    s.killers[1][0] = by_name["e1f1"]
+    order = [uci(m) for m in s._order(pos.legal_moves(), 1)]
+    assert order[:3] == ["h1h7", "e1f1", "d2d5"]
+
+
 def test_recursion_stays_shallow():
     # A forcing position searched under a recursion limit a little above the current depth:
     # the search may use at most MAX_PLY frames for its plies plus a handful around them.

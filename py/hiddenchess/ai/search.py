@@ -14,8 +14,9 @@ positions that came before it. Techniques:
   pruning (not in check, not without pieces), late move reductions for quiet moves, and near
   the leaves reverse futility, futility and late move pruning;
 * move ordering: transposition-table move, royal-pawn wins, captures by MVV-LVA, promotions,
-  two killer moves per ply, then quiet moves by the history heuristic. The table's move is tried
-  before the node builds its other moves, which it then never does if that move cuts off;
+  two killer moves per ply, captures a pawn avenges (a bigger piece takes a pawn-guarded one),
+  then quiet moves by the history heuristic. The table's move is tried before the node builds
+  its other moves, which it then never does if that move cuts off;
 * quiescence search over captures and queen promotions (all evasions when in check, for its
   first two plies), with stand pat, delta pruning and no pawn-guarded captures by a bigger
   piece; captures come from :mod:`hiddenchess.ai.movegen`, not from the full move generator;
@@ -307,14 +308,16 @@ class Searcher:
         tt[key] = (depth, flag, score, ply, move)
 
     def _order(self, moves, ply) -> list:
-        """Moves sorted best-first: royal wins, captures (MVV-LVA), promotions, killers, then
-        quiet moves by history. (The table's move, when there is one, is tried before, by
-        :meth:`_search` itself.)"""
+        """Moves sorted best-first: royal wins, captures (MVV-LVA), promotions, killers, captures
+        of a pawn-guarded piece by a bigger one (MVV-LVA), then quiet moves by history. (The
+        table's move, when there is one, is tried before, by :meth:`_search` itself.)"""
         pos = self.pos
         them = pos.black if pos.turn == WHITE else pos.white
         k1, k2 = self.killers[ply]
         hist = self.history[pos.turn]
         type_at = pos.piece_type_at
+        their_pawns = pos.pawns & them
+        guards = PAWN_ATTACKS[pos.turn]
         scored = []
         for m in moves:
             to = m >> 6 & 63
@@ -322,10 +325,14 @@ class Searcher:
             if flag == ROYAL_PROMOTION:
                 s = 1 << 39
             elif them >> to & 1:
-                s = (1 << 30) + _VICTIM[type_at(to)] * 16 - _VICTIM[type_at(m & 63)] // 16
+                victim, attacker = _VICTIM[type_at(to)], _VICTIM[type_at(m & 63)]
                 promo = m >> 12 & 7
-                if promo:
-                    s += _VICTIM[promo] * 16
+                if attacker > victim + 50 and not promo and guards[to] & their_pawns:
+                    s = (1 << 27) + victim * 16 - attacker // 16   # a losing capture: after killers
+                else:
+                    s = (1 << 30) + victim * 16 - attacker // 16
+                    if promo:
+                        s += _VICTIM[promo] * 16
             elif flag == EN_PASSANT:
                 s = (1 << 30) + 100 * 16 - 6
             elif m >> 12 & 7:
