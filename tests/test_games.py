@@ -285,11 +285,20 @@ def test_export_one_or_all_finished_games_and_delete_one():
     assert first not in index(backend, "archive") and second in index(backend, "archive")
 
 
+def seal_white(s: Session, t: int) -> dict:
+    """A new Secret Pawn game on this device in which White seals its secret pawns."""
+    s.dispatch("new_game", {"variant": "secret-pawn"}, now_ms=t)
+    s.dispatch("show_board", {"seat": "white"}, now_ms=t)
+    st = s.dispatch("state", {}, now_ms=t)
+    return s.dispatch("seal", {"squares": st["sealing"]["candidates"][:2]}, now_ms=t)
+
+
 def test_a_game_with_secrets_in_progress_is_not_exported():
     backend = MemoryBackend()
     s = Session(backend)
     s.restore(now_ms=T0)
-    secret = s.dispatch("new_game", {"variant": "secret-pawn"}, now_ms=T0)["gameId"]
+    seal_white(s, T0)  # (kept: a game nobody chose anything in is not)
+    secret = s.dispatch("state", {}, now_ms=T0)["gameId"]
     s.dispatch("new_game", {}, now_ms=T0 + 1)
     st = s.dispatch("export_games", {"ids": [secret], "format": "json"}, now_ms=T0 + 2)
     assert "once it is over" in st["error"] and st.get("download") is None
@@ -375,9 +384,29 @@ def test_a_game_left_untouched_is_not_kept():
     played = s.dispatch("new_game", {}, now_ms=T0 + 1)["gameId"]
     assert game_keys(backend) == [KEY + played]  # the page's first, empty game is not kept
     play(s, "e2e4", t=T0 + 2)
-    s.dispatch("new_game", {"variant": "secret-pawn"}, now_ms=T0 + 3)  # (secrets: kept at once)
+    st = seal_white(s, T0 + 3)
+    assert st["error"] is None  # White chose its secret pawns: kept, though nobody moved
     s.dispatch("new_game", {"mode": "friend", "variant": "standard"}, now_ms=T0 + 4)
     last = s.dispatch("new_game", {}, now_ms=T0 + 5)["gameId"]
     assert len(game_keys(backend)) == 4 and empty not in index(backend)
     assert s.dispatch("open_game", {"id": played}, now_ms=T0 + 6)["error"] is None
     assert KEY + last not in backend.data and set(index(backend)) == {k[len(KEY):] for k in game_keys(backend)}
+
+
+@pytest.mark.parametrize("variant", ["secret-pawn", "reveal", "hidden-identity"])
+@pytest.mark.parametrize("mode", ["local", "computer"])
+def test_a_glance_at_a_variant_with_secrets_leaves_no_game_behind(variant, mode):
+    # A new game of a variant with secrets, left before the player chose anything or moved (the
+    # computer's own setup choice, made at once, is none of theirs): not kept, as in Standard.
+    backend = MemoryBackend()
+    s = Session(backend)
+    s.restore(now_ms=T0)
+    kept = s.dispatch("new_game", {}, now_ms=T0 + 1)["gameId"]
+    play(s, "e2e4", t=T0 + 2)
+    options = {"variant": variant, "mode": mode}
+    if mode == "computer":
+        options.update(level=2, color="white")
+    glance = s.dispatch("new_game", options, now_ms=T0 + 3)
+    assert glance["error"] is None and glance["variant"]["id"] == variant
+    s.dispatch("open_game", {"id": kept}, now_ms=T0 + 4)
+    assert set(index(backend)) == {kept} and game_keys(backend) == [KEY + kept]

@@ -10,6 +10,10 @@ export const COLORS = ['white', 'black'];
 export const FILES = 'abcdefgh';
 
 export const isOver = st => !!(st && st.status && st.status.over);
+/** A game going on (the start screen's "Continue your game"): not over, and a move played, the
+ * secrets being chosen, or a friend in it. The untouched board of a first visit or of a new game
+ * not begun is not one. */
+export const isGoing = st => !!st && !isOver(st) && ((st.moves || []).length > 0 || st.phase === 'setup' || !!st.peer);
 
 // A board whose placement holds "?" (unknown white piece) and "*" (unknown black piece):
 // chessground reads the rest, the unknown pieces are put on with the role "unknown".

@@ -12,7 +12,7 @@
 // relays are asked whether the friend has sent a move in the others (signal/awaits.js, decided by
 // peer/awaiting.js); such a game awaits you until it is opened.
 
-import { $, download } from './dom.js';
+import { $, download, isGoing } from './dom.js';
 import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
 import { confirmDialog } from './dialogs.js';
@@ -360,14 +360,18 @@ export function startGames() {
   whenReady(() => setTimeout(checkRelayed, FIRST_CHECK_MS));
 }
 
-/** The start screen's line: how many games are kept, and how many await you. */
+/** The start screen's line: how many games are kept, and how many await you. The game on the
+ * board counts once it is going (a move, the secrets being chosen, a friend): a first visit's
+ * untouched board, or a new game not begun, is not a game "in progress" yet. */
 export function renderStartGames(st) {
   const b = $('start-games');
   if (!b) return;
-  const active = Object.keys(readIndex('active')).length;
+  const index = readIndex('active');
+  const idle = st && st.gameId && index[st.gameId] && !isGoing(st) ? 1 : 0;
+  const active = Object.keys(index).length - idle;
   const archive = Object.keys(readIndex('archive')).length;
   const n = awaiting(st ? st.gameId : null).length;
   const parts = [`${active} in progress`, `${archive} finished`];
   if (n) parts.push(`${n} await${n === 1 ? 's' : ''} you`);
-  b.textContent = `Your games (${parts.join(', ')})`;
+  b.textContent = active || archive || n ? `Your games (${parts.join(', ')})` : 'Your games';
 }

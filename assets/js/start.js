@@ -5,7 +5,7 @@
 // module names no variant.
 
 import { Chessground } from '../vendor/chessground/chessground.min.js';
-import { $, gameFocus, isOver } from './dom.js';
+import { $, gameFocus, isGoing, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { each } from './panels/index.js';
@@ -116,7 +116,7 @@ function renderCards() {
   const box = $('start-cards');
   box.replaceChildren(...menu().map(card));
   const st = app.state;
-  const going = !!st && !isOver(st) && ((st.moves || []).length > 0 || st.phase === 'setup' || !!st.peer);
+  const going = isGoing(st);
   $('start-continue').hidden = !going;
   if (going) $('start-continue-text').textContent = [st.variant && st.variant.name, `${(st.moves || []).length} moves`].join(' · ');
 }

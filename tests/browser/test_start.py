@@ -68,6 +68,7 @@ def test_first_visit_shows_the_variants_and_each_starts_in_one_click(fresh):
         expect(c.get_by_role("button", name="Play on this device")).to_be_visible()
         expect(c.get_by_role("link", name="Rules")).to_be_visible()
     expect(page.locator("#start-continue")).to_be_hidden()     # nothing going yet
+    expect(page.locator("#start-games")).to_have_text("Your games")  # (the untouched board is no game yet)
 
     # One click each: against the computer, then on this device; the logo brings the screen back.
     for variant in VARIANTS:
@@ -90,6 +91,7 @@ def test_first_visit_shows_the_variants_and_each_starts_in_one_click(fresh):
     game = state(page)["gameId"]
     page.locator(".brand").click()
     expect(page.locator("#start-continue")).to_be_visible()
+    expect(page.locator("#start-games")).to_have_text("Your games (1 in progress, 0 finished)")
     page.get_by_role("button", name="Continue your game").click()
     expect(start).to_be_hidden()
     assert state(page)["gameId"] == game and len(state(page)["moves"]) == 1

@@ -146,12 +146,16 @@ def leave(session, now_ms: int) -> None:
 
 
 def untouched(session) -> bool:
-    """Whether the session's game holds nothing a player did: no move, no secret chosen, not
-    with a friend (an invitation may be answered). Such a game is not kept once the page leaves
-    it for another (a new game would otherwise leave an empty one behind each time)."""
+    """Whether the session's game holds nothing a player did: no move, no setup choice of a
+    player at this page (secret pawns sealed, pieces placed; the computer's own, made at once,
+    is not one), not with a friend (an invitation may be answered). Such a game is not kept
+    once the page leaves it for another (a new game would otherwise leave an empty one behind
+    each time, and a look at each variant's first screen one a variant)."""
     g = session.game
-    return (g is not None and g.ply == 0 and not g.status.over and not session.stale
-            and getattr(session.mode, "pg", None) is None and not session.panel.keeps_secrets)
+    if (g is None or g.ply or g.status.over or session.stale
+            or getattr(session.mode, "pg", None) is not None):
+        return False
+    return not any(seat in g.setup_data for seat in session.mode.players(session))
 
 
 def _drop_if_untouched(session, game_id: str, empty: bool) -> None:
