@@ -372,6 +372,11 @@ def test_a_capture_a_pawn_avenges_comes_after_the_killers():
     s.killers[1][0] = by_name["e1f1"]
     order = [uci(m) for m in s._order(pos.legal_moves(), 1)]
     assert order[:3] == ["h1h7", "e1f1", "d2d5"]
+    # Where a king can be taken (Hidden Identity), taking it comes first, pawn-guarded or not.
+    pos = Game.new("hidden-identity", fen="8/8/2p5/3k4/8/8/3Q4/4K3 w - - 0 1").position
+    s = Searcher(pos)
+    s.killers[1][0] = next(m for m in pos.legal_moves() if uci(m) == "e1f1")
+    assert [uci(m) for m in s._order(pos.legal_moves(), 1)][:2] == ["d2d5", "e1f1"]
 
 
 def test_recursion_stays_shallow():

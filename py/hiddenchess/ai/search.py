@@ -43,7 +43,7 @@ extensions and quiescence together), so the search stays far below Pyodide's sma
 import math
 from operator import itemgetter
 
-from hiddenchess.engine.core import BB_RANKS, PAWN_ATTACKS, QUEEN, WHITE
+from hiddenchess.engine.core import BB_RANKS, KING, PAWN_ATTACKS, QUEEN, WHITE
 from hiddenchess.engine.position import EN_PASSANT, ROYAL_PROMOTION
 from hiddenchess.ai.evaluation import MATE, PIECE_VALUES, evaluate, material_pst, pst_delta, tables_for
 from hiddenchess.ai.movegen import in_check as _in_check
@@ -309,8 +309,9 @@ class Searcher:
 
     def _order(self, moves, ply) -> list:
         """Moves sorted best-first: royal wins, captures (MVV-LVA), promotions, killers, captures
-        of a pawn-guarded piece by a bigger one (MVV-LVA), then quiet moves by history. (The
-        table's move, when there is one, is tried before, by :meth:`_search` itself.)"""
+        of a pawn-guarded piece (not a king) by a bigger one (MVV-LVA), then quiet moves by
+        history. (The table's move, when there is one, is tried before, by :meth:`_search`
+        itself.)"""
         pos = self.pos
         them = pos.black if pos.turn == WHITE else pos.white
         k1, k2 = self.killers[ply]
@@ -325,9 +326,11 @@ class Searcher:
             if flag == ROYAL_PROMOTION:
                 s = 1 << 39
             elif them >> to & 1:
-                victim, attacker = _VICTIM[type_at(to)], _VICTIM[type_at(m & 63)]
+                victim_type = type_at(to)
+                victim, attacker = _VICTIM[victim_type], _VICTIM[type_at(m & 63)]
                 promo = m >> 12 & 7
-                if attacker > victim + 50 and not promo and guards[to] & their_pawns:
+                if (attacker > victim + 50 and not promo and victim_type != KING
+                        and guards[to] & their_pawns):
                     s = (1 << 27) + victim * 16 - attacker // 16   # a losing capture: after killers
                 else:
                     s = (1 << 30) + victim * 16 - attacker // 16
