@@ -1,7 +1,7 @@
 """Time to depth: the nodes level 5's search needs to finish each depth, one tree against another,
 or one searcher against a root split over two workers.
 
-    python3 bench/depth.py --base HEAD                  # this tree vs HEAD: 60 positions to depth 8
+    python3 bench/depth.py --base HEAD                  # this tree vs HEAD: 58 positions to depth 8
     python3 bench/depth.py --base-tree /tmp/old/py --new /tmp/new/py
     python3 bench/depth.py --split                      # this tree alone vs a root split over two
     python3 bench/depth.py --shared                     # ... vs two searchers sharing one table
@@ -236,12 +236,13 @@ def main(argv=None):
     ap.add_argument("--base", default="HEAD", help="the revision to compare with (git rev)")
     ap.add_argument("--base-tree", default=None, help="compare with this py folder instead")
     ap.add_argument("--new", default=os.path.join(ROOT, "py"), help="the new side's py folder")
-    ap.add_argument("--positions", type=int, default=60)
+    ap.add_argument("--positions", type=int, default=58, help="at most 58 (every seventh of 400)")
     ap.add_argument("--depth", type=int, default=8)
-    ap.add_argument("--split", action="store_true",
-                    help="the new side alone against a root split over two workers (simulated)")
-    ap.add_argument("--shared", action="store_true",
-                    help="the new side alone against two searchers sharing a table (simulated)")
+    two = ap.add_mutually_exclusive_group()
+    two.add_argument("--split", action="store_true",
+                     help="the new side alone against a root split over two workers (simulated)")
+    two.add_argument("--shared", action="store_true",
+                     help="the new side alone against two searchers sharing a table (simulated)")
     ap.add_argument("--quick", action="store_true", help="20 positions to depth 7")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--source", default=None, help=argparse.SUPPRESS)
