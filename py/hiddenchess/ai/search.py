@@ -308,10 +308,9 @@ class Searcher:
         tt[key] = (depth, flag, score, ply, move)
 
     def _order(self, moves, ply) -> list:
-        """Moves sorted best-first: royal wins, captures (MVV-LVA), promotions, killers, captures
-        of a pawn-guarded piece (not a king) by a bigger one (MVV-LVA), then quiet moves by
-        history. (The table's move, when there is one, is tried before, by :meth:`_search`
-        itself.)"""
+        """Moves best-first: royal wins, captures (MVV-LVA), promotions, killers, a bigger piece's
+        captures of a pawn-guarded one (not a king), then quiet moves by history. (The table's
+        move, when there is one, is tried before, by :meth:`_search` itself.)"""
         pos = self.pos
         them = pos.black if pos.turn == WHITE else pos.white
         k1, k2 = self.killers[ply]
@@ -326,11 +325,9 @@ class Searcher:
             if flag == ROYAL_PROMOTION:
                 s = 1 << 39
             elif them >> to & 1:
-                victim_type = type_at(to)
-                victim, attacker = _VICTIM[victim_type], _VICTIM[type_at(m & 63)]
-                promo = m >> 12 & 7
-                if (attacker > victim + 50 and not promo and victim_type != KING
-                        and guards[to] & their_pawns):
+                vt = type_at(to)
+                victim, attacker, promo = _VICTIM[vt], _VICTIM[type_at(m & 63)], m >> 12 & 7
+                if attacker > victim + 50 and not promo and vt != KING and guards[to] & their_pawns:
                     s = (1 << 27) + victim * 16 - attacker // 16   # a losing capture: after killers
                 else:
                     s = (1 << 30) + victim * 16 - attacker // 16
