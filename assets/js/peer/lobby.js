@@ -18,6 +18,12 @@
 // RETRY_AFTER_MS, twice as long after each further failure (up to MAX_RETRY_MS): a stranger that
 // stalls costs each page one try now and then, while two honest pages whose first try timed out
 // (a slow phone, a busy network) still meet. One that cheats the coin flip is never tried again.
+// A late answer to the last step this page gave up on with a key (`lapsed`: an accept or ready
+// for its offer, a check or confirm for its acceptance) takes that step up again, signed and as
+// if in time, when this page is still free to (as a timely one would find it); else it is told
+// cancel or busy, so that its sender does not wait on this page. A relay that held every message
+// a few seconds, before either page had measured its lag, sent two honest pages into each other's
+// back-off, and they met only after 30-45 s (tests/browser/test_peer_lobby.py).
 //
 //   proposer                               acceptor
 //   propose {to, c = sha256(s), k, ticket} ->          (ticket: the proposer's own proven seek)
@@ -120,6 +126,7 @@ export class Lobby {
     this.offers = new Map(); // id -> {c, s, at, stage: 'proposed' | 'checking', n, r, k}
     this.lock = null; // {with, c, r, k, at}: the one proposal this page accepted
     this.withdrawn = new Map(); // id -> true: offers this page cancelled (a late accept is told so)
+    this.lapsed = new Map(); // id -> the offer ({...offer, lock: false}) or acceptance ({...lock, lock: true}) that ran out of time
     this.cancelled = new Set(); // `${proposer}|${commitment}` of cancelled proposals (arriving late: ignored)
     this.heard = new Set(); // `${proposer}|${commitment}` of the proposals answered (their cancels change nothing)
     this.state = 'seeking'; // 'seeking' | 'locked' | 'paired' | 'left'
@@ -162,7 +169,8 @@ export class Lobby {
       // One in its back-off that proposes is told busy, not ignored: ignored, it would give this
       // page up in turn, and two honest pages whose try timed out could keep proposing to each
       // other while the other's back-off runs, each failure doubling it. A cheat stays ignored.
-      return m.t === 'propose' && m.to === this.id && this.retry.has(m.p) ? OPEN : false;
+      if (m.t === 'propose') return m.to === this.id && this.retry.has(m.p) ? OPEN : false;
+      return m.to === this.id && this._late(m) ? SIGNED : false;
     }
     if (this.state === 'paired') {
       // Answered busy / cancel (a proposal or acceptance that crossed this page's last messages).
@@ -209,6 +217,54 @@ export class Lobby {
   _heard(key) {
     this.heard.add(key);
     forgetOldest(this.heard, MAX_REMEMBERED);
+  }
+
+  /** Whether `m`, from a key in its back-off, answers the step with it that ran out of time here. */
+  _late(m) {
+    const l = this.lapsed.get(m.p);
+    if (!l || l.c !== m.c || !this.retry.has(m.p)) return false;
+    if (l.lock) return m.t === 'check' || m.t === 'confirm' || m.t === 'cancel';
+    return m.t === 'busy' || (l.stage === 'proposed' ? m.t === 'accept' : m.t === 'ready' && m.n === l.n);
+  }
+
+  /** Whether this page could take up a step now: seeking, holding nothing, checking no one. */
+  _free() {
+    if (this.state !== 'seeking' || this.lock) return false;
+    for (const o of this.offers.values()) if (o.stage === 'checking') return false;
+    return true;
+  }
+
+  /** A late answer (`_late`, signed): the step goes on as if it had come in time, if this page is
+   * free (the key is out of its back-off, which still counts for the next time); else the sender
+   * is told that this page has moved on. */
+  _lateAnswer(m, now) {
+    const l = this.lapsed.get(m.p);
+    this.lapsed.delete(m.p);
+    if (m.t === 'busy' || m.t === 'cancel' || !this._free()) {
+      if (m.t === 'accept' || m.t === 'ready') return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
+      return m.t === 'check' ? [{ t: 'busy', p: this.id, to: m.p, c: m.c }] : [];
+    }
+    if (m.t === 'confirm' && digest(m.s) !== l.c) {
+      this._fail(m.p); // a reveal that does not match its commitment: not a fair flip
+      return [];
+    }
+    this.failed.delete(m.p);
+    if (l.lock) {
+      const out = this._cancelAll();
+      this.state = 'locked';
+      this.lock = { with: m.p, c: l.c, r: l.r, k: l.k, at: now };
+      return out.concat(m.t === 'confirm' ? this._confirmed(m, now) : [{ t: 'ready', p: this.id, to: m.p, c: m.c, n: m.n }]);
+    }
+    this.offers.set(m.p, { c: l.c, s: l.s, at: now, stage: 'proposed' });
+    return m.t === 'accept' ? this._accepted(m, now) : (Object.assign(this.offers.get(m.p), l, { at: now }), this._ready(m, now));
+  }
+
+  /** The step with `id` (an offer, or this page's acceptance) ran out of time. */
+  _lapse(id, step, now) {
+    this.lapsed.delete(id);
+    this.lapsed.set(id, step);
+    forgetOldest(this.lapsed, MAX_OFFERS * 8);
+    this._fail(id, now);
   }
 
   /** `id` failed to pair with this page: left alone until the back-off from `now` is over (see
@@ -264,14 +320,14 @@ export class Lobby {
     for (const [id, until] of this.toldBusy) if (until <= now) this.toldBusy.delete(id);
     for (const [id, r] of this.retry) if (r.at <= now && this.failed.has(id)) this.failed.delete(id); // (its next seek counts)
     if (this.lock && now - this.lock.at > this._within(LOCK_MS)) {
-      this._fail(this.lock.with, now); // accepted, then the proposer went silent
+      this._lapse(this.lock.with, { ...this.lock, lock: true }, now); // accepted, then the proposer went silent
       this.lock = null;
       this.state = 'seeking';
     }
     for (const [id, o] of this.offers) {
       if (now - o.at > this._within(o.stage === 'checking' ? CHECK_MS : ANSWER_MS, id)) {
         this.offers.delete(id);
-        this._fail(id, now); // silent, or accepted and then silent
+        this._lapse(id, { ...o, lock: false }, now); // silent, or accepted and then silent
       }
     }
     if (now - this.lastSeek >= SEEK_EVERY_MS) {
@@ -297,6 +353,7 @@ export class Lobby {
     if (!validMessage(m)) return [];
     const need = this.relevant(m);
     if (!need || (need === SIGNED && !signed)) return [];
+    if (this.failed.has(m.p) && m.t !== 'propose') return this._lateAnswer(m, now);
     if (m.t === 'seek') {
       if (!this.seekers.has(m.p) && this.seekers.size >= MAX_SEEKERS) {
         let oldest = null;
