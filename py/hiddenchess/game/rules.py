@@ -45,6 +45,12 @@ class Rules:
         ``suffix`` returned by :meth:`after_move`, with the move played on ``game.position``."""
         return san + suffix
 
+    def revealed(self, ply) -> bool:
+        """Whether ``ply`` (a move of the game's history) told a player something hidden: a
+        reveal here. Such a move cannot be taken back: played again, it could draw another role
+        or be answered otherwise, and what it told is known already."""
+        return any(e.kind == "reveal" for e in ply.events)
+
     def outcome_known(self, game, m: int) -> bool:
         """Whether what ``m`` leads to is known before it is played (no random draw). Only such
         moves may be declared to claim a draw."""

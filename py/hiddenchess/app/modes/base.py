@@ -10,9 +10,6 @@ from hiddenchess.app.errors import SessionError
 from hiddenchess.app.text import other
 from hiddenchess.errors import HiddenChessError
 
-#: A move whose events are only these reveals nothing: the players at one device may take it back.
-TAKEBACK_EVENTS = frozenset(("move", "check"))
-
 __all__ = ["Mode", "MODES"]
 
 #: Play modes: ``"local"`` (two players on one device), ``"computer"``, and ``"friend"`` (peer to
@@ -122,9 +119,8 @@ class Mode:
         if g.phase != "play" or not g.history:
             raise SessionError("there is no move to take back")
         last = g.history[-1]
-        if any(e.kind not in TAKEBACK_EVENTS for e in last.events):
-            raise SessionError(f"{last.san} revealed something or ended the game: it cannot be "
-                               f"taken back")
+        if g.rules.revealed(last):
+            raise SessionError(f"{last.san} revealed something: it cannot be taken back")
         return last
 
     def takeback(self, session, now_ms: int) -> dict:

@@ -171,6 +171,9 @@ class ComputerMode(Mode):
         undo = 2 if other(g.turn) == self.seat else 1
         if g.ply < undo or (undo == 1 and other(g.turn) != self.player_seat):
             raise SessionError("you have no move to take back")
+        for ply in g.history[-undo:]:  # (played again, a move could draw another role)
+            if g.rules.revealed(ply):
+                raise SessionError(f"{ply.san} revealed something: it cannot be taken back")
         return undo
 
     def decorate(self, session, st: dict, now_ms: int) -> None:

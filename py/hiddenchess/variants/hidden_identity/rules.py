@@ -341,6 +341,10 @@ class HiddenIdentityRules(Rules):
     def move_text(self, game, m: int, san: str, suffix: str) -> str:
         return suffix
 
+    def revealed(self, ply) -> bool:
+        """A capture shows what the captured piece was."""
+        return any(e.kind in ("reveal", "capture", "removed") for e in ply.events)
+
     def move_events(self, game, m: int, before: dict, events: list) -> list:
         """Public: squares, capture with the captured identity, e.p. outcome, castling. Private
         to the mover: the piece and any promotion."""

@@ -216,6 +216,11 @@ class SecretPawnRules(Rules):
         return events, text
 
     # --- knowledge -------------------------------------------------------------------------------
+    def revealed(self, ply) -> bool:
+        """A reveal, or a pawn captured: whether it was secret shows (``**`` or none)."""
+        return any(e.kind == "reveal" or (e.kind == "capture" and e.public.get("piece") == "pawn")
+                   for e in ply.events)
+
     def known_position(self, game, seat: str):
         if game.status.over:
             return game.position
