@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from hiddenchess.app.exchange import export_game
 from hiddenchess.app.games import INDEX_WARNING, summary_from_text
 from hiddenchess.app.library import INDEX_SCHEMA, Library
 from hiddenchess.app.session import Session
@@ -410,3 +411,30 @@ def test_a_glance_at_a_variant_with_secrets_leaves_no_game_behind(variant, mode)
     assert glance["error"] is None and glance["variant"]["id"] == variant
     s.dispatch("open_game", {"id": kept}, now_ms=T0 + 4)
     assert set(index(backend)) == {kept} and game_keys(backend) == [KEY + kept]
+
+
+def test_the_games_screen_exports_a_game_with_the_tags_its_own_export_writes():
+    """Found by a QA pass (2026-12-06): the Games screen wrote a bare Seven Tag Roster ("?"), losing
+    an imported game's players and event and the computer's name, which the game's own Export
+    dialog kept."""
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    pgn = ('[Event "Promo test"]\n[Site "https://example.org"]\n[White "Alice"]\n[Black "Bob"]\n'
+           '[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')
+    st = s.dispatch("import_game", {"text": pgn}, now_ms=T0)
+    assert st["error"] is None, st["error"]
+    imported = st["gameId"]
+    own = export_game(s, "https://hidden.example/")["pgn"]
+    st = s.dispatch("new_game", {"mode": "computer", "level": 1, "color": "white"}, now_ms=T0 + 10)
+    s.dispatch("resign", {}, now_ms=T0 + 11)
+    computer = st["gameId"]
+    st = s.dispatch("export_games", {"ids": [imported], "format": "pgn", "site": "https://hidden.example/"},
+                    now_ms=T0 + 12)
+    assert st["error"] is None and st["download"]["text"] == own
+    for tag in ('[Event "Promo test"]', '[White "Alice"]', '[Black "Bob"]', '[Site "https://example.org"]'):
+        assert tag in own
+    text = s.dispatch("export_games", {"ids": [computer], "format": "pgn"}, now_ms=T0 + 13)["download"]["text"]
+    assert '[White "You"]' in text and '[Black "Computer level 1"]' in text and '[Site "Hidden Chess"]' in text
+    assert '[UTCTime "' in text and '[Date "2023.11.14"]' in text
+    # A site that is not text (or too long) is left out, not an error.
+    assert s.dispatch("export_games", {"ids": [computer], "format": "pgn", "site": 5}, now_ms=T0 + 14)["error"] is None

@@ -293,7 +293,7 @@ async function onAction(e) {
 }
 
 function exportGames(ids, format) {
-  const st = call('export_games', { ids, format }, { quiet: true });
+  const st = call('export_games', { ids, format, site: window.location.origin + window.location.pathname }, { quiet: true });
   if (!st) return;
   if (st.error) {
     $('games-note').textContent = st.error;

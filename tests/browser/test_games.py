@@ -93,7 +93,9 @@ def test_a_finished_game_is_archived_replayed_from_each_side_exported_and_delete
     with page.expect_download() as info:
         row.get_by_role("button", name="as PGN").click()
     assert info.value.suggested_filename == f"hidden-chess-{secret}.pgn"
-    assert '[Variant "Secret Pawn"]' in open(info.value.path(), encoding="utf-8").read()
+    text = open(info.value.path(), encoding="utf-8").read()
+    site = page.evaluate("window.location.origin + window.location.pathname")
+    assert '[Variant "Secret Pawn"]' in text and f'[Site "{site}"]' in text  # (the Export dialog's tags)
     with page.expect_download() as info:
         page.locator("#games-export-json").click()
     doc = json.loads(open(info.value.path(), encoding="utf-8").read())

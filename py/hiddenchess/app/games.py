@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.library import GAME_ID, Library, make_summary
+from hiddenchess.app.modes.computer import ComputerMode
 from hiddenchess.app.panels import panel_for
-from hiddenchess.app.text import COLORS
+from hiddenchess.app.pgn import MAX_VALUE, check_kept, clock_comments, export_tags
+from hiddenchess.app.text import COLORS, other
 from hiddenchess.errors import HiddenChessError, StorageFullError
 from hiddenchess.game.record import from_record, to_pgn
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
@@ -39,7 +40,7 @@ __all__ = ["GAMES_ACTIONS", "ROUTED", "dispatch", "prepare", "note", "summary_of
            "leave", "opened", "untouched", "export_text", "INDEX_WARNING"]
 
 #: The actions of this module, with the arguments each takes.
-GAMES_ACTIONS = {"open_game": ("id",), "delete_game": ("id",), "export_games": ("ids", "format")}
+GAMES_ACTIONS = {"open_game": ("id",), "delete_game": ("id",), "export_games": ("ids", "format", "site")}
 #: The actions :func:`dispatch` runs (new games: the clock rule is checked first).
 ROUTED = frozenset(GAMES_ACTIONS) | {"new_game", "join", "import_game"}
 #: When a game was saved but the list of games could not be updated.
@@ -222,7 +223,7 @@ def dispatch(session, action: str, args: dict, now_ms: int) -> dict:
             return _open(session, args.get("id"), now_ms)
         if action == "delete_game":
             return _delete(session, args.get("id"), now_ms)
-        name, text = export_text(session, args.get("ids"), args.get("format", "pgn"))
+        name, text = export_text(session, args.get("ids"), args.get("format", "pgn"), args.get("site"))
     except HiddenChessError as e:
         return session.error(e, now_ms)
     st = session.state(now_ms=now_ms)
@@ -275,10 +276,37 @@ def _load(lib: Library, game_id: str):
     return record, game, clock
 
 
-def export_text(session, ids, fmt) -> tuple:
+class _Saved:
+    """What :func:`~hiddenchess.app.pgn.export_tags` reads of a session, for a game of the
+    library: its game and clock, when it was made, the tags an import kept, and who played."""
+
+    def __init__(self, game, clock, meta: dict):
+        self.game, self.clock = game, clock
+        created = meta.get("created_ms")
+        self.created_ms = created if type(created) is int and created > 0 else 0
+        self.pgn = check_kept(meta.get("pgn"))
+        self.mode = self
+        self._names = None
+        if meta.get("mode") == "computer":
+            computer = ComputerMode.from_meta(meta, game.variant.id)
+            self._names = computer.names(self) if computer is not None else None
+        elif meta.get("mode") == "friend":
+            friend = meta.get("friend") if isinstance(meta.get("friend"), dict) else {}
+            seat = friend.get("game", {}).get("seat") if isinstance(friend.get("game"), dict) else None
+            if seat in COLORS:
+                self._names = {seat: "You", other(seat): "Your friend"}
+
+    def names(self, _session) -> "dict | None":
+        return self._names
+
+
+def export_text(session, ids, fmt, site=None) -> tuple:
     """``(file name, text)``: the games ``ids`` (``None``: every finished game, oldest first) as
-    PGN (one after the other) or JSON (``{"format": "hiddenchess-games", "games": [record, ...]}``).
-    A game whose variant keeps secrets is exported only once it is over."""
+    PGN (one after the other, each with the tags the game's own export writes; ``site``: the
+    page's address) or JSON (``{"format": "hiddenchess-games", "games": [record, ...]}``). A game
+    whose variant keeps secrets is exported only once it is over."""
+    if not isinstance(site, str) or len(site) > MAX_VALUE:
+        site = None
     if fmt not in ("pgn", "json"):
         raise SessionError(f"the format must be 'pgn' or 'json', got {fmt!r}")
     lib = library_of(session)
@@ -298,11 +326,9 @@ def export_text(session, ids, fmt) -> tuple:
                                "is over: until then its record would show both sides' secrets")
         if fmt == "pgn":
             meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-            created = meta.get("created_ms")
-            tags = {}
-            if isinstance(created, int) and not isinstance(created, bool) and created > 0:
-                tags["Date"] = time.strftime("%Y.%m.%d", time.gmtime(created / 1000))
-            pgns.append(to_pgn(game, clock=clock, tags=tags))
+            saved = _Saved(game, clock, meta)
+            pgns.append(to_pgn(game, clock=clock, tags=export_tags(saved, site),
+                               comments=clock_comments(saved)))
         else:
             records.append(record)
     stem = f"hidden-chess-{ids[0]}" if len(ids) == 1 else f"hidden-chess-{len(ids)}-games"
