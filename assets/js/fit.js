@@ -13,6 +13,18 @@ const media = q => window.matchMedia(q).matches;
 const upright = () => media('(max-width: 820px)') && !media('(orientation: landscape) and (max-height: 500px)');
 const fitState = { frame: 0 };
 
+/** The screen's height in the page's pixels. Right after the board shrinks, chessground's own box
+ * keeps its old size until it redraws; a phone then widens the page to show it all, and the
+ * screen is taller in the page's pixels for a while (innerHeight 683 and 669 instead of 640 at 360
+ * wide). A fit measured then left the action below the screen. A phone's screen is never wider
+ * than screen.width held upright (iOS gives the upright width in landscape too), so the height is
+ * scaled back by as much as the page is wider. */
+function screenHeight() {
+  const width = window.screen.width;
+  if (!media('(orientation: portrait)') || !(width > 0) || window.innerWidth <= width) return window.innerHeight;
+  return window.innerHeight * width / window.innerWidth;
+}
+
 function visibleAction() {
   for (const id of ACTIONS) {
     const el = $(id);
@@ -32,7 +44,7 @@ function fit() {
   const frame = document.querySelector('.board-frame');
   const now = frame.getBoundingClientRect().height;
   const bottom = action.getBoundingClientRect().bottom + window.scrollY;
-  const want = Math.max(MIN_BOARD, Math.floor(now - (bottom + MARGIN - window.innerHeight)));
+  const want = Math.max(MIN_BOARD, Math.floor(now - (bottom + MARGIN - screenHeight())));
   if (Math.abs(want - now) >= 1) root.style.setProperty('--board-fit', `${want}px`);
 }
 
@@ -44,6 +56,7 @@ export function fitBoard() {
 export function startFit() {
   window.addEventListener('resize', fitBoard);
   window.addEventListener('orientationchange', fitBoard);
+  if (window.visualViewport) window.visualViewport.addEventListener('resize', fitBoard);
   if ('ResizeObserver' in window) {
     const watch = new ResizeObserver(fitBoard);
     for (const id of ACTIONS) if ($(id)) watch.observe($(id));

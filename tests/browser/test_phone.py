@@ -13,7 +13,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import square_center, state
+from .conftest import local_context, square_center, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -212,3 +212,26 @@ def test_the_quick_play_card_keeps_its_colours_on_a_phone(app):
         app.evaluate("import('./assets/js/quick-ui.js').then(m => m.stopQuick())")
         expect(app.locator("#quick-card")).to_be_hidden()
         app.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_a_real_phone_keeps_the_setup_buttons_on_screen(browser, site):
+    """A phone (a mobile viewport, touch) widens the page for a moment when the board shrinks
+    (chessground's box keeps its old size until it redraws), and the screen is then taller in the
+    page's pixels: the fit measured then left Hidden Identity's Confirm 14 px below a 360x640
+    screen (found by a QA pass, 2026-12-06; the cases above, without a mobile viewport, passed)."""
+    ctx = local_context(browser, viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+    try:
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(site.url("/index.html"))
+        wait_ready(page)
+        page.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity', mode: 'computer', level: 1, color: 'white'})")
+        expect(page.locator("#place-panel")).to_be_visible()
+        on_screen(page, "place-mobile-360x640", "#place-tray", "#place-confirm", "#place-shuffle", "#place-standard")
+        page.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', level: 1, color: 'white'})")
+        expect(page.locator("#seal-panel")).to_be_visible()
+        on_screen(page, "seal-mobile-360x640", "#seal-submit", "#seal-clear", "#seal-chosen")
+        assert errors == []
+    finally:
+        ctx.close()
