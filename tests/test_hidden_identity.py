@@ -460,8 +460,8 @@ def test_session_move_placed_errors_leave_the_draft_unchanged():
     s = _placing_session()
     s.place("e1", "k", now_ms=2)
     for orig, dest, error in [
-        ("e1", "e3", "E3 is not on your two home rows (rows 1 and 2)."),
-        ("e7", "e1", "E7 is not on your two home rows (rows 1 and 2)."),
+        ("e1", "e3", "e3 is not on your two home rows (rows 1 and 2)."),
+        ("e7", "e1", "e7 is not on your two home rows (rows 1 and 2)."),
         ("h1", "e1", "There is no piece on h1 to move."),
         ("e1", "z9", "The square must be like 'e2', got 'z9'."),
         ("e1", None, "The square must be like 'e2', got None."),

@@ -74,7 +74,7 @@ def test_setup_through_the_handover_screen():
     assert s.place("d1", "k", now_ms=T0)["error"] == (
         "All your kings are already on the board: take one off first.")
     assert s.place("e7", "q", now_ms=T0)["error"] == (
-        "E7 is not on your two home rows (rows 1 and 2).")
+        "e7 is not on your two home rows (rows 1 and 2).")
     assert s.place("d1", "x", now_ms=T0)["error"].startswith("The piece must be one of k, q")
     st = s.confirm_setup(now_ms=T0)
     assert st["error"] == "Place all 16 pieces first (15 still in the tray)."

@@ -84,3 +84,14 @@ def test_a_capture_in_hidden_identity_shows_the_captured_piece():
     assert not any(g.rules.revealed(p) for p in g.history)
     g.play("e4d5")
     assert g.rules.revealed(g.history[-1])
+
+
+def test_an_error_that_opens_with_a_move_keeps_its_notation():
+    """'Bxa3' is a bishop's move: a pawn's bxa3 that cannot be played is not capitalised into one
+    (a QA pass, 2026-12-06); other sentences still open with a capital."""
+    s = local()
+    assert s.dispatch("typed", {"text": "bxa3"}, now_ms=T0)["error"] == "bxa3 is not a move you can play now."
+    for uci in ("e2e4", "d7d5"):
+        s.dispatch("typed", {"text": uci}, now_ms=T0)
+    assert s.dispatch("typed", {"text": "exd6"}, now_ms=T0)["error"].startswith("exd6 ")
+    assert s.dispatch("resign", {"color": "purple"}, now_ms=T0)["error"].startswith("Colour must be")

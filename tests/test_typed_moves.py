@@ -80,7 +80,7 @@ def test_promotion_needs_a_piece_and_takes_any_form():
     s = session({"fen": fen})
     before = snapshot(s)
     state = typed(s, "e8")
-    assert state["error"] == "E8 promotes: say to which piece, e.g. e7e8=Q."
+    assert state["error"] == "e8 promotes: say to which piece, e.g. e7e8=Q."
     assert snapshot(s) == before
     for text, piece in [("e8=N", "n"), ("e8Q", "q"), ("e7e8r", "r"), ("e7-e8=B", "b")]:
         s = session({"fen": fen})
@@ -91,7 +91,7 @@ def test_promotion_needs_a_piece_and_takes_any_form():
 
 def test_a_promotion_piece_on_an_ordinary_move_is_refused():
     s = session()
-    assert typed(s, "e4=Q")["error"] == "E4=Q is not a promotion."
+    assert typed(s, "e4=Q")["error"] == "e4=Q is not a promotion."
 
 
 def test_an_illegal_or_garbled_move_is_refused_and_changes_nothing():
@@ -99,7 +99,7 @@ def test_an_illegal_or_garbled_move_is_refused_and_changes_nothing():
     play_all(s, ["e4"])
     before = snapshot(s)
     for text, error in [("Ke2", "Ke2 is not a move you can play now."),
-                        ("e4", "E4 is not a move you can play now."),  # (Black's turn)
+                        ("e4", "e4 is not a move you can play now."),  # (Black's turn)
                         ("Qxf7", "Qxf7 is not a move you can play now."),
                         ("castle please", "'castle please' is not a move or a command: type help for the list."),
                         ("   ", "Type a move such as e4 or Nf3, or help for the commands."),
@@ -244,7 +244,7 @@ def test_hidden_identity_placement_typed():
     play_all(s, ["show", "Ke1"])
     before = snapshot(s)
     state = typed(s, "Ke4")
-    assert state["error"] == "E4 is not on your two home rows (rows 1 and 2)."
+    assert state["error"] == "e4 is not on your two home rows (rows 1 and 2)."
     assert snapshot(s) == before
     state = play_all(s, ["Qd1", "remove d1"])
     assert state["placing"]["draft"] == {"e1": "k"}
@@ -260,7 +260,7 @@ def test_tabletop_bluffs_are_never_typed_and_the_penalty_is():
     s = session({"variant": "hidden-identity-tt"})
     play_all(s, ["show", "standard", "confirm", "show", "standard", "confirm", "show"])
     state = typed(s, "a1a4")  # a bluff is made with the pieces, never by typing
-    assert state["error"] == "A1a4 is not a move you can play now."
+    assert state["error"] == "a1a4 is not a move you can play now."
     assert "a4" in state["movable"]["dests"]["a1"]  # (the board offers it as a bluff)
     state = s.move("a1", "a4", allow_illegal=True, now_ms=T0)
     assert state["tabletop"]["penalty"]["by"] == "black"
@@ -288,5 +288,5 @@ def test_a_stale_page_reads_the_board_but_plays_nothing():
 
 def test_reveal_a_revealed_pawn_on_the_last_rank_names_its_piece():
     s = session({"variant": "reveal", "fen": "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 pools:q1r2b2n2p7/q1r2b2n2p8"})
-    assert typed(s, "a8")["error"] == "A8 promotes: say to which piece, e.g. a7a8=Q."
+    assert typed(s, "a8")["error"] == "a8 promotes: say to which piece, e.g. a7a8=Q."
     assert typed(s, "a8=R")["moves"][0]["uci"] == "a7a8r"

@@ -213,7 +213,7 @@ def test_hidden_identity_placement_and_play_by_keyboard(kb):
     play(page, "show", "Ke1")
     expect(page.locator("#place-count")).to_have_text("1 of 16 placed")
     type_move(page, "Ke4")
-    expect(page.locator("#sr-alert")).to_have_text("E4 is not on your two home rows (rows 1 and 2).")
+    expect(page.locator("#sr-alert")).to_have_text("e4 is not on your two home rows (rows 1 and 2).")
     play(page, "standard", "confirm", "show", "shuffle", "confirm", "show", "e4")
     expect(page.locator("#sr-live")).to_have_text("White: e2 to e4. Pass the device to Black.")
     type_move(page, "show")

@@ -54,7 +54,7 @@ from hiddenchess.app.options import default_options, new_game as game_from_optio
 from hiddenchess.app.panels import Panel, absent_text, base_variant, panel_for, variant_actions
 from hiddenchess.app.replay import Replay
 from hiddenchess.app.storage import MemoryBackend, Storage
-from hiddenchess.app.text import COLORS, message, other, title
+from hiddenchess.app.text import COLORS, message, other, sentence, title
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.clock import Clock, ClockSettings
 from hiddenchess.game.game import Game
@@ -551,7 +551,7 @@ class Session:
         text = str(e).strip()
         if text and text[-1] not in ".!?":
             text += "."
-        st["error"] = title(text) if text else "That is not possible."
+        st["error"] = sentence(text) if text else "That is not possible."
         return st
 
     def check_flag(self, now_ms: int) -> bool:

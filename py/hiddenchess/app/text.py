@@ -3,9 +3,11 @@
 The ending texts come from the one table, :data:`hiddenchess.game.events.REASON_TEXT`.
 """
 
+import re
+
 from hiddenchess.game.events import REASON_TEXT, SEATS
 
-__all__ = ["message", "title", "other", "CLAIM_TEXT", "COLORS"]
+__all__ = ["message", "title", "sentence", "other", "CLAIM_TEXT", "COLORS"]
 
 #: The two seats, ``("white", "black")``.
 COLORS = SEATS
@@ -26,6 +28,20 @@ def other(color: str) -> str:
 def title(name: str) -> str:
     """``name`` with its first letter in upper case."""
     return name[:1].upper() + name[1:]
+
+
+#: A sentence that opens with a pawn's move or a square (``e4``, ``exd5``, ``e2e4``, ``bxa3``).
+_OPENS_WITH_MOVE = re.compile(r"[a-h](?:[1-8]|x[a-h])")
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter in upper case, unless it opens with a move or a
+    square, whose case is notation (``Bxa3`` is a bishop's move, ``bxa3`` a pawn's).
+
+    >>> sentence("the game is over."), sentence("bxa3 is not a move you can play now.")
+    ('The game is over.', 'bxa3 is not a move you can play now.')
+    """
+    return text if _OPENS_WITH_MOVE.match(text) else title(text)
 
 
 def _verb(name: str, verb: str) -> str:

@@ -149,7 +149,7 @@ class HiddenIdentityPanel(SecretsPanel):
         >>> s.place("e1", "q", now_ms=3)["placing"]["draft"]
         {'e1': 'q'}
         >>> s.place("e4", "q", now_ms=4)["error"]
-        'E4 is not on your two home rows (rows 1 and 2).'
+        'e4 is not on your two home rows (rows 1 and 2).'
         """
         try:
             seat = self._placing_seat(session)
@@ -184,7 +184,7 @@ class HiddenIdentityPanel(SecretsPanel):
         >>> d["e1"], d["e2"]
         ('p', 'k')
         >>> s.move_placed("e3", "e1", now_ms=5)["error"]
-        'E3 is not on your two home rows (rows 1 and 2).'
+        'e3 is not on your two home rows (rows 1 and 2).'
         """
         try:
             seat = self._placing_seat(session)
