@@ -206,12 +206,32 @@ function syncFriend() {
   $('new-start').textContent = input.checked ? 'Create the invite' : 'Start game';
 }
 
+/** The custom clock's two fields as `{minutes, increment}`; an Error naming the field to fix when
+ * one is empty or outside its range (the fields' own min and max: the engine's limits). */
+export function customClock() {
+  const minutes = $('clock-minutes');
+  const increment = $('clock-increment');
+  if (!minutes.value.trim() || !minutes.checkValidity()) {
+    throw new Error(`Enter the minutes, from ${minutes.min} to ${minutes.max}.`);
+  }
+  if (!increment.value.trim() || !increment.checkValidity()) {
+    throw new Error(`Enter the increment in whole seconds, from ${increment.min} to ${increment.max}.`);
+  }
+  return { minutes: Number(minutes.value), increment: Number(increment.value) };
+}
+
 function startNewGame(e) {
   e.preventDefault();
   const f = new FormData(form());
   let clock = f.get('clock');
   if (clock === 'custom') {
-    clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
+    try {
+      clock = customClock();
+    } catch (err) {
+      $('new-error').textContent = err.message;
+      $('new-error').hidden = false;
+      return;
+    }
   }
   const options = {
     variant: chosenVariant(),

@@ -10,7 +10,7 @@ import HCPeer from '../peer.js';
 import { $, isOver, showTitle } from './dom.js';
 import { app } from './state.js';
 import { call, render } from './bridge.js';
-import { OFFLINE_NOTE, confirmDialog } from './dialogs.js';
+import { OFFLINE_NOTE, confirmDialog, customClock } from './dialogs.js';
 import { adoptLink } from './friend.js';
 import { lagOf } from './peer/lobby.js';
 import { QuickPlay } from './signal/quick.js';
@@ -248,8 +248,8 @@ export function startQuickUi() {
     e.preventDefault();
     e.stopImmediatePropagation();
     let clock = data.get('clock');
-    if (clock === 'custom') clock = { minutes: Number($('clock-minutes').value), increment: Number($('clock-increment').value) };
     try {
+      if (clock === 'custom') clock = customClock();
       clockChoice(clock);
     } catch (err) {
       $('new-error').textContent = err.message;

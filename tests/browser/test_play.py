@@ -237,10 +237,18 @@ def test_a_bad_custom_clock_is_explained_in_the_dialog(app):
     app.locator("#btn-new").click()
     expect(app.locator("#dlg-new .form-warning")).to_contain_text("kept in Your games")
     app.locator("#dlg-new label.choice:has(input[name=clock]):has-text('Custom')").click()
-    app.locator("#clock-minutes").fill("0")
-    app.locator("#new-start").click()
-    expect(app.locator("#new-error")).to_contain_text("initial time must be between")
-    expect(app.locator("#dlg-new")).to_be_visible()
+    # Each field's own range is what the error names (a QA pass found "between 1 second and 10
+    # hours, got 0 minutes" for an empty field that allowed 0.05 to 180).
+    for minutes, increment, error in (("0", "5", "Enter the minutes, from 0.05 to 600."),
+                                      ("", "5", "Enter the minutes, from 0.05 to 600."),
+                                      ("601", "5", "Enter the minutes, from 0.05 to 600."),
+                                      ("10", "", "Enter the increment in whole seconds, from 0 to 600."),
+                                      ("10", "2.5", "Enter the increment in whole seconds, from 0 to 600.")):
+        app.locator("#clock-minutes").fill(minutes)
+        app.locator("#clock-increment").fill(increment)
+        app.locator("#new-start").click()
+        expect(app.locator("#new-error")).to_have_text(error)
+        expect(app.locator("#dlg-new")).to_be_visible()
     app.locator("#new-cancel").click()
     assert [m["san"] for m in state(app)["moves"]] == ["e4"]  # the game in progress is untouched
 
