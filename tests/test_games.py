@@ -438,3 +438,22 @@ def test_the_games_screen_exports_a_game_with_the_tags_its_own_export_writes():
     assert '[UTCTime "' in text and '[Date "2023.11.14"]' in text
     # A site that is not text (or too long) is left out, not an error.
     assert s.dispatch("export_games", {"ids": [computer], "format": "pgn", "site": 5}, now_ms=T0 + 14)["error"] is None
+
+
+def test_a_game_that_cannot_be_read_leaves_no_line_on_the_games_screen():
+    """Found by a QA pass (2026-12-06): the save was kept aside, as it should, but its line stayed
+    on the Games screen, with Open, PGN and Delete buttons that could only say it was not there."""
+    backend = MemoryBackend()
+    s = Session(backend)
+    s.restore(now_ms=T0)
+    kept = s.dispatch("new_game", {}, now_ms=T0)["gameId"]
+    play(s, "e2e4")
+    broken = s.dispatch("new_game", {}, now_ms=T0 + 10)["gameId"]
+    play(s, "d2d4", t=T0 + 10)
+    assert {kept, broken} <= set(index(backend))
+    backend.data[KEY + broken] = "{garbage!!"
+    s2 = Session(backend)
+    st = s2.restore(now_ms=T0 + 20)
+    assert "could not be read" in st["notice"]
+    assert backend.data["hiddenchess.corrupt.1"] == "{garbage!!"  # nothing lost
+    assert broken not in index(backend) and kept in index(backend)

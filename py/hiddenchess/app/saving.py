@@ -233,6 +233,11 @@ def take_notice(session, loaded) -> None:
             "Your saved game could not be read, so a new game was started. "
             "Its data was kept aside: you can download it."
         )
+        if session.storage.game_id is not None:
+            try:  # its line on the Games screen would open nothing (its data is kept aside)
+                games.library_of(session).forget(session.storage.game_id)
+            except StorageFullError:
+                pass  # (the line stays: opening it says the game is not there)
     elif loaded.raw is not None:
         session.notice = (
             "Your saved game could not be read, and the browser's storage is too full to keep "
