@@ -182,6 +182,28 @@ def test_example6_capture_reveals_the_captured_pawn_and_the_capturer_gains_no_po
     assert moves_from(g, "d5") == {"d6"}
 
 
+def test_a_secret_pawn_revealed_before_it_is_captured_keeps_its_necktie_among_the_captured():
+    """"Neckties stay on revealed and captured pawns": one revealed by a sideways move and taken
+    later is counted among the captured secret pawns, for every seat and in the replay's events
+    (a QA pass of 2026-12-06 found it missing: only a capture that revealed counted)."""
+    g = sealed("de", "gh")
+    for uci in ("e2e4", "c7c6"):
+        g.play(uci)
+    assert g.play("e4d5").san == "ed5 **d5"
+    res = g.play("c6d5")
+    assert res.san == "cxd5"  # nothing new revealed: no "**"
+    capture = next(e for e in res.events if e.kind == "capture")
+    assert capture.public == {"square": "d5", "color": "white", "piece": "pawn", "secret": True}
+    for seat in ("white", "black", "spectator"):
+        assert g.view(seat).secrets["captured"] == [{"square": "d5", "color": "white"}], seat
+    # An ordinary pawn taken is no secret one.
+    g2 = sealed("ab", "gh")
+    for uci in ("e2e4", "d7d5", "e4d5"):
+        res = g2.play(uci)
+    assert "secret" not in next(e for e in res.events if e.kind == "capture").public
+    assert g2.view("white").secrets["captured"] == []
+
+
 def test_promotion_example_diagonal_step_to_empty_f8_reveals_and_the_knight_moves_as_a_knight():
     g = new("k7/p3P3/8/8/8/8/8/4K3 w - - 0 1 secret:e7")
     assert {"e7f8q", "e7f8r", "e7f8b", "e7f8n", "e7e8q", "e7d8n"} <= set(g.legal_moves())

@@ -133,7 +133,8 @@ class SecretPawnPanel(SecretsPanel):
         captured = []
         for f in frames[1:ply + 1]:
             for e in f["events"]:
-                if e.get("kind") == "reveal" and e.get("captured"):
+                if (e.get("kind") == "reveal" and e.get("captured")) or (
+                        e.get("kind") == "capture" and e.get("secret")):
                     captured.append({"square": e["square"], "color": e["color"]})
         sealed = st["secrets"]["sealed"]
         st["secrets"] = {

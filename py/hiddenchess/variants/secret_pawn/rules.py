@@ -161,13 +161,24 @@ class SecretPawnRules(Rules):
         pos = game.position
         frm, to, flag = move_from(m), move_to(m), move_flag(m)
         hidden = pos.secret & ~pos.revealed
-        info = {"extra": False, "captured": None}
+        info = {"extra": False, "captured": None, "known": False}
         if hidden & BB_SQUARES[frm]:
             info["extra"] = not is_ordinary_pawn_move(pos, m)
         cap = (to - 8 if pos.turn == WHITE else to + 8) if flag == EN_PASSANT else to
-        if hidden & BB_SQUARES[cap] and (pos.white | pos.black) & BB_SQUARES[cap]:
-            info["captured"] = SQUARE_NAMES[cap]  # a hidden secret pawn: the capture reveals it
+        if (pos.white | pos.black) & BB_SQUARES[cap]:
+            if hidden & BB_SQUARES[cap]:
+                info["captured"] = SQUARE_NAMES[cap]  # a hidden secret pawn: the capture reveals it
+            elif pos.secret & pos.revealed & BB_SQUARES[cap]:
+                info["known"] = True  # a secret pawn revealed before: its capture says so
         return info
+
+    def move_events(self, game, m: int, before: dict, events: list) -> list:
+        """A revealed secret pawn taken: its capture event says ``secret`` (its necktie stays on
+        it among the captured pieces, as the rules say)."""
+        if not before.get("known"):
+            return events
+        return [Event(e.kind, {**e.public, "secret": True}, e.private) if e.kind == "capture" else e
+                for e in events]
 
     def after_move(self, game, m: int, before: dict) -> tuple:
         pos = game.position
@@ -261,7 +272,8 @@ class SecretPawnRules(Rules):
         captured = []
         for ply in game.history:
             for e in ply.events:
-                if e.kind == "reveal" and e.public.get("captured"):
+                if (e.kind == "reveal" and e.public.get("captured")) or (
+                        e.kind == "capture" and e.public.get("secret")):
                     captured.append({"square": e.public["square"], "color": e.public["color"]})
         return {
             "own": _names(pos.secret & own_occ),
