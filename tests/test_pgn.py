@@ -239,3 +239,21 @@ def test_a_record_keeps_the_names_of_a_game_against_the_computer_and_of_a_many_t
     again = fresh()
     st = again.import_game(text=export_game(s)["record"], now_ms=T0)
     assert st["players"] == {"white": "Ann", "black": None} and st["status"]["result"] == "1-0"
+
+
+@pytest.mark.parametrize("text", ["[" * 10_000, "1. e4 " + "x" * 5_000, "1. " + "Nf3" * 3_000])
+def test_a_huge_bad_move_is_named_not_echoed(text):
+    """A QA pass pasted 10,000 brackets: the error quoted them twice (20 KB) and ran off the
+    dialog. The move is named by its start and its length; nothing else changes."""
+    s = Session(MemoryBackend())
+    before = s.restore(now_ms=1)["fen"]
+    st = s.import_game(text, now_ms=2)
+    assert st["error"].startswith("Move 1") and "of the PGN is not a move" in st["error"]
+    assert len(st["error"]) < 100 and st["fen"] == before
+
+
+def test_an_error_that_quotes_a_long_input_is_cut():
+    s = Session(MemoryBackend())
+    s.restore(now_ms=1)
+    error = s.error(SessionError("this is not a game: " + "word " * 500), now_ms=2)["error"]
+    assert len(error) <= 402 and error.endswith(" …") and error.startswith("This is not a game: word")

@@ -109,6 +109,10 @@ def _movetext(text: str) -> tuple:
     return moves, clocks, result
 
 
+#: The longest move text a PGN may hold (Hidden Identity's ``e1g1 castle h1f1`` is 16).
+MAX_MOVE_CHARS = 40
+
+
 def _play(game: Game, tokens: list) -> int:
     """Play the PGN's moves (SessionError naming the first that cannot be); the plies played."""
     number = game.position.fullmove
@@ -116,6 +120,9 @@ def _play(game: Game, tokens: list) -> int:
         if game.status.over:
             raise SessionError(f"the PGN goes on after the end of the game ({game.status.message})")
         label = f"{number}{'.' if game.turn == 'white' else '...'} {tok}"
+        if len(tok) > MAX_MOVE_CHARS:  # (no move is written that long: say so, not all of it)
+            raise SessionError(f"move {label[:label.index(' ') + 1 + 12]}… of the PGN is not a move "
+                               f"({len(tok):,} characters)")
         wanted = _ANNOTATION.sub("", tok)
         try:
             result = game.play(wanted)

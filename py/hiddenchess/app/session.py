@@ -54,13 +54,14 @@ from hiddenchess.app.options import default_options, new_game as game_from_optio
 from hiddenchess.app.panels import Panel, absent_text, base_variant, panel_for, variant_actions
 from hiddenchess.app.replay import Replay
 from hiddenchess.app.storage import MemoryBackend, Storage
-from hiddenchess.app.text import COLORS, message, other, sentence, title
+from hiddenchess.app.text import COLORS, error_sentence, message, other, title
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.clock import Clock, ClockSettings
 from hiddenchess.game.game import Game
 
 __all__ = ["Session", "SessionError", "MODES", "ACTIONS", "actions", "message", "MemoryBackend",
            "computer_variants"]
+
 
 class Session:
     """One player-facing game on one device, saved to ``backend`` (a ``localStorage``-like object).
@@ -548,10 +549,7 @@ class Session:
         if self.game is None:  # refused before anything was loaded: show the saved game
             self.restore(now_ms=now_ms)
         st = self.state(now_ms=now_ms)
-        text = str(e).strip()
-        if text and text[-1] not in ".!?":
-            text += "."
-        st["error"] = sentence(text) if text else "That is not possible."
+        st["error"] = error_sentence(str(e))
         return st
 
     def check_flag(self, now_ms: int) -> bool:

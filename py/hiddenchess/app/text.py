@@ -7,7 +7,11 @@ import re
 
 from hiddenchess.game.events import REASON_TEXT, SEATS
 
-__all__ = ["message", "title", "sentence", "other", "CLAIM_TEXT", "COLORS"]
+__all__ = ["message", "title", "sentence", "error_sentence", "other", "CLAIM_TEXT", "COLORS",
+           "MAX_ERROR_CHARS"]
+
+#: The longest error sentence shown; a longer one (quoting a long input) is cut.
+MAX_ERROR_CHARS = 400
 
 #: The two seats, ``("white", "black")``.
 COLORS = SEATS
@@ -42,6 +46,17 @@ def sentence(text: str) -> str:
     ('The game is over.', 'bxa3 is not a move you can play now.')
     """
     return text if _OPENS_WITH_MOVE.match(text) else title(text)
+
+
+def error_sentence(text: str) -> str:
+    """An error's text as the page shows it: a :func:`sentence`, ending with a full stop, cut
+    after :data:`MAX_ERROR_CHARS` (an error that quotes a long input: its start says enough)."""
+    text = text.strip()
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[:MAX_ERROR_CHARS].rsplit(" ", 1)[0] + " …"
+    if text and text[-1] not in ".!?…":
+        text += "."
+    return sentence(text) if text else "That is not possible."
 
 
 def _verb(name: str, verb: str) -> str:
