@@ -257,3 +257,26 @@ def test_an_error_that_quotes_a_long_input_is_cut():
     s.restore(now_ms=1)
     error = s.error(SessionError("this is not a game: " + "word " * 500), now_ms=2)["error"]
     assert len(error) <= 402 and error.endswith(" …") and error.startswith("This is not a game: word")
+
+
+def test_a_pgn_with_a_position_and_no_moves_starts_from_that_position():
+    """A QA pass found it refused ("this text holds no moves"); a position is a game to play from.
+    Tags alone, with no position and no moves, are still refused."""
+    s = Session(MemoryBackend())
+    s.restore(now_ms=1)
+    fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    st = s.import_game(f'[Event "Study"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n*\n', now_ms=2)
+    assert st["error"] is None and st["moves"] == [] and st["fen"] == fen.split()[0]
+    assert "no moves" in s.import_game('[Event "Nothing"]\n\n*\n', now_ms=3)["error"]
+
+
+def test_check_import_says_whether_a_text_would_be_imported_and_changes_nothing():
+    s = Session(MemoryBackend())
+    s.restore(now_ms=1)
+    s.move("e2", "e4", now_ms=2)
+    before = s.state(now_ms=3)
+    st = s.dispatch("check_import", {"text": "1. e4 e5 2. Ke3"}, now_ms=4)
+    assert "Ke3" in st["error"] and st["gameId"] == before["gameId"] and len(st["moves"]) == 1
+    st = s.dispatch("check_import", {"text": "1. d4 d5 *"}, now_ms=5)
+    assert st["error"] is None and st["gameId"] == before["gameId"] and len(st["moves"]) == 1
+    assert s.dispatch("check_import", {"link": "abcdef"}, now_ms=6)["error"]

@@ -58,6 +58,10 @@ async function importGame(args) {
   const st = app.state;
   // (a move or a setup choice made, such as sealed pawns: state.inProgress)
   const going = st && !isOver(st) && (st.inProgress || (st.moves || []).length > 0);
+  if (going) { // a text that cannot be imported is said so before anything is asked
+    const checked = call('check_import', args, { quiet: true });
+    if (!checked || checked.error) return checked;
+  }
   if (going && !(await confirmDialog('Import a game?', 'The imported game opens beside the game in progress, which is kept in Your games.', 'Import'))) {
     return null;
   }

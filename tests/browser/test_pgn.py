@@ -33,6 +33,13 @@ def test_a_lichess_pgn_asks_before_replacing_a_game_and_comes_back_finished(page
     game_id = state(page)["gameId"]
 
     page.locator("#btn-exchange").click()
+    # A text that cannot be imported is said so at once, before anything is asked (a QA pass
+    # found the confirmation first, then the error).
+    page.locator("#import-text").fill("1. e4 e5 2. Ke3")
+    page.locator("#import-go").click()
+    expect(page.locator("#import-error")).to_contain_text("Move 2. Ke3 of the PGN cannot be played")
+    expect(page.locator("#dlg-confirm")).to_be_hidden()
+    assert state(page)["gameId"] == game_id
     page.locator("#import-text").fill(PGN)
     page.locator("#import-go").click()
     confirm = page.locator("#dlg-confirm")

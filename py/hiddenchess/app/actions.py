@@ -28,7 +28,7 @@ QUIET_ACTIONS = frozenset({"restore", "state", "tick", "storage_changed", "expor
                            # (the move box: a move or command it types is dispatched, and checked, again)
                            "typed",
                            # (other games than this one: open, export, delete)
-                           "open_game", "export_games", "delete_game"})
+                           "open_game", "export_games", "delete_game", "check_import"})
 #: Why a stale page refuses everything else.
 STALE_TEXT = ("this game was changed in another tab or window: reload the page to continue from "
               "the newer position.")

@@ -34,7 +34,7 @@ from hiddenchess.game.game import Game
 from hiddenchess.game.record import from_record, to_pgn, to_record
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
-__all__ = ["MAX_IMPORT_BYTES", "export_game", "import_text", "read_import", "import_into", "game_from_pgn", "pack_link",
+__all__ = ["MAX_IMPORT_BYTES", "export_game", "import_text", "read_import", "check_import", "import_into", "game_from_pgn", "pack_link",
            "unpack_link"]
 
 #: The largest text import takes (a record of a very long game is well under this).
@@ -130,6 +130,12 @@ def game_from_pgn(text: str) -> Game:
     """The game a PGN describes, every move replayed and checked, its ending applied
     (SessionError); see :func:`hiddenchess.app.pgn.read_pgn`."""
     return read_pgn(text)[0]
+
+
+def check_import(text=None, link=None) -> None:
+    """SessionError if the text or replay link cannot be imported (:func:`import_into` would
+    refuse it); nothing changes either way. The page asks before it offers to leave a game."""
+    read_import(unpack_link(link) if link is not None else text)
 
 
 def import_into(session, text=None, link=None, *, now_ms: int) -> dict:

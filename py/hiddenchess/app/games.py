@@ -6,7 +6,8 @@ Actions (``Session.dispatch``): ``open_game {id}`` (the game in progress or fini
 page's game; the one left stays under its own key, a clock on this device paused, see
 :func:`leave`), ``delete_game {id}`` and ``export_games {ids, format}`` (``format``: ``"pgn"`` or
 ``"json"``; ``ids``: a list, or ``None`` for every finished game) whose text comes back as
-``state.download``. ``new_game``, ``join`` and ``import_game`` pass here too: a new game starts
+``state.download``; ``check_import {text, link}`` says whether ``import_game`` would take them (an
+error, or none), changing nothing. ``new_game``, ``join`` and ``import_game`` pass here too: a new game starts
 beside the others (:func:`check_new`: one clock at most). The Games screen itself reads the index
 from storage directly (assets/js/games.js: a page lists thousands of games without asking Python).
 
@@ -27,6 +28,7 @@ import json
 import secrets
 
 from hiddenchess.app.errors import SessionError
+from hiddenchess.app.exchange import check_import
 from hiddenchess.app.library import GAME_ID, Library, make_summary
 from hiddenchess.app.modes.computer import ComputerMode
 from hiddenchess.app.panels import panel_for
@@ -40,7 +42,8 @@ __all__ = ["GAMES_ACTIONS", "ROUTED", "dispatch", "prepare", "note", "summary_of
            "leave", "opened", "untouched", "export_text", "INDEX_WARNING"]
 
 #: The actions of this module, with the arguments each takes.
-GAMES_ACTIONS = {"open_game": ("id",), "delete_game": ("id",), "export_games": ("ids", "format", "site")}
+GAMES_ACTIONS = {"open_game": ("id",), "delete_game": ("id",), "export_games": ("ids", "format", "site"),
+                 "check_import": ("text", "link")}
 #: The actions :func:`dispatch` runs (new games: the clock rule is checked first).
 ROUTED = frozenset(GAMES_ACTIONS) | {"new_game", "join", "import_game"}
 #: When a game was saved but the list of games could not be updated.
@@ -223,6 +226,9 @@ def dispatch(session, action: str, args: dict, now_ms: int) -> dict:
             return _open(session, args.get("id"), now_ms)
         if action == "delete_game":
             return _delete(session, args.get("id"), now_ms)
+        if action == "check_import":  # (whether import_game would take it: nothing changes)
+            check_import(args.get("text"), args.get("link"))
+            return session.state(now_ms=now_ms)
         name, text = export_text(session, args.get("ids"), args.get("format", "pgn"), args.get("site"))
     except HiddenChessError as e:
         return session.error(e, now_ms)

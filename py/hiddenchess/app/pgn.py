@@ -193,7 +193,7 @@ def read_pgn(text: str) -> tuple:
         raise SessionError(f"a {game.variant.name} game is imported from its JSON record: a PGN "
                            f"does not hold the choices made before the first move")
     tokens, clocks, written = _movetext(body)
-    if not tokens:
+    if not tokens and fen is None:  # (a FEN alone is a position to play from)
         raise SessionError("this text holds no moves (paste a PGN or a JSON record)")
     _play(game, tokens)
     result = tags.get("Result", "*")
