@@ -115,6 +115,9 @@ export function renderHandover(st) {
   }
   const who = COLOR_NAMES[h.to];
   $('handover-title').textContent = `Pass the device to ${who}`;
+  const icon = first('handoverIcon', st) || 'assets/img/favicon.svg';
+  const img = $('handover').querySelector('.handover-icon');
+  if (img.getAttribute('src') !== icon) img.setAttribute('src', icon);
   let text = first('handoverText', st, who);
   if (!text) {
     const last = (st.moves || [])[st.moves.length - 1];

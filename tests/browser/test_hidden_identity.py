@@ -46,6 +46,8 @@ def take_device(page, color: str, purpose: str) -> None:
     handover = page.locator("#handover")
     expect(handover).to_be_visible()
     expect(page.locator("#handover-title")).to_have_text(f"Pass the device to {color.title()}")
+    # Its picture is this variant's (a QA pass found Secret Pawn's necktie here).
+    expect(page.locator("#handover .handover-icon")).to_have_attribute("src", "assets/img/unknown-white.svg")
     st = state(page)
     assert st["viewer"] == "spectator" and st["movable"]["dests"] == {} and st["placing"] is None
     assert "own" not in (st["secrets"] or {})

@@ -30,6 +30,7 @@ def take_device(page, color: str) -> None:
     handover = page.locator("#handover")
     expect(handover).to_be_visible()
     expect(page.locator("#handover-title")).to_have_text(f"Pass the device to {color.title()}")
+    expect(page.locator("#handover .handover-icon")).to_have_attribute("src", "assets/img/necktie.svg")
     # Nothing secret is drawn or sent while the screen is up.
     expect(page.locator("#board .cg-custom-svgs .necktie")).to_have_count(0)
     st = state(page)
@@ -85,8 +86,12 @@ def test_new_game_dialog_offers_secret_pawn(app):
 def test_a_whole_game_on_one_device(app):
     app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
     seal(app, "white", ["d2", "e2"])
+    # Handed over to Black, nothing of White's choice is left in the page, even hidden (a QA pass
+    # found "Chosen: d2, e2" in the hidden seal panel).
+    assert "d2" not in app.locator("#seal-chosen").text_content()
     seal(app, "black", ["c7", "f7"])
     assert state(app)["phase"] == "play"
+    assert app.locator("#seal-chosen").text_content() == ""
 
     take_device(app, "white")
     expect(ties(app, "hidden")).to_have_count(2)  # White sees its own two neckties

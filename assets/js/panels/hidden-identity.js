@@ -263,6 +263,7 @@ export default registerPanel({
       status: p ? `${COLOR_NAMES[p.seat]} places the pieces` : 'Placing the pieces',
     };
   },
+  handoverIcon: st => (st.identity ? 'assets/img/unknown-white.svg' : null),
   handoverText(st, who) {
     return st.handover.for === 'place' ? `${who} places their 16 pieces in private.` : null;
   },

@@ -12,6 +12,7 @@
 //   setup(st) -> {seat, marker, status} | null   who is setting up before the first move
 //   actor(st) -> {seat, marker, status} | null   in play, someone acts other than the side to move
 //   handoverText(st, who) -> string | null       the hand-over screen's sentence
+//   handoverIcon(st) -> url | null               the hand-over screen's picture (else the site's)
 //   moveNote(st, move) -> string | null          a sentence attached to a move of the list
 //   tray(st) -> {what, items: [{color, label, node()}]} | null   captured pieces beside the players
 //   notify(st)                    after a render that showed no error toast

@@ -119,6 +119,7 @@ export default registerPanel({
   conditionalPromotion: (st, uci) =>
     st.reveal && (st.reveal.conditional || []).includes(uci) ? 'if it reveals a Pawn' : null,
   render: renderPools,
+  handoverIcon: st => (st.reveal ? 'assets/img/reveal.svg' : null),
   // A draw opening that is overdue is judged on this page's time (friend play asks each second).
   ticking: st => !!st.reveal,
 });

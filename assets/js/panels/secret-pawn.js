@@ -51,7 +51,10 @@ function renderSeal(st) {
   const s = st.sealing;
   $('seal-panel').hidden = !s;
   $('board').classList.toggle('is-sealing', !!s);
-  if (!s) return;
+  if (!s) {
+    $('seal-chosen').textContent = ''; // (hidden, but a sealed choice must not stay in the page)
+    return;
+  }
   $('seal-title').textContent = `${COLOR_NAMES[s.seat]}: choose your ${s.count} secret pawns`;
   const chosen = [...seal.choice].sort();
   $('seal-chosen').textContent = chosen.length
@@ -182,6 +185,7 @@ export default registerPanel({
       status: s ? `${COLOR_NAMES[s.seat]} chooses secret pawns` : 'Choosing secret pawns',
     };
   },
+  handoverIcon: st => (st.secrets ? 'assets/img/necktie.svg' : null),
   handoverText(st, who) {
     return st.handover.for === 'seal' ? `${who} chooses two secret pawns in private.` : null;
   },
