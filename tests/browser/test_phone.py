@@ -232,6 +232,15 @@ def test_a_real_phone_keeps_the_setup_buttons_on_screen(browser, site):
         page.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', level: 1, color: 'white'})")
         expect(page.locator("#seal-panel")).to_be_visible()
         on_screen(page, "seal-mobile-360x640", "#seal-submit", "#seal-clear", "#seal-chosen")
+        # A damaged save's notice: its sentence across the screen, its button under it (side by
+        # side, the sentence was a column of one or two words a line).
+        gid = page.evaluate("window.hcApp.state().gameId")
+        page.evaluate(f"localStorage.setItem('hiddenchess.game.{gid}', '{{garbage!!')")
+        page.reload()
+        wait_ready(page)
+        expect(page.locator("#notice-download")).to_be_visible()
+        assert page.locator("#notice-text").bounding_box()["width"] > 250
+        on_screen(page, "notice-mobile-360x640", "#notice-download", "#notice-close")
         assert errors == []
     finally:
         ctx.close()
