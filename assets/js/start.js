@@ -312,6 +312,8 @@ export function startStart() {
   $('rules').addEventListener('close', () => {
     for (const cg of rulesPage.boards) cg.destroy();
     rulesPage.boards = [];
+    // A rules link that opened it is spent: a reload then shows the game, not the rules again.
+    if (/#rules=/.test(window.location.hash)) history.replaceState(null, '', window.location.pathname + window.location.search);
     const back = rulesPage.returnTo;
     rulesPage.returnTo = null;
     if (back && back.isConnected) back.focus();
@@ -324,6 +326,11 @@ export function startStart() {
     $('hint').hidden = true;
   });
   $('hint-rules').addEventListener('click', () => openRules($('hint').dataset.variant));
+  // A rules link followed while the page is open (the address bar, another page's link).
+  window.addEventListener('hashchange', () => {
+    const m = /#rules=([\w-]+)/.exec(window.location.hash);
+    if (m && app.ready) openRules(m[1]);
+  });
   // The logo opens the start screen (a plain link without the page's scripts).
   document.querySelector('.brand').addEventListener('click', e => {
     if (!app.ready) return;

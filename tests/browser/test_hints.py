@@ -112,3 +112,24 @@ def test_rules_examples_hidden_identity_on_boards_turned_to_the_side_that_acts(p
     open_rules(page, "reveal")
     expect(page.locator("#rules-body section").filter(has_text="Notation")).to_contain_text("Ra3?N means")
     shot(page, "rules-reveal")
+
+
+def test_a_rules_link_opens_the_rules_while_the_page_is_open_and_is_spent_once_closed(page, site, recorder):
+    """A QA pass found a rules page closed with Back leaving #rules=... in the address, so that a
+    reload opened the rules again, and a #rules= link followed in the open page doing nothing."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(site.url("/index.html#rules=secret-pawn"))
+    wait_for_app(page, recorder=recorder)
+    wait_ready(page)
+    expect(page.locator("#rules-title")).to_have_text("Secret Pawn: the rules")
+    page.locator("#rules-back").click()
+    expect(page.locator("#rules")).to_be_hidden()
+    expect(page).not_to_have_url(re.compile("#rules="))
+    page.evaluate("window.location.hash = 'rules=reveal'")
+    expect(page.locator("#rules-title")).to_have_text("Reveal: the rules")
+    page.keyboard.press("Escape")
+    expect(page.locator("#rules")).to_be_hidden()
+    expect(page).not_to_have_url(re.compile("#rules="))
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#rules")).to_be_hidden()
