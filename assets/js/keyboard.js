@@ -48,7 +48,13 @@ function build() {
 
 function send(input, msg) {
   const text = input.value.trim();
-  if (!text || !app.ready) return;
+  if (!app.ready) return;
+  if (!text) { // (Enter on an empty box: back to the hint, not an old answer or error)
+    input.value = '';
+    msg.classList.remove('is-error');
+    msg.textContent = HINT;
+    return;
+  }
   const st = call('typed', { text }, { quiet: true }); // (a refusal is said here, not in a toast)
   if (!st) return;
   msg.classList.toggle('is-error', !!st.error);

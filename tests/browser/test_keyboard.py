@@ -78,6 +78,11 @@ def test_a_refused_text_is_said_and_changes_nothing(kb):
     expect(page.locator("#move-box-msg")).to_have_text("Ke2 is not a move you can play now.")
     assert len(state(page)["moves"]) == 1 and state(page)["turnColor"] == "black"
     assert page.locator("#move-input").input_value() == "Ke2"  # (kept, selected: type again)
+    # Cleared, or only spaces, Enter brings the hint back rather than leaving the old error.
+    page.locator("#move-input").fill("   ")
+    page.keyboard.press("Enter")
+    expect(page.locator("#move-box-msg")).to_have_text("Press Enter to play. Type help for the commands.")
+    assert len(state(page)["moves"]) == 1
 
 
 def test_reading_commands(kb):
