@@ -267,6 +267,64 @@ def test_a_late_answer_takes_its_step_up_again_when_the_page_is_free(lobby_page,
     assert all(out.values()), [k for k, v in out.items() if not v]
 
 
+def test_a_late_answer_cannot_pair_a_page_that_moved_on_nor_hold_one(lobby_page, site):
+    """What a review of the late answers found (2026-12-06): a late ready paired the proposer with
+    an acceptor that had moved on; a proposer letting the acceptance run out and checking late, or
+    re-sending checks, could hold a page for ever; and a step minutes old could be taken up again
+    after a later failure."""
+    out = lobby_page.evaluate("""async (url) => {
+      const L = await import(url);
+      const key = 'K'.repeat(87);
+      const ids = ['1'.repeat(64), '2'.repeat(64), '3'.repeat(64), '4'.repeat(64)];
+      let k = 0;
+      const rnd = () => (++k).toString(16).padStart(32, '0');
+      const log = {};
+      // A proposes to B, B accepts, A checks; B's ready comes after A's check ran out.
+      const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      const b = new L.Lobby({id: ids[1], key, random: rnd, now: 0});
+      a.handle({t: 'seek', p: ids[1], k: key}, 0);
+      const prop = a.tick(0).find(m => m.t === 'propose');
+      const [check] = a.handle(b.handle(prop, 10)[0], 20);
+      const [ready] = b.handle(check, 30);
+      a.tick(20 + L.CHECK_MS + 1);
+      const out = a.handle(ready, 20 + L.CHECK_MS + 500);
+      // ... A checks again (a fresh nonce) instead of pairing: B may have moved on.
+      log.lateReadyChecksAgain = a.state === 'seeking' && !a.pair && out.length === 1 && out[0].t === 'check' &&
+        out[0].n !== check.n && a.offers.get(ids[1]).stage === 'checking';
+      // A proposer that checks again and again holds an acceptance no longer than its first check.
+      const c = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
+      const p2 = {t: 'propose', p: ids[3], to: ids[2], c: 'c'.repeat(64), k: key};
+      c.handle(p2, 0);
+      c.handle({t: 'check', p: ids[3], to: ids[2], c: p2.c, n: 'a'.repeat(32)}, 1000);
+      for (let t = 2000; t < 30000; t += 1000) {
+        c.tick(t);
+        if (c.state === 'locked') c.handle({t: 'check', p: ids[3], to: ids[2], c: p2.c, n: 'a'.repeat(32)}, t);
+      }
+      log.checksDoNotHold = c.state === 'seeking' && c.failed.has(ids[3]);
+      // ... and one that lets it run out and checks late gets it taken up once, not again.
+      const d = new L.Lobby({id: ids[2], key, random: rnd, now: 0});
+      d.handle(p2, 0);
+      let held = 0;
+      for (let t = 0; t < 60000; t += 250) {
+        d.tick(t);
+        if (d.state === 'locked') held += 250;
+        else d.handle({t: 'check', p: ids[3], to: ids[2], c: p2.c, n: 'b'.repeat(32)}, t);
+      }
+      log.lateChecksHoldOnce = held < 30000 && d.failed.has(ids[3]) && d.retry.get(ids[3]).n === 2;
+      // A step that ran out long ago is not taken up (it expires after LATE_MS), nor after a requeue.
+      const e = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      e.handle({t: 'seek', p: ids[1], k: key}, 0);
+      const p3 = e.tick(0).find(m => m.t === 'propose');
+      const acc3 = new L.Lobby({id: ids[1], key, random: rnd, now: 0}).handle(p3, 10)[0];
+      e.tick(L.ANSWER_MS + 1);
+      e.tick(L.ANSWER_MS + 2 + L.LATE_MS);
+      log.expires = e.relevant(acc3) === false && e.handle(acc3, L.ANSWER_MS + 3 + L.LATE_MS).length === 0 &&
+        e.failed.has(ids[1]);
+      return log;
+    }""", _url(site))
+    assert all(out.values()), [k for k, v in out.items() if not v]
+
+
 def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby_page, site):
     out = lobby_page.evaluate("""async (url) => {
       const L = await import(url);

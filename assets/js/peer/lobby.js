@@ -64,6 +64,7 @@ export const RETRY_AFTER_MS = 30000; // a seeker that failed to pair is left alo
 export const MAX_RETRY_MS = 8 * 60000; // ... doubled after each further failure, up to this
 export const MAX_LAG_MS = 10000; // the most of this page's measured lag the deadlines allow for
 export const MAX_CLAIMED_LAG_MS = 5000; // ... and of the lag another's seek claims (offers only)
+export const LATE_MS = 2 * MAX_LAG_MS; // a step that ran out of time may be taken up this long after
 const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
 // What a relevant message needs before it is handled (Lobby.relevant).
 export const OPEN = 'open';
@@ -127,6 +128,7 @@ export class Lobby {
     this.lock = null; // {with, c, r, k, at}: the one proposal this page accepted
     this.withdrawn = new Map(); // id -> true: offers this page cancelled (a late accept is told so)
     this.lapsed = new Map(); // id -> the offer ({...offer, lock: false}) or acceptance ({...lock, lock: true}) that ran out of time
+    this.resumed = new Set(); // `${id}|${commitment}` of the steps taken up again (each at most once)
     this.cancelled = new Set(); // `${proposer}|${commitment}` of cancelled proposals (arriving late: ignored)
     this.heard = new Set(); // `${proposer}|${commitment}` of the proposals answered (their cancels change nothing)
     this.state = 'seeking'; // 'seeking' | 'locked' | 'paired' | 'left'
@@ -249,21 +251,34 @@ export class Lobby {
       return [];
     }
     this.failed.delete(m.p);
+    this.resumed.add(`${m.p}|${l.c}`); // (taken up once: should it run out again, it stays given up)
+    forgetOldest(this.resumed, MAX_REMEMBERED);
+    // Taken up once, the step waits as much longer as this answer was late (at most MAX_LAG_MS):
+    // the next answer will likely be as late.
+    const extra = Math.min(MAX_LAG_MS, Math.max(0, now - l.at));
     if (l.lock) {
       const out = this._cancelAll();
       this.state = 'locked';
-      this.lock = { with: m.p, c: l.c, r: l.r, k: l.k, at: now };
+      this.lock = { with: m.p, c: l.c, r: l.r, k: l.k, at: now, checked: true, extra };
       return out.concat(m.t === 'confirm' ? this._confirmed(m, now) : [{ t: 'ready', p: this.id, to: m.p, c: m.c, n: m.n }]);
     }
-    this.offers.set(m.p, { c: l.c, s: l.s, at: now, stage: 'proposed' });
-    return m.t === 'accept' ? this._accepted(m, now) : (Object.assign(this.offers.get(m.p), l, { at: now }), this._ready(m, now));
+    if (m.t === 'accept') {
+      this.offers.set(m.p, { c: l.c, s: l.s, at: now, stage: 'proposed', extra });
+      return this._accepted(m, now);
+    }
+    // A late ready: the acceptor may have moved on since, so it is checked again (a fresh nonce);
+    // only a ready in time to that pairs.
+    this.offers.set(m.p, { c: l.c, s: l.s, r: l.r, k: l.k, at: now, stage: 'checking', n: this.random(16), extra });
+    return [{ t: 'check', p: this.id, to: m.p, c: l.c, n: this.offers.get(m.p).n }];
   }
 
   /** The step with `id` (an offer, or this page's acceptance) ran out of time. */
   _lapse(id, step, now) {
     this.lapsed.delete(id);
-    this.lapsed.set(id, step);
-    forgetOldest(this.lapsed, MAX_OFFERS * 8);
+    if (!this.resumed.has(`${id}|${step.c}`)) {
+      this.lapsed.set(id, { ...step, lapsedAt: now });
+      forgetOldest(this.lapsed, MAX_OFFERS * 8);
+    }
     this._fail(id, now);
   }
 
@@ -319,13 +334,14 @@ export class Lobby {
     for (const [id, until] of this.skip) if (until <= now) this.skip.delete(id);
     for (const [id, until] of this.toldBusy) if (until <= now) this.toldBusy.delete(id);
     for (const [id, r] of this.retry) if (r.at <= now && this.failed.has(id)) this.failed.delete(id); // (its next seek counts)
-    if (this.lock && now - this.lock.at > this._within(LOCK_MS)) {
+    for (const [id, l] of this.lapsed) if (now - l.lapsedAt > LATE_MS || !this.failed.has(id)) this.lapsed.delete(id);
+    if (this.lock && now - this.lock.at > this._within(LOCK_MS) + (this.lock.extra || 0)) {
       this._lapse(this.lock.with, { ...this.lock, lock: true }, now); // accepted, then the proposer went silent
       this.lock = null;
       this.state = 'seeking';
     }
     for (const [id, o] of this.offers) {
-      if (now - o.at > this._within(o.stage === 'checking' ? CHECK_MS : ANSWER_MS, id)) {
+      if (now - o.at > this._within(o.stage === 'checking' ? CHECK_MS : ANSWER_MS, id) + (o.extra || 0)) {
         this.offers.delete(id);
         this._lapse(id, { ...o, lock: false }, now); // silent, or accepted and then silent
       }
@@ -385,7 +401,10 @@ export class Lobby {
         return this._ready(m, now);
       case 'check':
         if (this.lock.c !== m.c) return [];
-        this.lock.at = now;
+        if (!this.lock.checked) { // (only the first check holds it longer: a proposer re-sending
+          this.lock.at = now; //   checks cannot hold this page for ever)
+          this.lock.checked = true;
+        }
         return [{ t: 'ready', p: this.id, to: m.p, c: m.c, n: m.n }];
       case 'confirm':
         return this._confirmed(m, now);
@@ -468,6 +487,7 @@ export class Lobby {
   /** The pairing did not lead to a game (the connection failed): seek again, and leave that
    * opponent alone for a while (RETRY_AFTER_MS). */
   requeue(now) {
+    this.lapsed.clear(); // (what ran out of time before this pairing is long over)
     if (this.pair) this._fail(this.pair.opponent, now);
     if (this.lock) this._fail(this.lock.with, now);
     this.pair = null;
