@@ -457,3 +457,17 @@ def test_a_game_that_cannot_be_read_leaves_no_line_on_the_games_screen():
     assert "could not be read" in st["notice"]
     assert backend.data["hiddenchess.corrupt.1"] == "{garbage!!"  # nothing lost
     assert broken not in index(backend) and kept in index(backend)
+
+
+def test_the_games_screen_names_the_players_of_a_game_with_a_friend():
+    """The friend game's saved seat gives the names, as its own Export dialog writes them."""
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "color": "black"}, now_ms=T0)
+    assert st["error"] is None, st["error"]
+    friend = st["gameId"]
+    own = export_game(s)["pgn"]
+    assert '[White "Your friend"]' in own and '[Black "You"]' in own
+    s.dispatch("new_game", {"mode": "local"}, now_ms=T0 + 1)
+    text = s.dispatch("export_games", {"ids": [friend], "format": "pgn"}, now_ms=T0 + 2)["download"]["text"]
+    assert '[White "Your friend"]' in text and '[Black "You"]' in text
