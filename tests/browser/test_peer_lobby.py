@@ -112,6 +112,18 @@ def _url(site):
     return site.url("/assets/js/peer/lobby.js")
 
 
+def steps(page, site, body: str, digits: str) -> dict:
+    """Run ``body`` (JavaScript) with the lobby module as ``L``, an ECDH ``key``, ``ids`` (each of
+    ``digits`` repeated 64 times), ``rnd()`` (a counter as 32 hex digits) and ``log``; returns
+    ``log``. The step-by-step tests below drive lobbies by hand this way."""
+    ids = ", ".join(f"'{d}'.repeat(64)" for d in digits)
+    return page.evaluate(
+        "async (url) => {\n  const L = await import(url);\n  const key = 'K'.repeat(87);\n"
+        f"  const ids = [{ids}];\n  let k = 0;\n"
+        "  const rnd = () => (++k).toString(16).padStart(32, '0');\n  const log = {};\n"
+        + body + "\n  return log;\n}", _url(site))
+
+
 def _check(result):
     players = result["players"]
     done = [p for p in players if p["done"]]
@@ -199,13 +211,7 @@ def test_two_pages_meet_soon_after_a_delay_spike_that_came_before_they_knew_the_
 
 
 def test_a_late_answer_takes_its_step_up_again_when_the_page_is_free(lobby_page, site):
-    out = lobby_page.evaluate("""async (url) => {
-      const L = await import(url);
-      const key = 'K'.repeat(87);
-      const ids = ['1'.repeat(64), '2'.repeat(64), '3'.repeat(64)];
-      let k = 0;
-      const rnd = () => (++k).toString(16).padStart(32, '0');
-      const log = {};
+    out = steps(lobby_page, site, """
       const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
       const b = new L.Lobby({id: ids[1], key, random: rnd, now: 0});
       a.handle({t: 'seek', p: ids[1], k: key}, 0);
@@ -262,8 +268,7 @@ def test_a_late_answer_takes_its_step_up_again_when_the_page_is_free(lobby_page,
       g.tick(10 + L.LOCK_MS + 1);
       g.handle({...conf3, s: 'f'.repeat(32)}, 10 + L.LOCK_MS + 100);
       log.lateCheatRefused = g.state === 'seeking' && g.failed.has(ids[0]) && !g.retry.has(ids[0]);
-      return log;
-    }""", _url(site))
+    """, "123")
     assert all(out.values()), [k for k, v in out.items() if not v]
 
 
@@ -272,13 +277,7 @@ def test_a_late_answer_cannot_pair_a_page_that_moved_on_nor_hold_one(lobby_page,
     an acceptor that had moved on; a proposer letting the acceptance run out and checking late, or
     re-sending checks, could hold a page for ever; and a step minutes old could be taken up again
     after a later failure."""
-    out = lobby_page.evaluate("""async (url) => {
-      const L = await import(url);
-      const key = 'K'.repeat(87);
-      const ids = ['1'.repeat(64), '2'.repeat(64), '3'.repeat(64), '4'.repeat(64)];
-      let k = 0;
-      const rnd = () => (++k).toString(16).padStart(32, '0');
-      const log = {};
+    out = steps(lobby_page, site, """
       // A proposes to B, B accepts, A checks; B's ready comes after A's check ran out.
       const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
       const b = new L.Lobby({id: ids[1], key, random: rnd, now: 0});
@@ -320,19 +319,12 @@ def test_a_late_answer_cannot_pair_a_page_that_moved_on_nor_hold_one(lobby_page,
       e.tick(L.ANSWER_MS + 2 + L.LATE_MS);
       log.expires = e.relevant(acc3) === false && e.handle(acc3, L.ANSWER_MS + 3 + L.LATE_MS).length === 0 &&
         e.failed.has(ids[1]);
-      return log;
-    }""", _url(site))
+    """, "1234")
     assert all(out.values()), [k for k, v in out.items() if not v]
 
 
 def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby_page, site):
-    out = lobby_page.evaluate("""async (url) => {
-      const L = await import(url);
-      const key = 'K'.repeat(87);
-      const ids = ['1'.repeat(64), '2'.repeat(64), '3'.repeat(64), '0'.repeat(64)];
-      let k = 0;
-      const rnd = () => (++k).toString(16).padStart(32, '0');
-      const log = {};
+    out = steps(lobby_page, site, """
       const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
       const b = new L.Lobby({id: ids[1], key, random: rnd, now: 0});
       // a knows b: it proposes; b accepts; a checks b is there; b answers; a confirms.
@@ -466,8 +458,7 @@ def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby
       const bye = h.leave();
       log.leftStaysLeft = bye.some(m => m.t === 'gone') && h.handle({t: 'propose', p: ids[0], to: ids[2], c: 'e'.repeat(64), k: key}, 5).length === 0 && h.tick(400).length === 0;
       log.flip = [L.proposerWhite('a'.repeat(32), 'b'.repeat(32)), L.proposerWhite('a'.repeat(32), 'c'.repeat(32))];
-      return log;
-    }""", _url(site))
+    """, "1230")
     flip = out.pop("flip")
     assert all(isinstance(v, bool) for v in flip)
     assert all(out.values()), [k for k, v in out.items() if not v]

@@ -23,7 +23,7 @@ from hiddenchess.app.panels import (SecretsPanel, board_colors, register_panel, 
 from hiddenchess.app.text import COLORS, title
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.game import Game
-from hiddenchess.variants.secret_pawn.rules import SECRETS_PER_SIDE
+from hiddenchess.variants.secret_pawn.rules import SECRETS_PER_SIDE, captured_secret
 
 __all__ = ["SecretPawnPanel", "secret_pawn_fates", "fen_extensions"]
 
@@ -133,8 +133,7 @@ class SecretPawnPanel(SecretsPanel):
         captured = []
         for f in frames[1:ply + 1]:
             for e in f["events"]:
-                if (e.get("kind") == "reveal" and e.get("captured")) or (
-                        e.get("kind") == "capture" and e.get("secret")):
+                if captured_secret(e.get("kind"), e):
                     captured.append({"square": e["square"], "color": e["color"]})
         sealed = st["secrets"]["sealed"]
         st["secrets"] = {

@@ -100,6 +100,12 @@ def otherwise_safe_reveals(pos) -> int:
     return found
 
 
+def captured_secret(kind: str, data: dict) -> bool:
+    """Whether an event (its ``kind`` and public ``data``) is a secret pawn captured: revealed by
+    its capture (``cxd5 **``), or revealed before it."""
+    return bool((kind == "reveal" and data.get("captured")) or (kind == "capture" and data.get("secret")))
+
+
 class SecretPawnRules(Rules):
     """Hooks of Secret Pawn Chess."""
 
@@ -272,8 +278,7 @@ class SecretPawnRules(Rules):
         captured = []
         for ply in game.history:
             for e in ply.events:
-                if (e.kind == "reveal" and e.public.get("captured")) or (
-                        e.kind == "capture" and e.public.get("secret")):
+                if captured_secret(e.kind, e.public):
                     captured.append({"square": e.public["square"], "color": e.public["color"]})
         return {
             "own": _names(pos.secret & own_occ),
