@@ -471,3 +471,22 @@ def test_the_games_screen_names_the_players_of_a_game_with_a_friend():
     s.dispatch("new_game", {"mode": "local"}, now_ms=T0 + 1)
     text = s.dispatch("export_games", {"ids": [friend], "format": "pgn"}, now_ms=T0 + 2)["download"]["text"]
     assert '[White "Your friend"]' in text and '[Black "You"]' in text
+
+
+def test_a_friend_games_pgn_writes_its_time_control():
+    """(QA, stop 59) A friend game keeps its clock in its invite, not in the session: its PGN said
+    ``[TimeControl "-"]`` for a 5+3 game, in the Export dialog and on the Games screen."""
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "clock": [300, 3],
+                                 "color": "white"}, now_ms=T0)
+    assert st["error"] is None, st["error"]
+    friend = st["gameId"]
+    own = export_game(s)["pgn"]
+    assert '[TimeControl "300+3"]' in own and '[Event "Casual Blitz game"]' in own
+    s.dispatch("new_game", {"mode": "local"}, now_ms=T0 + 1)
+    text = s.dispatch("export_games", {"ids": [friend], "format": "pgn"}, now_ms=T0 + 2)["download"]["text"]
+    assert '[TimeControl "300+3"]' in text and '[Event "Casual Blitz game"]' in text
+    # without a clock, "-"
+    st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "clock": None}, now_ms=T0 + 3)
+    assert '[TimeControl "-"]' in export_game(s)["pgn"]

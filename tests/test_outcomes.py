@@ -7,6 +7,8 @@ opponent cannot possibly mate), resignation, agreed draws, and what may and may 
 the end. Positions are cross-checked with python-chess where it has an opinion.
 """
 
+import random
+
 import chess
 import pytest
 
@@ -278,6 +280,15 @@ FLAGS = [
      (True, "1-0", "timeout", "white")),
     ("the side with time is the one with the bare king", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
      "white", (True, "1/2-1/2", "timeout-insufficient-material", None)),
+    # (a rules audit, stop 59: "the question is whether mate is possible", as python-chess has it)
+    ("lone knight against king and queen", "4k3/8/8/8/8/8/8/1N2K2q w - - 0 1", "black",
+     (True, "1/2-1/2", "timeout-insufficient-material", None)),
+    ("lone knight against king and rook", "4k3/8/8/8/8/8/8/1N2K2r w - - 0 1", "black",
+     (True, "1-0", "timeout", "white")),
+    ("bishop against king and rook", "4k3/8/8/8/8/8/8/2B1K2r w - - 0 1", "black",
+     (True, "1/2-1/2", "timeout-insufficient-material", None)),
+    ("bishop against king and queen", "4k3/8/8/8/8/8/8/2B1K2q w - - 0 1", "black",
+     (True, "1/2-1/2", "timeout-insufficient-material", None)),
 ]
 
 
@@ -403,3 +414,27 @@ def test_errors_leave_the_game_unchanged():
         with pytest.raises(HiddenChessError):
             game.play(bad)
     assert (game.fen(), game.ply, game.status.over) == (fen, ply, False)
+
+
+def test_the_flag_rule_agrees_with_python_chess_on_random_material():
+    """``has_mating_material`` is python-chess's ``not has_insufficient_material``, for random
+    sets of up to four pieces besides the kings (both colours, every square colour)."""
+    rng = random.Random(59)
+    checked = 0
+    while checked < 3000:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 6)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for sq in squares[2:2 + rng.randint(0, 4)]:
+            kind = rng.choice([chess.KNIGHT, chess.BISHOP, chess.KNIGHT, chess.BISHOP, chess.ROOK,
+                               chess.QUEEN, chess.PAWN])
+            if kind != chess.PAWN or chess.square_rank(sq) not in (0, 7):
+                board.set_piece_at(sq, chess.Piece(kind, rng.random() < 0.5))
+        if not board.is_valid():
+            continue
+        game = Game.new("standard", board.fen())
+        for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+            assert game.has_mating_material(name) == (not board.has_insufficient_material(color)), (
+                board.fen(), name)
+        checked += 1

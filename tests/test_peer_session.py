@@ -217,7 +217,9 @@ def test_reload_restores_disconnected_then_resyncs():
     link.a = Session(link.a.storage.backend)
     st = link.a.restore(now_ms=link.now)
     assert st["peer"]["status"] == "disconnected" and not st["peer"]["connected"]
-    assert [m["uci"] for m in st["moves"]] == ["e2e4", "c7c5"]
+    # (its move awaiting the answer is drawn, marked pending)
+    assert [(m["uci"], m.get("pending")) for m in st["moves"]] == [
+        ("e2e4", None), ("c7c5", None), ("g1f3", True)]
     assert st["secrets"]["own"] == ["d2", "e4"] and st["clock"]["label"] == "5+3"
     link.b = Session(link.b.storage.backend)
     link.b.restore(now_ms=link.now)
@@ -257,6 +259,25 @@ def test_draw_offer_and_accept_through_pages():
     for name in ("a", "b"):
         st = link.state(name)
         assert st["status"]["reason"] == "agreement" and st["peer"]["audit"]["status"] == "verified"
+
+
+def test_a_draw_offer_is_told_when_sent_declined_or_declined_by_a_move():
+    """(QA, stop 59) The offerer saw only a dimmed button: now a notice says the offer went out,
+    and another that the friend declined it, by the button or by moving."""
+    link = Link("standard")
+    link.play(["e2e4"])
+    st = link.call("a", "offer_draw")
+    assert st["peer"]["notice"].startswith("draw offered")
+    link.call("b", "decline_draw")
+    a = link.state("a")
+    assert a["peer"]["notice"] == "your friend declined your draw offer" and a["drawOffer"] is None
+    link.play(["e7e5", "g1f3"])
+    assert link.state("a")["peer"]["notice"] is None  # (a move of one's own clears it)
+    link.call("a", "offer_draw")
+    link.play(["b8c6"])
+    a = link.state("a")
+    assert a["peer"]["notice"] == "your friend moved: that declines your draw offer"
+    assert a["drawOffer"] is None and link.state("b")["peer"]["notice"] is None
 
 
 def test_reveal_game_both_pages_see_the_same_roles():
@@ -446,3 +467,47 @@ def test_hidden_identity_shows_everything_only_with_the_final_openings():
     link.open()
     st = link.state("a")
     assert st["viewer"] == "all" and st["fen"].split("/")[0] == "rnbqkbnr"
+
+
+def test_a_move_awaiting_the_answer_is_drawn_as_played_and_marked_pending():
+    """(QA, stop 59) A Secret Pawn move waits for the friend's answer; by correspondence that
+    may take days, and the move used to vanish from the mover's board and list meanwhile."""
+    link = Link("secret-pawn")
+    link.call("a", "seal", {"squares": SP_SEALS[0]})
+    link.call("b", "seal", {"squares": SP_SEALS[1]})
+    link.close()  # (the friend is away: the answer does not come)
+    st = link.call("a", "move", {"orig": "e2", "dest": "e4"})
+    assert st["error"] is None and st["peer"]["waiting_for"] == "your friend's answer"
+    assert st["fen"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+    assert st["lastMove"] == ["e2", "e4"] and st["turnColor"] == "black"
+    assert [(m["san"], m.get("pending")) for m in st["moves"]] == [("e4", True)]
+    assert st["movable"]["dests"] == {} and st["secrets"]["own"] == ["c2", "d2"]
+    # a reload keeps showing it
+    link.a = Session(link.a.storage.backend)
+    st = link.a.restore(now_ms=link.now)
+    assert st["moves"][-1]["pending"] and st["fen"].startswith("rnbqkbnr/pppppppp/8/8/4P3")
+    link.open()  # the friend's page answers: the move is final
+    st = link.state("a")
+    assert [(m["san"], m.get("pending")) for m in st["moves"]] == [("e4", None)]
+    assert st["turnColor"] == "black" and st["peer"]["waiting_for"] is None
+    b = link.state("b")
+    assert b["lastMove"] == ["e2", "e4"] and not b["moves"][-1].get("pending")
+    # the friend's move that is awaiting White's answer is Black's, not White's, to show
+    link.close()
+    st = link.call("b", "move", {"orig": "e7", "dest": "e5"})
+    assert st["moves"][-1]["pending"] and st["lastMove"] == ["e7", "e5"]
+    a = link.state("a")
+    assert [m["san"] for m in a["moves"]] == ["e4"] and not a["moves"][-1].get("pending")
+
+
+def test_a_reveal_cover_move_awaiting_its_draw_is_not_guessed():
+    """A Reveal cover's move waits for the joint draw: what it becomes is not known, so the
+    board keeps the position before it (the panel says what is awaited)."""
+    link = Link("reveal")
+    link.close()
+    st = link.call("a", "move", {"orig": "g1", "dest": "f3"})
+    assert st["error"] is None and st["peer"]["waiting_for"] == "your friend's answer"
+    assert st["moves"] == [] and st["lastMove"] is None
+    link.open()
+    st = link.state("a")
+    assert len(st["moves"]) == 1 and not st["moves"][0].get("pending")

@@ -310,6 +310,22 @@ def test_flag_rule_counts_a_cover_as_possible_mating_material():
     assert not Game.new(VARIANT, f"4k3/8/8/8/8/8/8/2B1K3 b - - 0 1 pools:{FULL}").has_mating_material("white")
 
 
+def test_flag_rule_counts_only_the_roles_a_cover_can_still_become():
+    """(A rules audit, stop 59) A last cover whose pool holds only a knight can only become a
+    knight: against a bare king that is no mating material; against a pawn it is."""
+    only_knight = "pools:q0r0b0n1p0/q0r0b0n0p0"
+    g = new(f"4k3/8/8/8/8/8/8/1N2K3 b - - 0 1 covered:b1 {only_knight}")
+    assert g.flag("black").reason == "timeout-insufficient-material"
+    assert new(f"4k3/p7/8/8/8/8/8/1N2K3 b - - 0 1 covered:b1 {only_knight}").has_mating_material("white")
+    assert new("4k3/8/8/8/8/8/8/1N2K3 b - - 0 1 covered:b1 pools:q0r0b0n1p1/q0r0b0n0p0"
+               ).has_mating_material("white")
+    # a cover that can only become a bishop: alone, no mating material; beside a knight, some
+    assert new("4k3/8/8/8/8/8/8/2B1K3 b - - 0 1 covered:c1 pools:q0r0b1n0p0/q0r0b0n0p0"
+               ).has_mating_material("white") is False
+    assert new("4k3/8/8/8/8/8/8/1NB1K3 b - - 0 1 covered:c1 pools:q0r0b1n0p0/q0r0b0n0p0"
+               ).has_mating_material("white")
+
+
 def test_repetition_key_includes_pools():
     a = position_from_fen(f"4k3/8/8/8/8/8/8/R3K3 w - - 0 1 covered:a1 pools:{FULL}", VARIANT)
     b = position_from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 covered:a1 "

@@ -197,6 +197,7 @@ export function renderFriend(st) {
     el.querySelector('.player-actions').hidden = color !== seat;
   }
   if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer
+  else if (st.drawOffer && seat) $('offer-text').textContent = 'Your friend offers a draw.';
   const over = isOver(st);
   if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
   let note = storeNote(p);

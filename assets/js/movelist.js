@@ -29,11 +29,13 @@ function forget() {
 
 function moveKey(st, m) {
   const note = first('moveNote', st, m) || '';
-  return [m.ply, m.number, m.color, m.san, m.uci, !!m.reveal, !!m.illegal, note, m.say || ''].join('\u0001');
+  return [m.ply, m.number, m.color, m.san, m.uci, !!m.reveal, !!m.illegal, note, m.say || '', !!m.pending].join('\u0001');
 }
 
 // The number, colour and ply of a move: where it stands in the list (its other fields are
 // redrawn in place when they change, e.g. a hidden promotion shown to one seat only).
+const PENDING = "waiting for your friend's answer";
+
 const placeKey = key => key.split('\u0001', 3).join('\u0001');
 
 function fillSpan(san, st, m) {
@@ -42,8 +44,10 @@ function fillSpan(san, st, m) {
   san.dataset.ply = String(m.ply);
   san.classList.toggle('has-reveal', !!m.reveal); // the move revealed something
   san.classList.toggle('has-illegal', !!m.illegal); // an illegal move (tabletop rules), found
-  const note = first('moveNote', st, m);
-  san.classList.toggle('has-note', !!note);
+  // A move of this page's that awaits the friend's answer (by correspondence it may wait days).
+  const note = m.pending ? PENDING : first('moveNote', st, m);
+  san.classList.toggle('is-pending', !!m.pending);
+  san.classList.toggle('has-note', !!note && !m.pending);
   if (note) san.title = note;
   else san.removeAttribute('title');
   // For a screen reader: the move in words, as the seat at the device saw it (state: moves[i].say).

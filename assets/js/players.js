@@ -70,6 +70,7 @@ function materialTray(st) {
       const role = ROLE_NAMES[letter];
       items.push({
         color: foe,
+        pawn: letter === 'p',
         label: `${foe === 'white' ? 'a White' : 'a Black'} ${role}`,
         node: () => {
           const item = document.createElement('span');
@@ -94,7 +95,17 @@ function materialTray(st) {
 
 export function renderTrays(st) {
   // A variant's own tray (captured secret pawns) and, where the board is public, the material.
-  const parts = [first('tray', st), materialTray(st)].filter(Boolean);
+  const own = first('tray', st);
+  const material = materialTray(st);
+  // A variant's item that stands for a captured pawn (a secret pawn, with its necktie) takes the
+  // place of one pawn of that colour in the material: one captured pawn is shown once.
+  if (own && material) {
+    for (const item of own.items.filter(i => i.pawn)) {
+      const k = material.items.findIndex(m => m.pawn && m.color === item.color);
+      if (k >= 0) material.items.splice(k, 1);
+    }
+  }
+  const parts = [own, material].filter(Boolean);
   const shown = parts.length
     ? { what: parts.map(p => p.what).join(' and '), items: parts.flatMap(p => p.items) }
     : { what: 'Pieces', items: [] };

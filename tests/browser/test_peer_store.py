@@ -166,6 +166,9 @@ def test_a_secret_pawn_game_by_correspondence_never_open_at_once(two, relays):
     expect(host.page.locator("#friend-store")).to_contain_text("Your friend is away")
     shot(host.page, "store-host-to-move")
     host.send_move("e2", "e4")
+    # (QA, stop 59) the move awaiting the answer stays on the board and in the list, marked
+    expect(host.page.locator("#moves .san.is-pending")).to_have_text("e4")
+    assert host.page.evaluate("window.hcApp.state().fen").startswith("rnbqkbnr/pppppppp/8/8/4P3/")
     shot(host.page, "store-host-sent")
     host.leave()
 

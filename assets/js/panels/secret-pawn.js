@@ -196,6 +196,7 @@ export default registerPanel({
       what: 'Secret pawns',
       items: captured.map(c => ({
         color: c.color,
+        pawn: true, // (it stands for a pawn of the material, shown once: players.js)
         label: c.square,
         node: () => trayItem(c.color, `${COLOR_NAMES[c.color]}'s secret pawn, captured on ${c.square}`),
       })),

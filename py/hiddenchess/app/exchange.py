@@ -63,10 +63,11 @@ def export_game(session, site: "str | None" = None) -> dict:
     kept = {"tags": dict(list((k, str(v)[:MAX_VALUE]) for k, v in tags.items()
                               if k not in GENERATED)[:MAX_TAGS]),
             "clk": list((session.pgn or {}).get("clk", []))}
-    record = to_record(g, clock=session.clock, meta={"pgn": kept})
+    clock = session.mode.record_clock(session)  # (a friend game's is its own)
+    record = to_record(g, clock=clock, meta={"pgn": kept})
     text = json.dumps(record, separators=(",", ":"))
     return {
-        "pgn": to_pgn(g, tags=tags, clock=session.clock, comments=comments),
+        "pgn": to_pgn(g, tags=tags, clock=clock, comments=comments),
         "record": text,
         "fen": None if session.panel.keeps_secrets else g.fen(),
         "link": pack_link(text) if g.status.over else None,

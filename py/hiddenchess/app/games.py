@@ -35,6 +35,7 @@ from hiddenchess.app.panels import panel_for
 from hiddenchess.app.pgn import MAX_VALUE, check_kept, clock_comments, export_tags
 from hiddenchess.app.text import COLORS, other
 from hiddenchess.errors import HiddenChessError, StorageFullError
+from hiddenchess.game.clock import Clock, ClockSettings
 from hiddenchess.game.record import from_record, to_pgn
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
@@ -301,6 +302,16 @@ class _Saved:
             seat = friend.get("game", {}).get("seat") if isinstance(friend.get("game"), dict) else None
             if seat in COLORS:
                 self._names = {seat: "You", other(seat): "Your friend"}
+            if clock is None:  # (a friend game's clock is in its invite: [initial s, increment s])
+                spec = friend.get("game", {}).get("settings", {}) if isinstance(
+                    friend.get("game"), dict) else {}
+                spec = spec.get("c") if isinstance(spec, dict) else None
+                if (isinstance(spec, list) and len(spec) == 2
+                        and all(type(v) is int and 0 <= v <= 36_000 for v in spec) and spec[0]):
+                    self.clock = Clock(ClockSettings(spec[0] * 1000, spec[1] * 1000))
+
+    def record_clock(self, _session):
+        return self.clock
 
     def names(self, _session) -> "dict | None":
         return self._names
@@ -333,7 +344,7 @@ def export_text(session, ids, fmt, site=None) -> tuple:
         if fmt == "pgn":
             meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
             saved = _Saved(game, clock, meta)
-            pgns.append(to_pgn(game, clock=clock, tags=export_tags(saved, site),
+            pgns.append(to_pgn(game, clock=saved.clock, tags=export_tags(saved, site),
                                comments=clock_comments(saved)))
         else:
             records.append(record)

@@ -268,7 +268,8 @@ def export_tags(session, site: "str | None" = None) -> dict:
     kept = dict((session.pgn or {}).get("tags", {}))
     when = datetime.fromtimestamp(max(0, session.created_ms) / 1000, tz=timezone.utc)
     date = when.strftime("%Y.%m.%d") if session.created_ms > 0 else "????.??.??"
-    perf = _speed(session.clock) if g.variant.id == base_variant() else g.variant.name
+    clock = session.mode.record_clock(session)
+    perf = _speed(clock) if g.variant.id == base_variant() else g.variant.name
     player = names(session)
     tags = {
         "Event": f"Casual {perf} game",
@@ -281,11 +282,11 @@ def export_tags(session, site: "str | None" = None) -> dict:
     if session.created_ms > 0:
         tags["UTCDate"] = date
         tags["UTCTime"] = when.strftime("%H:%M:%S")
-    if session.clock is None:
+    if clock is None:
         tags["TimeControl"] = "-"
     tags["Termination"] = termination(g)
     for name, value in kept.items():
-        if name == "TimeControl" and session.clock is not None:
+        if name == "TimeControl" and clock is not None:
             continue
         if name == "Termination" and not g.status.over:
             continue

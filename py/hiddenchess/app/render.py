@@ -22,7 +22,23 @@ from hiddenchess.engine.core import SQUARE_INDEX
 __all__ = ["state", "moves", "legal_promotions", "tried_promotions"]
 
 def state(session, now_ms: int) -> dict:
-    """The full state of ``session`` for the page."""
+    """The full state of ``session`` for the page. A move that awaits the other page's answer
+    (:meth:`~hiddenchess.app.modes.base.Mode.shown_game`) is drawn as played, and marked
+    ``pending`` in the move list."""
+    shown = session.mode.shown_game(session)
+    if shown is None:
+        return _state(session, now_ms)
+    real, session.game = session.game, shown
+    try:
+        st = _state(session, now_ms)
+    finally:
+        session.game = real
+    if st["moves"]:
+        st["moves"][-1] = {**st["moves"][-1], "pending": True}
+    return st
+
+
+def _state(session, now_ms: int) -> dict:
     g = session.game
     panel = session.panel
     status = g.status.to_json()

@@ -23,7 +23,7 @@ from hiddenchess.engine.core import (
 )
 from hiddenchess.errors import ClaimError, GameOverError, HiddenChessError, IllegalMoveError, SetupError
 from hiddenchess.engine.position import (
-    CASTLE, EN_PASSANT, Position, move_flag, move_from, move_promotion, move_to,
+    CASTLE, EN_PASSANT, Position, move_flag, move_from, move_promotion, move_to, pool_counts,
 )
 from hiddenchess.game.events import (  # noqa: F401  (Game's public types, re-exported)
     ONGOING, REASON_TEXT, SEATS, SPECTATOR, Event, MoveResult, Ply, Status, View,
@@ -379,27 +379,51 @@ class Game:
         return not (pos.bishops & BB_LIGHT) or not (pos.bishops & BB_DARK)
 
     def has_mating_material(self, color: str) -> bool:
-        """Whether ``color`` could possibly mate (the flag rule). A pawn, rook, queen, two
-        knights, bishop and knight, or bishops on both colours always can; a lone knight or
-        bishops on one colour can only with opposing material to block the enemy king."""
+        """Whether ``color`` could possibly mate (the flag rule), by material alone, as
+        python-chess's ``has_insufficient_material`` judges it. A pawn, rook, queen, two knights,
+        bishop and knight, or bishops on both colours always can. A lone knight can only with an
+        enemy pawn, knight, bishop or rook to block its own king (a queen always attacks the
+        checking knight); bishops on one colour only with an enemy pawn, knight or bishop of the
+        other colour (a rook or queen can always block or take the checking bishop). A Reveal
+        cover may become any role left in its side's pool, and an enemy cover may block.
+
+        >>> Game.new("standard", "4k3/8/8/8/8/8/8/1N2K2q w - - 0 1").has_mating_material("white")
+        False
+        >>> Game.new("standard", "4k3/8/8/8/8/8/8/1N2K2r w - - 0 1").has_mating_material("white")
+        True
+        """
         pos = self.position
         c = WHITE if _seat_name(color) == "white" else BLACK
         own = pos.color_mask(c) & ~pos.kings
-        if own & (pos.pawns | pos.rooks | pos.queens | pos.covered):
-            return True  # (a cover may still reveal a pawn or a queen)
-        knights, bishops = own & pos.knights, own & pos.bishops
-        if not knights and not bishops:
-            return False
-        if bin(knights).count("1") >= 2 or (knights and bishops):
+        covers = own & pos.covered
+        known = own & ~covers
+        if known & (pos.pawns | pos.rooks | pos.queens):
             return True
-        if bishops & BB_LIGHT and bishops & BB_DARK:
+        knights, bishops = known & pos.knights, known & pos.bishops
+        may_knight, may_bishop = bool(knights), bool(bishops)
+        minors = bin(knights | bishops).count("1")
+        if covers:  # (each becomes a role of its side's pool: counts in POOL_ROLES order)
+            queens, rooks, pool_bishops, pool_knights, pawns = pool_counts(pos.pools, c)
+            if queens or rooks or pawns:
+                return True
+            minors += min(bin(covers).count("1"), pool_bishops + pool_knights)
+            may_knight, may_bishop = may_knight or pool_knights > 0, may_bishop or pool_bishops > 0
+            if minors >= 2:
+                return True  # (a bishop revealed from a cover may stand on either colour)
+        if minors == 0:
+            return False
+        if minors >= 2 and (knights or (bishops & BB_LIGHT and bishops & BB_DARK)):
             return True
         theirs = pos.color_mask(c ^ 1) & ~pos.kings
-        if knights:  # a lone knight: any enemy piece may serve as a blocker
-            return bool(theirs)
-        # Bishops on one colour: a blocker must be able to stand on the other colour.
+        blockers = pos.pawns | pos.knights | pos.covered
+        if may_knight and theirs & (blockers | pos.bishops | pos.rooks):
+            return True
+        if not may_bishop:
+            return False
+        if covers:  # (the bishop's colour is still open)
+            return bool(theirs & (blockers | pos.bishops))
         same = BB_LIGHT if bishops & BB_LIGHT else BB_DARK
-        return bool(theirs & ~(pos.bishops & same))
+        return bool(theirs & (blockers | (pos.bishops & ~same)))
 
     def _end(self, status: Status, action: dict) -> Status:
         self.status = status

@@ -134,6 +134,7 @@ class PeerGame(Resync, Match):
         self.moves: list = []                    # finalized: {"uci", "role", "by"}
         self.attempts: list = []                 # for the audit (see audit.py)
         self.pending: dict | None = None         # a move waiting for its answer / opening
+        self._provisional = None                 # (key, game): provisional_game()'s last answer
         self.probe: dict | None = None           # {"ply", "by", "moves", "refused"}
         self.draw_offer: dict | None = None      # {"by", "ply"}
         self.ending: dict | None = None          # {"result", "reason", "winner", "ply", "by"}
@@ -366,6 +367,8 @@ class PeerGame(Resync, Match):
         self.moves.append(entry)
         self.pending = None
         if self.draw_offer and self.draw_offer["by"] != by:
+            if by == self.peer:
+                self.notice = "your friend moved: that declines your draw offer"
             self.draw_offer = None  # moving declines the opponent's offer
         self.probe = None
 
@@ -393,6 +396,18 @@ class PeerGame(Resync, Match):
         if self.final_sent and self.peer_final is not None and self.audit is None:
             self.audit = self.protocol.audit()
             apply_verdict(self)
+
+    def provisional_game(self) -> Game | None:
+        """The local game with this side's move that awaits the peer's answer played, as this
+        side may show it meanwhile (:meth:`Protocol.provisional`); ``None`` when no such move
+        is pending or the answer decides what it shows. Built once per pending move."""
+        p = self.pending
+        if self.phase != "play" or p is None or p["by"] != self.seat or p["stage"] != "answer":
+            return None
+        key = (p["ply"], p["uci"], len(self.moves))
+        if self._provisional is None or self._provisional[0] != key:
+            self._provisional = (key, self.protocol.provisional(self.moves, self.peer_open, p["uci"]))
+        return self._provisional[1]
 
     def waiting_for(self) -> str | None:
         """What this side is waiting for, in words (``None`` when nothing)."""

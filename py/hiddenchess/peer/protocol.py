@@ -149,6 +149,17 @@ class Protocol:
                     raise
         return g
 
+    def provisional(self, moves, peer_open, uci: str) -> Game | None:
+        """The local game with my move ``uci`` played while it awaits the peer's answer, to show
+        that move meanwhile (a move by correspondence may wait days); ``None`` when the answer
+        decides what the move shows (a Reveal draw)."""
+        g = self.build(moves, peer_open)
+        try:
+            g.play(uci)
+        except HiddenChessError:
+            return None
+        return g
+
     def play(self, g: Game, i: int, mv: dict):
         """Play the ``i``-th move ``mv`` on ``g`` (the drawn role, the promotion as known)."""
         return g.play(mv["uci"], draw=mv.get("role"))

@@ -60,6 +60,15 @@ class Mode:
     def after_move(self, session) -> None:
         """A move was played."""
 
+    def record_clock(self, session):
+        """The clock an export writes (``TimeControl``): the session's."""
+        return session.clock
+
+    def shown_game(self, session):
+        """A game to draw instead of ``session.game`` (with a move of this page's that still
+        awaits the other page's answer), or ``None``; its last ply is ``pending``."""
+        return None
+
     def decorate(self, session, st: dict, now_ms: int) -> None:
         """Fill this mode's keys of the state ``st``: on one device, the move a takeback would
         undo (``takeback``: who asks, who agrees, the move)."""

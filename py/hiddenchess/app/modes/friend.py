@@ -206,6 +206,15 @@ class Friend(Mode):
     def routes(self, action: str) -> bool:
         return action in ROUTED_ACTIONS or action in variant_actions()
 
+    def record_clock(self, session):
+        """The friend game's own clock (the session keeps none)."""
+        return self.pg.clock
+
+    def shown_game(self, session):
+        """The local game with this page's move that awaits the friend's answer (a Secret Pawn
+        move by correspondence may wait days for it)."""
+        return self.pg.provisional_game()
+
     def decorate(self, session, st: dict, now_ms: int) -> None:
         """Overwrite what the protocol decides in the session's state ``st``."""
         pg = self.pg

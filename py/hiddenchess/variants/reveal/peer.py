@@ -36,6 +36,9 @@ class RevealProtocol(Protocol):
     def needs_answer(self, draw: str) -> bool:
         return bool(draw)
 
+    def provisional(self, moves, peer_open, uci: str):
+        return None  # (only a cover's move awaits an answer: the draw decides what it shows)
+
     # ------------------------------------------------------------------ the peer's move
     def draw_expected(self, trial: Game, m: int) -> bool:
         return reveal_square(trial.position, m) >= 0
