@@ -6,7 +6,9 @@ before it is drawn, and seal sensible, varied pawns. Budgets are small; speed is
 """
 
 import doctest
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -434,3 +436,13 @@ def test_sampler_uses_only_the_view():
     a = [(s.position.secret, s.history) for s in determinize(view, random.Random(3))]
     b = [(s.position.secret, s.history) for s in determinize(dict(view), random.Random(3))]
     assert a == b and a
+
+
+def test_level_5_plays_a_reveal_position_whose_search_puts_a_pawn_on_its_last_rank():
+    """(QA, stop 59) In this Reveal position (after 1.e4?B e5?N 2.a3?P a5?P 3.a4 h6?P 4.b3?P) the
+    search reached positions with a pawn-typed cover on its last rank, and the passed-pawn race
+    looked up the square in front of it, off the board: level 5 failed on every seed, and the
+    game could not go on."""
+    req = json.loads((Path(__file__).parent / "data" / "reveal_pawn_on_last_rank_view.json").read_text())
+    for seed in (0, 1):
+        assert choose_move(req["view"], 5, seed=seed)["uci"]

@@ -7,4 +7,5 @@ export const app = {
   cg: null, // the chessground board (board.js)
   bannerDismissedFor: null, // key of the game-over the player closed (status.js)
   noticeDismissed: null, // text of the notice the player closed (status.js)
+  noticeDismissedFor: '', // and, for a warning, the game and move it was closed at
 };

@@ -84,10 +84,14 @@ export function dismissBanner() {
 
 const STALE_TEXT = 'This game was changed in another tab or window. Load it here to go on from there.';
 
+// A closed warning (the storage is full: nothing more is saved) comes back with the next move or
+// game, which it did not save either; a closed notice stays closed.
+const dismissedFor = st => (st && st.warning ? `${st.gameId}|${(st.moves || []).length}` : '');
+
 export function renderNotice(st) {
   const text = st.stale ? STALE_TEXT : st.warning || st.notice;
   const el = $('notice');
-  if (!text || (text === app.noticeDismissed && !st.stale)) {
+  if (!text || (text === app.noticeDismissed && !st.stale && dismissedFor(st) === app.noticeDismissedFor)) {
     el.hidden = true;
     return;
   }
@@ -188,6 +192,7 @@ $('handover-show').addEventListener('click', e => call('show_board', { seat: e.c
 $('banner-close').addEventListener('click', dismissBanner);
 $('notice-close').addEventListener('click', () => {
   app.noticeDismissed = $('notice-text').textContent;
+  app.noticeDismissedFor = dismissedFor(app.state);
   $('notice').hidden = true;
   if (app.state && app.state.notice && !app.state.warning) call('dismiss_notice');
 });

@@ -57,7 +57,12 @@ export function mountSettings(element) {
   if (!element || element.dataset.hcRelays === '1') return;
   element.dataset.hcRelays = '1';
   addStyle();
-  const custom = localStorage.getItem(RELAYS_KEY) !== null;
+  let custom = false;
+  try {
+    custom = localStorage.getItem(RELAYS_KEY) !== null;
+  } catch {
+    // (site data blocked: the public relays, and the page starts all the same)
+  }
   element.innerHTML = `
     <details class="signal-settings">
       <summary>Relays and ICE servers</summary>
@@ -119,7 +124,12 @@ export function mountSettings(element) {
     }
   });
   element.querySelector('[data-action="reset"]').addEventListener('click', () => {
-    setRelays(null);
+    try {
+      setRelays(null);
+    } catch (e) {
+      say(`Not saved: ${e.message}.`, true);
+      return;
+    }
     fill();
     say(`Saved: the ${DEFAULT_RELAYS.length} public relays.`, false);
   });

@@ -56,13 +56,14 @@ export function relayUrls() {
 
 /** Save a list (validated; throws) or, with null, go back to the public relays. */
 export function setRelays(list) {
-  if (list == null) {
-    localStorage.removeItem(RELAYS_KEY);
-    return [...DEFAULT_RELAYS];
+  const clean = list == null ? null : validateRelays(list);
+  try {
+    if (clean === null) localStorage.removeItem(RELAYS_KEY);
+    else localStorage.setItem(RELAYS_KEY, JSON.stringify(clean));
+  } catch {
+    throw new Error('this browser keeps no data for this page (site data blocked, or its storage full)');
   }
-  const clean = validateRelays(list);
-  localStorage.setItem(RELAYS_KEY, JSON.stringify(clean));
-  return clean;
+  return clean === null ? [...DEFAULT_RELAYS] : clean;
 }
 
 /** "3 of 5 relays" in words for the page. */

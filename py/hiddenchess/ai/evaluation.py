@@ -423,9 +423,11 @@ def passers(white_pawns: int, black_pawns: int) -> tuple:
     >>> from hiddenchess.engine.core import parse_square as sq
     >>> passers(1 << sq("b6") | 1 << sq("e2"), 1 << sq("h3"))  # e2 too far back; h3: Black's 6th
     ([(49, 3)], [(15, 3)])
+    >>> passers(1 << sq("h8"), 0)  # (a pawn-typed Reveal cover on its last rank, in a search)
+    ([], [])
     """
     return tuple([(sq + 8 if color == 0 else sq - 8, PASSER_RACE[rank])
-                  for sq, rank in _passed(own, other, color) if rank >= 3]
+                  for sq, rank in _passed(own, other, color) if 3 <= rank <= 6]
                  for own, other, color in ((white_pawns, black_pawns, 0),
                                            (black_pawns, white_pawns, 1)))
 
