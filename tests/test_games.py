@@ -490,3 +490,22 @@ def test_a_friend_games_pgn_writes_its_time_control():
     # without a clock, "-"
     st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "clock": None}, now_ms=T0 + 3)
     assert '[TimeControl "-"]' in export_game(s)["pgn"]
+
+
+def test_opening_a_damaged_game_keeps_the_page_on_the_game_it_was_playing():
+    """(QA, stop 59) Opening a game whose save was cut short left the game being played for a
+    blank one, which then stood on the Games screen as a game in progress."""
+    backend = MemoryBackend()
+    s = Session(backend)
+    s.restore(now_ms=T0)
+    broken = s.dispatch("new_game", {}, now_ms=T0)["gameId"]
+    play(s, "e2e4")
+    playing = s.dispatch("new_game", {}, now_ms=T0 + 10)["gameId"]
+    play(s, "d2d4", t=T0 + 10)
+    backend.data[KEY + broken] = backend.data[KEY + broken][:40]
+    st = s.dispatch("open_game", {"id": broken}, now_ms=T0 + 20)
+    assert st["gameId"] == playing and [m["san"] for m in st["moves"]] == ["d4"]
+    assert st["notice"].startswith("That game could not be read, so this one stays open")
+    assert st["corrupt"] is not None  # (Download the data)
+    assert set(index(backend)) == {playing}
+    assert any(k.startswith("hiddenchess.corrupt.") for k in backend.data)

@@ -267,16 +267,16 @@ def test_a_draw_offer_is_told_when_sent_declined_or_declined_by_a_move():
     link = Link("standard")
     link.play(["e2e4"])
     st = link.call("a", "offer_draw")
-    assert st["peer"]["notice"].startswith("draw offered")
+    assert st["peer"]["notice"].startswith("Draw offered")
     link.call("b", "decline_draw")
     a = link.state("a")
-    assert a["peer"]["notice"] == "your friend declined your draw offer" and a["drawOffer"] is None
+    assert a["peer"]["notice"] == "Your friend declined your draw offer." and a["drawOffer"] is None
     link.play(["e7e5", "g1f3"])
     assert link.state("a")["peer"]["notice"] is None  # (a move of one's own clears it)
     link.call("a", "offer_draw")
     link.play(["b8c6"])
     a = link.state("a")
-    assert a["peer"]["notice"] == "your friend moved: that declines your draw offer"
+    assert a["peer"]["notice"] == "Your friend moved: that declines your draw offer."
     assert a["drawOffer"] is None and link.state("b")["peer"]["notice"] is None
 
 

@@ -408,9 +408,18 @@ def test_corrupt_saved_data_gives_a_notice_and_is_kept_aside():
     assert state["corrupt"] == {"key": "hiddenchess.corrupt.1"}
     assert backend.data["hiddenchess.corrupt.1"] == "{this is not json"
     assert state["fen"] == START and state["error"] is None  # a fresh game to play
+
     exported = s.export_corrupt(now_ms=T0)
     assert exported["download"] == {"name": "hiddenchess-corrupt-1.json", "text": "{this is not json"}
     assert s.dismiss_notice(now_ms=T0)["notice"] is None
+
+
+def test_a_save_of_a_newer_version_says_so_in_the_visible_notice():
+    """(QA, stop 59) The reason was in the notice's tooltip only, which a phone never shows."""
+    backend = MemoryBackend({KEY: '{"schema": 99, "saved_at": 5, "record": {}}'})
+    s, state, _ = fresh(backend)
+    assert state["notice"].startswith("Your saved game was saved by a newer version of Hidden Chess")
+    assert "reload the page" in state["notice"] and state["corrupt"] == {"key": "hiddenchess.corrupt.1"}
 
 
 def test_corrupt_data_that_cannot_be_kept_aside_is_offered_for_download():

@@ -46,6 +46,7 @@ export function storeNote(p) {
   if (p.status === 'waiting' || (p.status === 'setup' && p.waiting_for)) {
     return 'Sent: your friend gets it when they open the game. You may close this page.';
   }
+  if (p.status === 'setup') return 'Your friend is away: make your choice, they get it when they open the game.';
   return 'Your friend is away: play your move, they get it when they open the game.';
 }
 
@@ -120,15 +121,32 @@ function friendConn(p) {
   return s === 'joining' || s === 'connecting' ? 'reconnecting' : 'lost';
 }
 
+// With relays, a reload or a short drop reconnects by itself within a few seconds: the card that
+// covers the board comes only once the friend has been away this long. (Without relays the codes
+// on the card are the only way back: it comes at once.)
+const RECONNECT_CARD_MS = 6000;
+let liveAt = Date.now();
+let cardTimer = null;
+
 function friendCardFor(p) {
   if (friend.taken) return 'taken';
-  if (isLive(friend.peer) || p.connected || byRelays(p)) return null;
+  if (isLive(friend.peer) || p.connected || byRelays(p)) {
+    liveAt = Date.now();
+    return null;
+  }
   const busy = !!friend.peer || friend.making || !!friend.alt;
   if ((friend.card === 'join' || friend.card === 'answer') && busy) return friend.card;
   if (p.status === 'inviting') return 'invite';
   // A guest whose invite could not be used (damaged link, reload before the host connected).
   if (p.status === 'connecting' && !busy) return 'relink';
   if (p.status === 'over' && p.audit && p.audit.status !== 'pending') return null; // nothing left to exchange
+  if (p.canClaim) return null; // (the claim first: on a phone the card would cover its button)
+  const wait = liveAt + RECONNECT_CARD_MS - Date.now();
+  const heals = !!friend.link && friend.link.state !== 'failed' && !friend.link.noRelay();
+  if (heals && wait > 0 && friend.card !== 'reconnect') {
+    if (!cardTimer) cardTimer = setTimeout(() => { cardTimer = null; if (app.state) render(app.state); }, wait + 50);
+    return null;
+  }
   return 'reconnect';
 }
 
@@ -216,12 +234,21 @@ export function renderFriend(st) {
   // Claims (the friend's flag fell, or a draw opening is overdue) and the rematch.
   const claim = $('friend-claim');
   // (also once over: a withheld end-of-game message is claimed then)
+  const newClaim = !!p.canClaim && claim.hidden;
   claim.hidden = !p.canClaim;
+  if (newClaim) {
+    claim.scrollIntoView({ block: 'nearest' });
+    showBoardToast(p.canClaim === 'stalled' ? 'Your friend has not answered in time: you may claim the win.'
+      : "Your friend's time is up: you may claim the win.");
+  }
   claim.textContent = p.canClaim === 'stalled' ? 'Claim the win (your friend stalls)' : 'Claim the win on time';
   const rematch = $('friend-rematch');
   const rm = p.rematch;
   rematch.hidden = !over || (rm && rm.by === 'me') || !p.connected;
   rematch.textContent = rm && rm.by === 'friend' ? 'Accept the rematch' : 'Rematch';
+  const rematchKey = rm && rm.by === 'friend' ? `${p.game_id}|rematch` : null;
+  if (rematchKey && rematchKey !== friend.rematchShown) showBoardToast('Your friend offers a rematch.');
+  friend.rematchShown = rematchKey;
   if (over && rm && rm.by === 'me') $('friend-who').textContent = 'Rematch offered: waiting for your friend…';
   // A try the friend's hidden pieces refused (e.g. "a secret pawn attacks that square").
   const noteKey = p.notice ? `${p.game_id}|${(st.moves || []).length}|${p.notice}` : null;

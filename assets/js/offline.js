@@ -7,6 +7,7 @@
 // registers the worker, so that edits show at once.
 
 import { $ } from './dom.js';
+import { app } from './state.js';
 
 /** How often an open page asks the host whether a new version was deployed. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
@@ -20,6 +21,8 @@ export function buildVersion() {
 /** How long the Reload button waits for the new version to take over before it reloads anyway. */
 const TAKEOVER_WAIT_MS = 5000;
 let reloading = false;
+/** This tab's Reload button asked for the new version (another tab's did not ask for this one). */
+let asked = false;
 
 function reloadOnce() {
   if (reloading) return;
@@ -42,6 +45,7 @@ function showUpdate(registration) {
   reload.textContent = 'Reload';
   reload.addEventListener('click', () => {
     reload.disabled = true;
+    asked = true;
     const waiting = registration.waiting;
     if (!waiting) return location.reload();
     // The page reloads once the new version has taken over (controllerchange below), or in
@@ -57,6 +61,25 @@ function showUpdate(registration) {
   later.textContent = '\u00d7';
   later.addEventListener('click', () => box.remove());
   box.append(text, ' ', reload, later);
+  $('notice').after(box);
+}
+
+function showTakenOver() {
+  const old = $('update-notice');
+  if (old) old.remove();
+  const box = document.createElement('div');
+  box.className = 'notice update-notice';
+  box.id = 'update-notice';
+  box.setAttribute('role', 'status');
+  const text = document.createElement('span');
+  text.textContent = 'A new version of Hidden Chess took over in another tab: reload once your set-up is confirmed.';
+  const reload = document.createElement('button');
+  reload.type = 'button';
+  reload.className = 'btn btn-small btn-primary';
+  reload.id = 'update-reload';
+  reload.textContent = 'Reload';
+  reload.addEventListener('click', () => reloadOnce());
+  box.append(text, ' ', reload);
   $('notice').after(box);
 }
 
@@ -85,8 +108,12 @@ export async function startOffline() {
   await playable();
   const hadController = !!navigator.serviceWorker.controller;
   navigator.serviceWorker.addEventListener('controllerchange', () => {
-    // A first visit's worker taking over changes nothing on screen; a new version does.
-    if (hadController) reloadOnce();
+    // A first visit's worker taking over changes nothing on screen; a new version does. A tab
+    // whose player is setting up (pieces being placed, pawns being chosen: kept only in the page
+    // until confirmed) is not reloaded under them when another tab asked: it says so instead.
+    if (!hadController) return;
+    if (asked || !(app.state && app.state.phase === 'setup')) reloadOnce();
+    else showTakenOver();
   });
   let registration;
   try {

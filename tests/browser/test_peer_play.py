@@ -394,6 +394,9 @@ def test_stale_answer_own_link_and_damaged_link_are_explained(devices):
     guest.page.locator("#player-bottom .act-draw").click()
     expect(host.page.locator("#offer")).to_be_visible(timeout=CONNECT_MS)
     expect(guest.page.locator("#offer")).to_be_hidden()
+    # (QA, stop 59) told to both: the offer sent, the friend's offer in its own words
+    expect(guest.page.locator("#board-toast")).to_contain_text("Draw offered")
+    expect(host.page.locator("#offer-text")).to_have_text("Your friend offers a draw.")
     host.page.locator("#btn-accept").click()
     for d in (host, guest):
         expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
@@ -403,6 +406,7 @@ def test_stale_answer_own_link_and_damaged_link_are_explained(devices):
     old_game = host.peer()["game_id"]
     host.page.locator("#friend-rematch").click()
     expect(guest.page.locator("#friend-rematch")).to_have_text("Accept the rematch", timeout=CONNECT_MS)
+    expect(guest.page.locator("#board-toast")).to_have_text("Your friend offers a rematch.")
     guest.page.locator("#friend-rematch").click()
     for d in (host, guest):
         d.page.wait_for_function(f"window.hcApp.state().peer.game_id !== '{old_game}'", timeout=CONNECT_MS)

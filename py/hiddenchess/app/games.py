@@ -255,6 +255,17 @@ def _open(session, game_id, now_ms: int) -> dict:
     st = session.restore(game=game_id, now_ms=now_ms)
     if session.game_id != game_id and st.get("notice") is None:
         session.restore(game=previous, now_ms=now_ms)
+    elif session.game_id != game_id:
+        # It could not be read (its data kept aside, as the notice says): the page goes back to
+        # the game it left, and the blank game the failed start made goes.
+        kept = (session.notice, session.notice_detail, session.corrupt_key, session.corrupt_raw)
+        blank = session.game_id
+        session.restore(game=previous, now_ms=now_ms)
+        _drop_if_untouched(session, blank, True)
+        session.notice, session.notice_detail, session.corrupt_key, session.corrupt_raw = kept
+        if session.corrupt_key:
+            session.notice = ("That game could not be read, so this one stays open. Its data was "
+                              "kept aside: you can download it.")
     else:
         _drop_if_untouched(session, previous, empty)
     return session.state(now_ms=now_ms)

@@ -233,6 +233,12 @@ def take_notice(session, loaded) -> None:
             "Your saved game could not be read, so a new game was started. "
             "Its data was kept aside: you can download it."
         )
+        if "newer version" in loaded.notice:  # (the reason, on a phone too: not in a tooltip only)
+            session.notice = (
+                "Your saved game was saved by a newer version of Hidden Chess, so a new game was "
+                "started: reload the page to get the newer version. Its data was kept aside: you "
+                "can download it."
+            )
         if session.storage.game_id is not None:
             try:  # its line on the Games screen would open nothing (its data is kept aside)
                 games.library_of(session).forget(session.storage.game_id)

@@ -304,7 +304,7 @@ class Endings:
         def commit():
             if self.draw_offer and self.draw_offer["by"] == self.seat:
                 self.draw_offer = None
-                self.notice = "your friend declined your draw offer"
+                self.notice = "Your friend declined your draw offer."
         return commit
 
     def on_claim(self, msg, now_ms):

@@ -368,7 +368,7 @@ class PeerGame(Resync, Match):
         self.pending = None
         if self.draw_offer and self.draw_offer["by"] != by:
             if by == self.peer:
-                self.notice = "your friend moved: that declines your draw offer"
+                self.notice = "Your friend moved: that declines your draw offer."
             self.draw_offer = None  # moving declines the opponent's offer
         self.probe = None
 

@@ -162,7 +162,7 @@ class Match(Deadlines, Endings, Questions):
         self.require(self.draw_offer is None, "your draw offer is still open")
         self.send("draw-offer", ply=self.ply)
         self.draw_offer = {"by": self.seat, "ply": self.ply, "n": len(self.chain.sent)}
-        self.notice = "draw offered: your friend may accept or decline it (a move declines it)"
+        self.notice = "Draw offered: your friend may accept or decline it (a move declines it)."
         self.after_change(now_ms)
 
     def accept_draw(self, *, now_ms: int = 0) -> None:
