@@ -509,3 +509,77 @@ def test_opening_a_damaged_game_keeps_the_page_on_the_game_it_was_playing():
     assert st["corrupt"] is not None  # (Download the data)
     assert set(index(backend)) == {playing}
     assert any(k.startswith("hiddenchess.corrupt.") for k in backend.data)
+
+
+# -- a backup read back (QA, stop 59: "Export all" could not be imported) ---------------------------
+
+
+def _three_finished_games() -> tuple:
+    """A session with three finished games (Standard, Royal Pawn, Secret Pawn) in its archive."""
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    fools_mate(s)
+    s.dispatch("new_game", {"variant": "royal-pawn"}, now_ms=T0 + 10)
+    play(s, "d2d4", "d7d5", t=T0 + 10)
+    s.dispatch("resign", {"color": "black"}, now_ms=T0 + 20)
+    s.dispatch("new_game", {"variant": "secret-pawn"}, now_ms=T0 + 30)
+    for seat, squares in (("white", ["d2", "e2"]), ("black", ["d7", "e7"])):
+        s.dispatch("show_board", {"seat": seat}, now_ms=T0 + 31)
+        assert s.dispatch("seal", {"squares": squares}, now_ms=T0 + 32)["error"] is None
+    s.dispatch("show_board", {"seat": "white"}, now_ms=T0 + 33)
+    play(s, "e2e4", t=T0 + 34)
+    s.dispatch("show_board", {"seat": "black"}, now_ms=T0 + 40)
+    assert s.dispatch("resign", {"color": "black"}, now_ms=T0 + 41)["error"] is None
+    return s, sorted(index(s.storage.backend, "archive"))
+
+
+@pytest.mark.parametrize("fmt", ["json", "pgn"])
+def test_an_export_of_all_games_imports_back_as_games_of_this_device(fmt):
+    s, ids = _three_finished_games()
+    text = s.dispatch("export_games", {"format": fmt}, now_ms=T0 + 50)["download"]["text"]
+    other = Session(MemoryBackend())
+    other.restore(now_ms=T0)
+    play(other, "e2e4")  # (a game going on: it stays, one of the games of the device)
+    playing = other.game_id
+    assert other.dispatch("check_import", {"text": text}, now_ms=T0 + 60)["error"] is None
+    st = other.dispatch("import_game", {"text": text}, now_ms=T0 + 61)
+    assert st["error"] is None, st["error"]
+    backend = other.storage.backend
+    archive = index(backend, "archive")
+    if fmt == "json":  # (a PGN of Secret Pawn lacks the sealed pawns: that game is named, not imported)
+        assert st["notice"] == "Imported 3 of the 3 games of this backup: they are on the Games screen."
+        assert sorted(summary["v"] for summary in archive.values()) == ["royal-pawn", "secret-pawn", "standard"]
+    else:
+        assert st["notice"].startswith("Imported 2 of the 3 games of this backup")
+        assert "game 3: a Secret Pawn game is imported from its JSON record" in st["notice"]
+        assert sorted(summary["v"] for summary in archive.values()) == ["royal-pawn", "standard"]
+    assert playing in index(backend)
+    assert st["status"]["over"]  # (the page shows the last one imported)
+    # each one opens and replays as it was played
+    for game_id, summary in archive.items():
+        opened = other.dispatch("open_game", {"id": game_id}, now_ms=T0 + 70)
+        assert opened["error"] is None and opened["status"]["over"]
+        assert len(opened["moves"]) == summary["p"]
+
+
+def test_a_backup_names_the_games_it_cannot_read_and_refuses_what_holds_none():
+    s, _ = _three_finished_games()
+    data = json.loads(s.dispatch("export_games", {"format": "json"}, now_ms=T0 + 50)["download"]["text"])
+    data["games"][0]["moves"][0]["uci"] = "e2e5"
+    data["games"].insert(1, "not a record")
+    other = Session(MemoryBackend())
+    other.restore(now_ms=T0)
+    st = other.dispatch("import_game", {"text": json.dumps(data)}, now_ms=T0 + 60)
+    assert st["error"] is None
+    assert st["notice"].startswith("Imported 2 of the 4 games of this backup")
+    assert "game 1: this record cannot be read" in st["notice"] and "game 2: this is not a game record" in st["notice"]
+    assert len(index(other.storage.backend, "archive")) == 2
+    bad = json.dumps({"format": "hiddenchess-games", "games": ["x", 5]})
+    st = other.dispatch("import_game", {"text": bad}, now_ms=T0 + 70)
+    assert st["error"].startswith("None of the 2 games of this backup can be imported")
+    assert other.dispatch("check_import", {"text": bad}, now_ms=T0 + 71)["error"] is not None
+    empty = json.dumps({"format": "hiddenchess-games", "games": []})
+    assert other.dispatch("import_game", {"text": empty}, now_ms=T0 + 72)["error"] == "This backup holds no games."
+    many = "\n\n".join(f'[Event "{i}"]\n\n1. e4 *' for i in range(501))
+    assert "500 at most" in other.dispatch("import_game", {"text": many}, now_ms=T0 + 73)["error"]
+    assert len(index(other.storage.backend, "archive")) == 2  # (nothing changed)

@@ -98,7 +98,8 @@ def test_a_finished_game_is_archived_replayed_from_each_side_exported_and_delete
     assert '[Variant "Secret Pawn"]' in text and f'[Site "{site}"]' in text  # (the Export dialog's tags)
     with page.expect_download() as info:
         page.locator("#games-export-json").click()
-    doc = json.loads(open(info.value.path(), encoding="utf-8").read())
+    backup = info.value.path()
+    doc = json.loads(open(backup, encoding="utf-8").read())
     assert [g["variant"] for g in doc["games"]] == ["secret-pawn", "standard"]
     page.screenshot(path=str(tmp_path / "games-desktop.png"))
     # delete the Secret Pawn game (not the one open here)
@@ -110,6 +111,17 @@ def test_a_finished_game_is_archived_replayed_from_each_side_exported_and_delete
     current = page.locator("#games-done .game-row.is-current")
     expect(current).to_contain_text("open here")
     expect(current.get_by_role("button", name="Delete")).to_have_count(0)
+    # (QA, stop 59) the backup comes back, its file opened in Export / import
+    page.keyboard.press("Escape")
+    page.locator("#btn-exchange").click()
+    page.locator("#import-file").set_input_files(backup)
+    expect(page.locator("#import-text")).not_to_have_value("")
+    page.locator("#import-go").click()
+    expect(page.locator("#notice-text")).to_have_text(
+        "Imported 2 of the 2 games of this backup: they are on the Games screen.")
+    page.locator("#btn-games").click()
+    expect(rows(page, "done")).to_have_count(3)
+    expect(page.locator("#games-done")).to_contain_text("Secret Pawn")
     assert errors == []
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import secrets
 
+from hiddenchess.app.backup import read_backup
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.exchange import check_import
 from hiddenchess.app.library import GAME_ID, Library, make_summary
@@ -210,6 +211,13 @@ def dispatch(session, action: str, args: dict, now_ms: int) -> dict:
         check_new(session, action, args)
     except HiddenChessError as e:
         return session.error(e, now_ms)
+    if action == "import_game" and args.get("link") is None:
+        try:
+            items = read_backup(args.get("text"))
+        except HiddenChessError as e:
+            return session.error(e, now_ms)
+        if items is not None:
+            return import_many(session, items, now_ms)
     if action in ("new_game", "join", "import_game"):
         before, empty = session.game_id, untouched(session)
         leave(session, now_ms)
@@ -228,7 +236,11 @@ def dispatch(session, action: str, args: dict, now_ms: int) -> dict:
         if action == "delete_game":
             return _delete(session, args.get("id"), now_ms)
         if action == "check_import":  # (whether import_game would take it: nothing changes)
-            check_import(args.get("text"), args.get("link"))
+            backup = read_backup(args.get("text")) if args.get("link") is None else None
+            if backup is None:
+                check_import(args.get("text"), args.get("link"))
+            elif all(isinstance(item, HiddenChessError) for item in backup):
+                raise backup[0]
             return session.state(now_ms=now_ms)
         name, text = export_text(session, args.get("ids"), args.get("format", "pgn"), args.get("site"))
     except HiddenChessError as e:
@@ -236,6 +248,43 @@ def dispatch(session, action: str, args: dict, now_ms: int) -> dict:
     st = session.state(now_ms=now_ms)
     st["download"] = {"name": name, "text": text}
     return st
+
+
+def import_many(session, items: list, now_ms: int) -> dict:
+    """A backup's games (:func:`hiddenchess.app.backup.read_backup`) become games of this device,
+    each under its own key, as an import of one does: the page then shows the last one, and a
+    notice says how many came in and which could not be read. A full storage stops the import
+    (its warning says so); every game imported before it stays."""
+    refused = [f"game {n}: {item}" for n, item in enumerate(items, 1)
+               if isinstance(item, HiddenChessError)]
+    if len(refused) == len(items):
+        return session.error(SessionError(f"none of the {len(items)} games of this backup can be "
+                                          f"imported ({'; '.join(refused[:3])})"), now_ms)
+    before, empty = session.game_id, untouched(session)
+    done, refused = 0, []
+    for n, item in enumerate(items, 1):
+        if isinstance(item, HiddenChessError):
+            refused.append(f"game {n}: {item}")
+            continue
+        game, clock, kept = item
+        leave(session, now_ms)
+        session.start({"variant": game.variant.id, "mode": "local", "clock": None, "autoflip": False},
+                      clock.settings if clock is not None else None, now_ms, game=game)
+        if clock is not None:
+            session.clock = clock
+        session.pgn = kept
+        session.save(now_ms)
+        if session.warning:
+            break
+        done += 1
+    if done and session.game.status.over:
+        session.replaying.select(session.game, session.game.ply, "all", session.orientation)
+    _drop_if_untouched(session, before, empty)
+    text = f"Imported {done} of the {len(items)} games of this backup: they are on the Games screen."
+    if refused:
+        text += f" Not imported: {'; '.join(refused[:3])}" + ("; …" if len(refused) > 3 else "") + "."
+    session.notice = text[:600]
+    return session.state(now_ms=now_ms)
 
 
 def _check_id(lib: Library, game_id) -> str:
