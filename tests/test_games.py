@@ -221,6 +221,33 @@ def test_two_tabs_on_two_games_never_stale_each_other_but_on_one_game_they_do():
     assert play(one, "d7d5", t=T0 + 9)["error"] is None
 
 
+def test_a_game_deleted_in_another_tab_is_not_brought_back_by_this_one():
+    """(QA, stop 59) Tab one shows game A; tab two deletes it; tab one's next move wrote A again,
+    and it came back on the Games screen."""
+    backend = MemoryBackend()
+    one, two = Session(backend), Session(backend)
+    a = one.restore(now_ms=T0)["gameId"]
+    play(one, "e2e4")
+    two.restore(now_ms=T0 + 1)
+    b = two.dispatch("new_game", {}, now_ms=T0 + 2)["gameId"]
+    play(two, "g1f3", t=T0 + 2)
+    assert two.dispatch("delete_game", {"id": a}, now_ms=T0 + 3)["error"] is None
+    assert one.dispatch("storage_changed", {}, now_ms=T0 + 4)["stale"] == "deleted"
+    st = one.dispatch("move", {"orig": "e7", "dest": "e5"}, now_ms=T0 + 5)
+    assert st["stale"] == "deleted" and "deleted in another tab" in st["error"]
+    assert KEY + a not in backend.data and a not in index(backend)
+    # (without the storage event, the move finds it gone all the same, and writes nothing)
+    three = Session(backend)
+    c = three.dispatch("new_game", {}, now_ms=T0 + 6)["gameId"]
+    play(three, "d2d4", t=T0 + 7)
+    two.dispatch("delete_game", {"id": c}, now_ms=T0 + 8)
+    st = three.dispatch("move", {"orig": "d7", "dest": "d5"}, now_ms=T0 + 9)
+    assert st["stale"] == "deleted" and KEY + c not in backend.data
+    # the tab goes on with another game
+    st = one.dispatch("open_game", {"id": b}, now_ms=T0 + 10)
+    assert not st["stale"] and play(one, "c7c5", t=T0 + 11)["error"] is None
+
+
 def test_a_tab_reopens_its_own_game():
     backend = MemoryBackend()
     s = Session(backend)

@@ -83,13 +83,14 @@ export function dismissBanner() {
 }
 
 const STALE_TEXT = 'This game was changed in another tab or window. Load it here to go on from there.';
+const DELETED_TEXT = 'This game was deleted in another tab or window. Reload to go on with your other games.';
 
 // A closed warning (the storage is full: nothing more is saved) comes back with the next move or
 // game, which it did not save either; a closed notice stays closed.
 const dismissedFor = st => (st && st.warning ? `${st.gameId}|${(st.moves || []).length}` : '');
 
 export function renderNotice(st) {
-  const text = st.stale ? STALE_TEXT : st.warning || st.notice;
+  const text = st.stale === 'deleted' ? DELETED_TEXT : st.stale ? STALE_TEXT : st.warning || st.notice;
   const el = $('notice');
   if (!text || (text === app.noticeDismissed && !st.stale && dismissedFor(st) === app.noticeDismissedFor)) {
     el.hidden = true;
@@ -101,6 +102,7 @@ export function renderNotice(st) {
   $('notice-text').title = (!st.warning && !st.stale && st.noticeDetail) || '';
   $('notice-download').hidden = !!(st.warning || st.stale) || !st.corrupt;
   $('notice-reload').hidden = !st.stale;
+  $('notice-reload').textContent = st.stale === 'deleted' ? 'Reload' : 'Load it';
   $('notice-close').hidden = !!st.stale;
 }
 

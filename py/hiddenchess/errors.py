@@ -91,6 +91,11 @@ class StaleSaveError(StorageFullError):
     erase that tab's moves, so nothing is written."""
 
 
+class DeletedSaveError(StaleSaveError):
+    """Another tab deleted this game after this page last read or wrote it: writing now would
+    bring it back, so nothing is written."""
+
+
 class SetupError(HiddenChessError):
     """A setup choice that breaks the rules (wrong pawns to seal, a move before setup is done)."""
 

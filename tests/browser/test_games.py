@@ -182,6 +182,15 @@ def test_the_two_tab_protection_holds_per_game(context, site):
     st = call(one, "open_game", {"id": second})
     assert not st["stale"] and st["gameId"] == second
     play(one, ["d7d5"])
+    # (QA, stop 59) a game deleted in tab two stays deleted: tab one, showing it, says so
+    call(one, "open_game", {"id": first})
+    call(two, "open_game", {"id": second})
+    assert call(two, "delete_game", {"id": first})["error"] is None
+    one.wait_for_function("window.hcApp.state().stale === 'deleted'")
+    expect(one.locator("#notice-text")).to_contain_text("deleted in another tab")
+    expect(one.locator("#notice-reload")).to_have_text("Reload")
+    assert "another tab" in call(one, "move", {"orig": "g1", "dest": "f3"})["error"]
+    assert one.evaluate("k => localStorage.getItem(k)", f"hiddenchess.game.{first}") is None
     assert errors == []
 
 

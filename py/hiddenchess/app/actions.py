@@ -18,7 +18,7 @@ from hiddenchess.app.options import panel_option_keys
 from hiddenchess.app.panels import variant_actions
 from hiddenchess.app.text import message
 
-__all__ = ["ACTIONS", "QUIET_ACTIONS", "STALE_TEXT", "actions", "move_uci"]
+__all__ = ["ACTIONS", "DELETED_TEXT", "QUIET_ACTIONS", "STALE_TEXT", "actions", "move_uci"]
 
 _SQUARE = re.compile(r"^[a-h][1-8]$")
 
@@ -32,6 +32,8 @@ QUIET_ACTIONS = frozenset({"restore", "state", "tick", "storage_changed", "expor
 #: Why a stale page refuses everything else.
 STALE_TEXT = ("this game was changed in another tab or window: reload the page to continue from "
               "the newer position.")
+DELETED_TEXT = ("this game was deleted in another tab or window: reload the page to go on with "
+                "your other games.")
 
 #: The session's actions, and those of the variants registered when it was imported (see
 #: :func:`actions` for the current list).

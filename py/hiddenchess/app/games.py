@@ -326,7 +326,7 @@ def _delete(session, game_id, now_ms: int) -> dict:
     if game_id == session.game_id:
         raise SessionError("this game is open on this page: open another game first, then "
                            "delete it")
-    lib.forget(game_id)
+    lib.forget(game_id, deleted=True)
     return session.state(now_ms=now_ms)
 
 

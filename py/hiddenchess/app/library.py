@@ -45,7 +45,7 @@ from typing import Any, Callable
 from hiddenchess.errors import StorageFullError, StorageUnavailableError
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
-__all__ = ["Library", "INDEX_SCHEMA", "GAME_ID", "MAX_INDEX_BYTES", "make_summary", "is_over",
+__all__ = ["Library", "INDEX_SCHEMA", "GAME_ID", "deleted_ids", "MAX_INDEX_BYTES", "make_summary", "is_over",
            "FULL_TEXT"]
 
 #: The schema of the index keys.
@@ -99,6 +99,16 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
     return out
 
 
+def deleted_ids(backend, prefix: str = "hiddenchess") -> list:
+    """The ids of the games the player deleted last (``"<prefix>.deleted"``, a JSON list), oldest
+    first; ``[]`` when there is none or it cannot be read."""
+    try:
+        ids = safe_loads(backend.get_item(f"{prefix}.deleted") or "[]", max_bytes=20_000)
+    except Exception:  # (unreadable or hostile: nothing is known to be deleted)
+        return []
+    return [g for g in ids if isinstance(g, str) and GAME_ID.match(g)] if isinstance(ids, list) else []
+
+
 def _dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
@@ -137,6 +147,12 @@ class Library:
     @property
     def last_key(self) -> str:
         return f"{self.prefix}.last"
+
+    @property
+    def deleted_key(self) -> str:
+        """``"<prefix>.deleted"``: the ids of the games deleted last (a JSON list), so that a tab
+        still showing one does not save it back (:meth:`Storage.is_deleted`)."""
+        return f"{self.prefix}.deleted"
 
     def stored_ids(self) -> list:
         """The ids of every game kept (from the keys themselves, not the index)."""
@@ -206,11 +222,18 @@ class Library:
                 self._write_index(away, other)
             self._noted[game_id] = to
 
-    def forget(self, game_id: str) -> None:
+    def forget(self, game_id: str, *, deleted: bool = False) -> None:
         """Delete a game: its key and its index entry (StorageFullError if the index cannot be
-        rewritten: the game's key is then kept too, so it stays listed)."""
+        rewritten: the game's key is then kept too, so it stays listed). ``deleted``: the player
+        deleted it (not a blank game dropped): its id joins :attr:`deleted_key`'s list."""
         if not isinstance(game_id, str) or not GAME_ID.match(game_id):
             raise StorageFullError(f"there is no game {game_id!r} to delete")
+        if deleted:
+            try:  # (first: a tab that hears of the key's removal finds it listed; the last 50)
+                listed = [g for g in self.deleted_ids() if g != game_id][-49:] + [game_id]
+                self.backend.set_item(self.deleted_key, _dumps(listed))
+            except Exception:
+                pass
         for which in _WHICH:
             games = self.index(which)
             if game_id in games:
@@ -222,6 +245,10 @@ class Library:
                 self.backend.remove_item(self.last_key)
         except Exception as e:
             raise _failed(e) from e
+
+    def deleted_ids(self) -> list:
+        """The ids of the games deleted last (:attr:`deleted_key`), oldest first."""
+        return deleted_ids(self.backend, self.prefix)
 
     def repair(self, summarize: Callable[[str, str], "dict | None"]) -> list:
         """Make the index list exactly the games kept: ``summarize(id, raw_text)`` gives the

@@ -31,7 +31,7 @@ from hiddenchess.app.panels import panel_for
 from hiddenchess.app.pgn import check_kept
 from hiddenchess.app.text import COLORS
 from hiddenchess.errors import (
-    HiddenChessError, StaleSaveError, StorageFullError, StorageUnavailableError,
+    DeletedSaveError, HiddenChessError, StaleSaveError, StorageFullError, StorageUnavailableError,
 )
 from hiddenchess.game.record import from_record, to_record
 
@@ -125,6 +125,8 @@ def save(session, now_ms: int) -> None:
         splice = (_MOVES_HOLE, '"moves":' + (compact_moves(session.game) if over
                                              else moves_text(session.game)))
         session.storage.save_current(record, now_ms, splice=splice)
+    except DeletedSaveError:
+        session.stale = "deleted"  # another tab deleted it: it is not brought back
     except StaleSaveError:
         session.stale = True  # another tab's newer save is kept; this page stops playing
     except StorageUnavailableError:

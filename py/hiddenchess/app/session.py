@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from hiddenchess.ai import computer_variants
 from hiddenchess.app import render, saving, typed as typed_module
-from hiddenchess.app.actions import ACTIONS, QUIET_ACTIONS, STALE_TEXT, actions, move_uci
+from hiddenchess.app.actions import ACTIONS, DELETED_TEXT, QUIET_ACTIONS, STALE_TEXT, actions, move_uci
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.modes.base import MODES, Mode
 from hiddenchess.app.modes.computer import ComputerMode
@@ -180,8 +180,7 @@ class Session:
 
     def storage_changed(self, *, now_ms: int) -> dict:
         """Another tab wrote the save: a newer one makes this page stale until it loads it."""
-        if self.storage.is_stale():
-            self.stale = True
+        self.stale = self.stale or self.storage.staleness()
         return self.state(now_ms=now_ms)
 
     def new_game(self, options: dict | None = None, *, now_ms: int) -> dict:
@@ -447,9 +446,9 @@ class Session:
         """
         if self.game is None and action != "restore":
             self.restore(now_ms=now_ms)
-        if action not in QUIET_ACTIONS and (self.stale or self.storage.is_stale()):
-            self.stale = True
-            return self.error(SessionError(STALE_TEXT), now_ms)
+        if action not in QUIET_ACTIONS and (self.stale or self.storage.staleness()):
+            self.stale = self.stale or self.storage.staleness()
+            return self.error(SessionError(DELETED_TEXT if self.stale == "deleted" else STALE_TEXT), now_ms)
         if self.stale and action == "tick":
             return self.state(now_ms=now_ms)
         allowed = actions().get(action) if isinstance(action, str) else None

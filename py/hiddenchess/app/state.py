@@ -260,7 +260,7 @@ class State(TypedDict):
     noticeDetail: Optional[str]
     corrupt: Optional[dict]      # {"key"} of unreadable data kept aside
     warning: Optional[str]       # saving fails (full storage)
-    stale: bool                  # another tab saved this game since: reload to go on
+    stale: "bool | str"          # another tab saved this game since (True), or deleted it ("deleted"): reload to go on
     error: Optional[str]         # why the last action was refused
     phase: str                   # "setup" | "play" | "over"
     viewer: str                  # whose knowledge this shows: "white" | "black" | "spectator" | "all"

@@ -57,8 +57,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from hiddenchess.errors import (
-    HiddenChessError, StaleSaveError, StorageFullError, StorageUnavailableError,
+    DeletedSaveError, HiddenChessError, StaleSaveError, StorageFullError, StorageUnavailableError,
 )
+from hiddenchess.app.library import deleted_ids
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
 __all__ = [
@@ -293,6 +294,7 @@ class Storage:
         if not _is_ms(now_ms):
             raise StorageError(f"now_ms must be a non-negative integer of milliseconds, got {now_ms!r}")
         key = self.current_key
+        read = True
         try:
             stored = self.revision_of(self._head(key))
             if self._known is not None and stored and stored == self._known[0]:
@@ -301,7 +303,11 @@ class Storage:
                 old = self.backend.get_item(key)
                 stored = self.revision_of(old)
         except Exception:  # unreadable storage: the write below will tell
-            old, stored = None, 0
+            old, stored, read = None, 0, False
+        if self.rev and read and old is None and self._deleted_elsewhere():
+            raise DeletedSaveError(
+                "this game was deleted in another tab or window after this page last saved it; "
+                "nothing was written.")
         if self.rev is not None and stored > self.rev:
             raise StaleSaveError(
                 "this game was changed in another tab or window after this page last saved it; "
@@ -363,6 +369,24 @@ class Storage:
     def is_stale(self) -> bool:
         """Whether another page saved this game after this page last read or wrote it."""
         return self.rev is not None and self.stored_revision() > self.rev
+
+    def is_deleted(self) -> bool:
+        """Whether the player deleted this game in another page after this page last read or
+        wrote it: its key is gone and its id is in the list of deleted games. (A blank game another
+        tab dropped is not listed: a move here saves it back, as it should.)"""
+        if not self.rev:
+            return False
+        try:
+            return self._head(self.current_key) is None and self._deleted_elsewhere()
+        except Exception:
+            return False
+
+    def staleness(self) -> "bool | str":
+        """``"deleted"`` (:meth:`is_deleted`), ``True`` (:meth:`is_stale`) or ``False``."""
+        return "deleted" if self.is_deleted() else self.is_stale()
+
+    def _deleted_elsewhere(self) -> bool:
+        return self.game_id is not None and self.game_id in deleted_ids(self.backend, self.prefix)
 
     def _restore(self, key: str, old: str | None) -> None:
         """After a failed write, put back the previous value if the backend damaged it."""
