@@ -54,7 +54,9 @@ def test_two_pages_behind_a_slow_relay_pair_and_are_told_it_is_slow(two):
         expect(d.page.locator("#quick-card")).to_have_attribute("data-slow", "true", timeout=30_000)
         expect(d.page.locator("#quick-relays")).to_contain_text("The relays are slow right now")
     lags = [d.page.evaluate("window.hcQuick.info().lag") for d in two]
-    assert all(DELAY_MS <= lag < 10 * DELAY_MS for lag in lags), lags
+    # (the round trip counts from when the page's publish call returned, a few ms after the seek
+    # left: a fresh clone measured 1,995 ms behind this 2,000 ms relay)
+    assert all(0.9 * DELAY_MS <= lag < 10 * DELAY_MS for lag in lags), lags
     shot(a.page, "quick-slow-relay")
     while time.monotonic() - t0 < PAIR_S and not (paired(a) and paired(b)):
         a.page.wait_for_timeout(250)
