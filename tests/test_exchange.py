@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from hiddenchess.app.exchange import export_game, game_from_pgn, import_text, pack_link, unpack_link
+from hiddenchess.app.exchange import export_game, game_from_pgn, import_text, pack_link, read_import, unpack_link
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.session import Session
 from hiddenchess.app.storage import MemoryBackend
@@ -101,3 +101,89 @@ def test_a_game_is_in_progress_once_a_player_did_something_the_import_would_lose
     s = session_with("secret-pawn", mode="computer", color="white")
     assert not s.state(now_ms=T0)["inProgress"]                       # (only the computer sealed)
     assert s.seal(["d2", "e2"], now_ms=T0)["inProgress"]
+
+
+# -- found by a records audit (stop 59) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, sans", [
+    ("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *", ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"]),
+    ('[FEN "7k/P7/8/8/8/8/8/K7 w - - 0 1"]\n\n1. a8Q+ *', ["a8=Q+"]),
+    ("1. e4 d5 2. ed5 *", ["e4", "d5", "exd5"]),
+    ("1. e2-e4 e7-e5 2. Ng1f3 *", ["e4", "e5", "Nf3"]),
+    ("\ufeff1. e4 e5 *", ["e4", "e5"]),
+    ("{Annotated by hand} 1. e4 {the best} e5 *", ["e4", "e5"]),
+])
+def test_a_pgn_imports_the_sans_python_chess_reads(text, sans):
+    """The moves were compared as text with the SAN the engine writes: 0-0, a8Q, ed5 were refused
+    ("came out as O-O"); a PGN opening with a comment was read as JSON; a byte order mark was a
+    move."""
+    s = session_with()
+    st = s.import_game(text=text, now_ms=T0)
+    assert st["error"] is None, st["error"]
+    assert [m["san"] for m in st["moves"]] == sans
+
+
+def test_a_reveal_pgn_plays_the_roles_it_names_and_refuses_one_that_names_none():
+    """It was imported only when the engine happened to draw the same roles (112 times of 200)."""
+    for _ in range(5):
+        game, _clock, _kept = read_import('[Variant "Reveal"]\n\n1. e4?P Nf6?B 2. Nc3?R *')
+        assert [p.san for p in game.history] == ["e4?P", "Nf6?B", "Nc3?R"]
+    with pytest.raises(SessionError, match="reveals a cover but does not say what it became"):
+        read_import('[Variant "Reveal"]\n\n1. e4 *')
+
+
+def test_a_result_tag_the_movetext_contradicts_is_refused():
+    with pytest.raises(SessionError, match="Result tag says 1-0, but its moves end with 0-1"):
+        read_import('[Result "1-0"]\n\n1. e4 e5 0-1')
+
+
+def _record(**changes) -> str:
+    s = session_with("standard", ["e2e4", "e7e5"], clock="5+3")
+    record = json.loads(export_game(s)["record"])
+    record.update(changes)
+    return json.dumps(record)
+
+
+def test_a_record_whose_clock_runs_for_the_side_not_to_move_is_refused():
+    """It was imported, and the next move raised ClockError out of the session."""
+    record = json.loads(_record())
+    record["clock"]["running"] = "black"
+    s = session_with()
+    st = s.import_game(text=json.dumps(record), now_ms=T0)
+    assert st["error"] == "This record cannot be read: its clock runs for black, but white is to move."
+    assert s.move("g1", "f3", now_ms=T0 + 1)["error"] is None
+
+
+def test_an_unfinished_game_with_a_clock_imported_later_is_not_charged_the_time_since():
+    """Imported ten minutes after its export, its running side had flagged."""
+    s = session_with()
+    st = s.import_game(text=_record(), now_ms=T0 + 600_000)
+    assert st["error"] is None and st["clock"]["flagged"] is None
+    st = s.move("g1", "f3", now_ms=T0 + 601_000)
+    assert not st["status"]["over"] and st["clock"]["white"] >= 300_000 - 1_000
+
+
+@pytest.mark.parametrize("setup", ["x", 5, ["1"], {"illegal": "x"}, {"penalties": {"4": [[]]}}])
+def test_a_record_with_a_malformed_setup_is_refused_not_raised(setup):
+    """Malformed set-up sections escaped the session as TypeError or AttributeError."""
+    s = session_with("hidden-identity-tt")
+    record = {"format": "hiddenchess-game", "version": 1, "variant": "hidden-identity-tt",
+              "moves": [], "result": "*", "setup": {"tabletop": setup}}
+    st = s.import_game(text=json.dumps(record), now_ms=T0)
+    assert st["error"] and st["error"].startswith("This record cannot be read"), st["error"]
+
+
+def test_a_name_that_is_not_text_is_dropped_and_the_game_exports():
+    """A lone surrogate (escaped in JSON) was kept as a player's name: every export then raised
+    UnicodeEncodeError, and a reload set the game aside."""
+    record = json.loads(_record())
+    record["clock"] = None
+    record["meta"] = {"pgn": {"tags": {"White": "\ud800"}, "clk": []}}
+    s = session_with()
+    st = s.import_game(text=json.dumps(record), now_ms=T0)
+    assert st["error"] is None and st["players"] is None
+    s.move("g1", "f3", now_ms=T0 + 1)
+    assert export_game(s)["pgn"]
+    again = Session(s.storage.backend)
+    assert again.restore(now_ms=T0 + 2)["notice"] is None

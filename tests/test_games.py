@@ -610,3 +610,24 @@ def test_a_backup_names_the_games_it_cannot_read_and_refuses_what_holds_none():
     many = "\n\n".join(f'[Event "{i}"]\n\n1. e4 *' for i in range(501))
     assert "500 at most" in other.dispatch("import_game", {"text": many}, now_ms=T0 + 73)["error"]
     assert len(index(other.storage.backend, "archive")) == 2  # (nothing changed)
+
+
+def test_the_games_screens_json_is_the_export_dialogs_record():
+    """(A records audit, stop 59) It wrote the stored save: its players and date were lost on
+    import ("Anonymous", the import's time)."""
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "color": "black"}, now_ms=T0)
+    friend = st["gameId"]
+    s.dispatch("new_game", {"mode": "local"}, now_ms=T0 + 1)
+    text = s.dispatch("export_games", {"ids": [friend], "format": "json"}, now_ms=T0 + 2)["download"]["text"]
+    record = json.loads(text)
+    assert record["meta"] == json.loads(export_game_record(s, friend))["meta"]
+    tags = record["meta"]["pgn"]["tags"]
+    assert tags["White"] == "Your friend" and tags["Black"] == "You" and "UTCTime" in tags
+    assert "friend" not in record["meta"]  # (the protocol's messages and keys stay on the device)
+
+
+def export_game_record(s: Session, game_id: str) -> str:
+    s.dispatch("open_game", {"id": game_id}, now_ms=T0 + 3)
+    return export_game(s)["record"]

@@ -19,7 +19,7 @@ import json
 import re
 
 from hiddenchess.app.errors import SessionError
-from hiddenchess.app.exchange import MAX_IMPORT_BYTES, read_import
+from hiddenchess.app.exchange import MAX_IMPORT_BYTES, is_json_text, read_import
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
@@ -68,11 +68,15 @@ def read_backup(text) -> "list | None":
     ordinary import). SessionError when the backup itself cannot be used."""
     if not isinstance(text, str) or not text.strip():
         return None
-    if len(text.encode("utf-8")) > MAX_BACKUP_BYTES:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return None  # (the ordinary import says what is wrong with it)
+    if size > MAX_BACKUP_BYTES:
         raise SessionError(f"this text is larger than a backup of games "
                            f"({MAX_BACKUP_BYTES // 1_000_000} MB at most)")
-    stripped = text.strip()
-    if stripped.startswith("{"):
+    stripped = text.strip().lstrip("\ufeff").strip()
+    if is_json_text(stripped):
         if '"hiddenchess-games"' not in stripped[:2000] and len(stripped) <= MAX_IMPORT_BYTES:
             return None
         try:

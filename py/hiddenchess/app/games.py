@@ -29,7 +29,7 @@ import secrets
 
 from hiddenchess.app.backup import read_backup
 from hiddenchess.app.errors import SessionError
-from hiddenchess.app.exchange import check_import
+from hiddenchess.app.exchange import check_import, export_record
 from hiddenchess.app.library import GAME_ID, Library, make_summary
 from hiddenchess.app.modes.computer import ComputerMode
 from hiddenchess.app.panels import panel_for
@@ -271,6 +271,7 @@ def import_many(session, items: list, now_ms: int) -> dict:
         session.start({"variant": game.variant.id, "mode": "local", "clock": None, "autoflip": False},
                       clock.settings if clock is not None else None, now_ms, game=game)
         if clock is not None:
+            clock.resume_at(now_ms)
             session.clock = clock
         session.pgn = kept
         session.save(now_ms)
@@ -401,13 +402,14 @@ def export_text(session, ids, fmt, site=None) -> tuple:
         if panel_for(game.variant).keeps_secrets and not game.status.over:
             raise SessionError(f"the {game.variant.name} game {game_id} can be exported once it "
                                "is over: until then its record would show both sides' secrets")
+        meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
+        saved = _Saved(game, clock, meta)
         if fmt == "pgn":
-            meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-            saved = _Saved(game, clock, meta)
             pgns.append(to_pgn(game, clock=saved.clock, tags=export_tags(saved, site),
                                comments=clock_comments(saved)))
-        else:
-            records.append(record)
+        else:  # (the Export dialog's record: its players, date and clocks come back on import)
+            records.append(export_record(game, saved.clock, export_tags(saved, site),
+                                         (saved.pgn or {}).get("clk", [])))
     stem = f"hidden-chess-{ids[0]}" if len(ids) == 1 else f"hidden-chess-{len(ids)}-games"
     if fmt == "pgn":
         return f"{stem}.pgn", "\n".join(p if p.endswith("\n") else p + "\n" for p in pgns)

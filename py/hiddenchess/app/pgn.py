@@ -124,14 +124,16 @@ def _play(game: Game, tokens: list) -> int:
             raise SessionError(f"move {label[:label.index(' ') + 1 + 12]}… of the PGN is not a move "
                                f"({len(tok):,} characters)")
         wanted = _ANNOTATION.sub("", tok)
+        # (a move that draws plays the role it says it drew, e.g. Reveal's "Nf3?B"; any other
+        # text the engine reads as SAN or UCI, as leniently as python-chess: 0-0, a8Q, ed5, e2-e4)
+        drawn = game.rules.written_draw(wanted)
         try:
-            result = game.play(wanted)
+            result = game.play(wanted, draw=drawn or None)
         except HiddenChessError as e:
             raise SessionError(f"move {label} of the PGN cannot be played: {e}") from None
-        if (result.san.split()[0].rstrip("+#") != wanted.rstrip("+#")
-                and result.uci != wanted.lower()):
-            raise SessionError(f"move {label} of the PGN came out as {result.san}: this variant's "
-                               f"game is imported from its JSON record")
+        if drawn == "" and any(e.kind == "reveal" for e in game.history[-1].events):
+            raise SessionError(f"move {label} of the PGN reveals a cover but does not say what it "
+                               f"became (as in {result.san.split()[0]}): this text cannot be imported")
         if game.turn == "white":
             number += 1
     return game.ply
@@ -201,11 +203,22 @@ def read_pgn(text: str) -> tuple:
         raise SessionError(f"the PGN's result {result!r} is not one of 1-0, 0-1, 1/2-1/2, *")
     if result == "*" and written is not None:
         result = written
+    elif written not in (None, "*", result):
+        raise SessionError(f"the PGN's Result tag says {result}, but its moves end with {written}")
     _finish(game, result, tags.get("Termination", ""))
     kept = {"tags": _kept_tags(tags), "clk": clocks if any(clocks) else []}
     if not game.status.over:
         kept["tags"].pop("Termination", None)   # (the game goes on: its ending is still to come)
     return game, kept
+
+
+def _encodable(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (a lone surrogate, escaped in JSON, cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def check_kept(data) -> "dict | None":
@@ -217,7 +230,8 @@ def check_kept(data) -> "dict | None":
     if not isinstance(tags, dict) or not isinstance(clk, list) or len(tags) > MAX_TAGS:
         return None
     if not all(isinstance(k, str) and _TAG_NAME.match(k) and k not in GENERATED
-               and isinstance(v, str) and len(v) <= MAX_VALUE for k, v in tags.items()):
+               and isinstance(v, str) and len(v) <= MAX_VALUE and _encodable(v)
+               for k, v in tags.items()):
         return None
     if len(clk) > 10_000 or not all(c is None or isinstance(c, str) and _CLK_VALUE.match(c)
                                     for c in clk):

@@ -428,6 +428,17 @@ class Clock:
         if self._since is not None and self._since > now:
             self._since = now
 
+    def resume_at(self, now_ms: int) -> None:
+        """The running side's time counts again from ``now_ms``: an imported game's clock, so
+        that the time between its export and its import is nobody's.
+
+        >>> c = Clock(ClockSettings.parse("1+0")); c.press("white", now_ms=0)
+        >>> c.resume_at(now_ms=600_000); c.remaining_ms("black", now_ms=601_000)
+        59000
+        """
+        if self._running is not None:
+            self._since = _now(now_ms)
+
     def checkpoint(self, now_ms: int) -> None:
         """Charge the running side for its time up to ``now_ms`` and go on running it from there
         (no increment): what a save written now then knows, so that a later reload whose

@@ -45,6 +45,12 @@ class Rules:
         ``suffix`` returned by :meth:`after_move`, with the move played on ``game.position``."""
         return san + suffix
 
+    def written_draw(self, san: str) -> "str | None":
+        """What a move written ``san`` (a PGN's) says it drew: a role letter for ``draw`` of
+        :meth:`Game.play`, ``""`` when it names none although it might draw, ``None`` where this
+        variant draws nothing."""
+        return None
+
     def revealed(self, ply) -> bool:
         """Whether ``ply`` (a move of the game's history) told a player something hidden: a
         reveal here. Such a move cannot be taken back: played again, it could draw another role

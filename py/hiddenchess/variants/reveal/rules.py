@@ -45,6 +45,7 @@ promotion choice ``=X``). A cover's move to the last rank without a choice means
 """
 
 import random
+import re
 import secrets as _secrets
 from fractions import Fraction
 
@@ -65,6 +66,10 @@ ROLE_LETTERS = tuple(PIECE_SYMBOLS[pt] for pt in POOL_ROLES)
 _LETTER_TYPE = {PIECE_SYMBOLS[pt]: pt for pt in POOL_ROLES}
 _HOME_RANK = (BB_RANKS[1], BB_RANKS[6])
 _LAST_RANK = (BB_RANKS[7], BB_RANKS[0])
+
+
+#: The role a cover's move drew, as its SAN writes it ("Nf3?B", "Ra8?P=N").
+_WRITTEN_DRAW = re.compile(r"\?([PNBRQ])")
 
 
 class DrawError(HiddenChessError):
@@ -275,6 +280,11 @@ class RevealRules(Rules):
         #: Number of plies the replayed record covers (its roles are used up to there).
         self.replay_plies = 0
         self._default = None
+
+    def written_draw(self, san: str) -> str:
+        """The role a cover's move names after its ``?`` ("Nf3?B", "Ra8?P=N"), or ``""``."""
+        found = _WRITTEN_DRAW.search(san)
+        return found.group(1).lower() if found else ""
 
     # --- reveals ---------------------------------------------------------------------------------
     def _source(self, game):
