@@ -187,3 +187,28 @@ def test_a_name_that_is_not_text_is_dropped_and_the_game_exports():
     assert export_game(s)["pgn"]
     again = Session(s.storage.backend)
     assert again.restore(now_ms=T0 + 2)["notice"] is None
+
+
+def test_a_claim_by_a_declared_move_and_a_resignation_before_any_move_come_back_as_they_ended():
+    """(A records audit, stop 59) A draw claimed by declaring a move came back as agreed; a game
+    resigned before its first move could not be imported ("holds no moves")."""
+    s = session_with("standard", ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"])
+    assert s.claim_draw("f6g8", now_ms=T0)["status"]["reason"] == "threefold-repetition"
+    game, _clock, _kept = read_import(export_game(s)["pgn"])
+    assert game.status.reason == "threefold-repetition"
+    s = session_with()
+    s.resign("white", now_ms=T0)
+    game, _clock, _kept = read_import(export_game(s)["pgn"])
+    assert (game.status.result, game.status.reason) == ("0-1", "resignation")
+    with pytest.raises(SessionError, match="holds no moves"):
+        read_import('[Event "x"]\n\n*')
+
+
+def test_an_imported_unfinished_games_termination_gives_way_to_its_ending():
+    """Its kept [Termination "Unterminated"] was written again after the game had ended."""
+    s = session_with("standard", ["f2f3", "e7e5"])
+    other = session_with()
+    other.import_game(text=export_game(s)["record"], now_ms=T0)
+    other.move("g2", "g4", None, now_ms=T0 + 1)
+    other.move("d8", "h4", None, now_ms=T0 + 2)
+    assert '[Termination "Normal"]' in export_game(other)["pgn"]

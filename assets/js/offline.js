@@ -30,20 +30,30 @@ function reloadOnce() {
   location.reload();
 }
 
-function showUpdate(registration) {
-  if ($('update-notice')) return;
+// The notice under the page's own: its text and a Reload button (`onReload(button)`).
+function updateNotice(words, onReload) {
+  const old = $('update-notice');
+  if (old) old.remove();
   const box = document.createElement('div');
   box.className = 'notice update-notice';
   box.id = 'update-notice';
   box.setAttribute('role', 'status');
   const text = document.createElement('span');
-  text.textContent = 'A new version of Hidden Chess is available.';
+  text.textContent = words;
   const reload = document.createElement('button');
   reload.type = 'button';
   reload.className = 'btn btn-small btn-primary';
   reload.id = 'update-reload';
   reload.textContent = 'Reload';
-  reload.addEventListener('click', () => {
+  reload.addEventListener('click', () => onReload(reload));
+  box.append(text, ' ', reload);
+  $('notice').after(box);
+  return box;
+}
+
+function showUpdate(registration) {
+  if ($('update-notice')) return;
+  const box = updateNotice('A new version of Hidden Chess is available.', reload => {
     reload.disabled = true;
     asked = true;
     const waiting = registration.waiting;
@@ -60,27 +70,12 @@ function showUpdate(registration) {
   later.setAttribute('aria-label', 'Not now (the new version loads next time)');
   later.textContent = '\u00d7';
   later.addEventListener('click', () => box.remove());
-  box.append(text, ' ', reload, later);
-  $('notice').after(box);
+  box.append(later);
 }
 
 function showTakenOver() {
-  const old = $('update-notice');
-  if (old) old.remove();
-  const box = document.createElement('div');
-  box.className = 'notice update-notice';
-  box.id = 'update-notice';
-  box.setAttribute('role', 'status');
-  const text = document.createElement('span');
-  text.textContent = 'A new version of Hidden Chess took over in another tab: reload once your set-up is confirmed.';
-  const reload = document.createElement('button');
-  reload.type = 'button';
-  reload.className = 'btn btn-small btn-primary';
-  reload.id = 'update-reload';
-  reload.textContent = 'Reload';
-  reload.addEventListener('click', () => reloadOnce());
-  box.append(text, ' ', reload);
-  $('notice').after(box);
+  updateNotice('A new version of Hidden Chess took over in another tab: reload once your set-up is confirmed.',
+    () => reloadOnce());
 }
 
 function watch(registration, worker) {

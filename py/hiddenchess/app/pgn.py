@@ -160,7 +160,7 @@ def _finish(game: Game, result: str, ending: str) -> None:
                 game.flag(flagged)
             elif game.claimable_draw():
                 game.claim_draw()
-            else:
+            elif not _claim_by_declaring(game):  # (a claim by a declared move, as exported)
                 game.agree_draw()
             return
         loser = "black" if result == "1-0" else "white"
@@ -170,6 +170,18 @@ def _finish(game: Game, result: str, ending: str) -> None:
             game.resign(loser)
     except HiddenChessError as e:  # pragma: no cover - the game is ongoing here
         raise SessionError(f"the PGN's result {result} cannot stand: {e}") from None
+
+
+def _claim_by_declaring(game: Game) -> bool:
+    """Claim a draw by declaring the first move that qualifies (threefold or fifty moves); whether
+    one did (the game is then over)."""
+    for move in game.legal_moves():
+        try:
+            game.claim_draw(move)
+        except HiddenChessError:
+            continue
+        return True
+    return False
 
 
 def _kept_tags(tags: dict) -> dict:
@@ -195,10 +207,11 @@ def read_pgn(text: str) -> tuple:
         raise SessionError(f"a {game.variant.name} game is imported from its JSON record: a PGN "
                            f"does not hold the choices made before the first move")
     tokens, clocks, written = _movetext(body)
-    if not tokens and fen is None:  # (a FEN alone is a position to play from)
+    result = tags.get("Result", "*")
+    # (a FEN alone is a position to play from; a result alone, a game that ended before a move)
+    if not tokens and fen is None and (written or result) == "*":
         raise SessionError("this text holds no moves (paste a PGN or a JSON record)")
     _play(game, tokens)
-    result = tags.get("Result", "*")
     if result not in _RESULTS:
         raise SessionError(f"the PGN's result {result!r} is not one of 1-0, 0-1, 1/2-1/2, *")
     if result == "*" and written is not None:
@@ -302,8 +315,8 @@ def export_tags(session, site: "str | None" = None) -> dict:
     for name, value in kept.items():
         if name == "TimeControl" and clock is not None:
             continue
-        if name == "Termination" and not g.status.over:
-            continue
+        if name == "Termination" and (not g.status.over or value == "Unterminated"):
+            continue  # (an unfinished game's tag: the game's own ending stands)
         tags[name] = value
     return tags
 
