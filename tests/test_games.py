@@ -467,16 +467,34 @@ def test_the_games_screen_exports_a_game_with_the_tags_its_own_export_writes():
     assert s.dispatch("export_games", {"ids": [computer], "format": "pgn", "site": 5}, now_ms=T0 + 14)["error"] is None
 
 
+def two_games(s: Session) -> tuple:
+    """Two games of ``s``, one move each: ``(first, second)``; the second is open."""
+    s.restore(now_ms=T0)
+    first = s.dispatch("new_game", {}, now_ms=T0)["gameId"]
+    play(s, "e2e4")
+    second = s.dispatch("new_game", {}, now_ms=T0 + 10)["gameId"]
+    play(s, "d2d4", t=T0 + 10)
+    return first, second
+
+
+def friend_pgns(s: Session, **options) -> tuple:
+    """A friend game of ``s`` with ``options``: its PGN from the Export dialog, then from the
+    Games screen once another game is open."""
+    s.restore(now_ms=T0)
+    st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", **options}, now_ms=T0)
+    assert st["error"] is None, st["error"]
+    own = export_game(s)["pgn"]
+    s.dispatch("new_game", {"mode": "local"}, now_ms=T0 + 1)
+    text = s.dispatch("export_games", {"ids": [st["gameId"]], "format": "pgn"}, now_ms=T0 + 2)["download"]["text"]
+    return own, text
+
+
 def test_a_game_that_cannot_be_read_leaves_no_line_on_the_games_screen():
     """Found by a QA pass (2026-12-06): the save was kept aside, as it should, but its line stayed
     on the Games screen, with Open, PGN and Delete buttons that could only say it was not there."""
     backend = MemoryBackend()
     s = Session(backend)
-    s.restore(now_ms=T0)
-    kept = s.dispatch("new_game", {}, now_ms=T0)["gameId"]
-    play(s, "e2e4")
-    broken = s.dispatch("new_game", {}, now_ms=T0 + 10)["gameId"]
-    play(s, "d2d4", t=T0 + 10)
+    kept, broken = two_games(s)
     assert {kept, broken} <= set(index(backend))
     backend.data[KEY + broken] = "{garbage!!"
     s2 = Session(backend)
@@ -488,15 +506,8 @@ def test_a_game_that_cannot_be_read_leaves_no_line_on_the_games_screen():
 
 def test_the_games_screen_names_the_players_of_a_game_with_a_friend():
     """The friend game's saved seat gives the names, as its own Export dialog writes them."""
-    s = Session(MemoryBackend())
-    s.restore(now_ms=T0)
-    st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "color": "black"}, now_ms=T0)
-    assert st["error"] is None, st["error"]
-    friend = st["gameId"]
-    own = export_game(s)["pgn"]
+    own, text = friend_pgns(Session(MemoryBackend()), color="black")
     assert '[White "Your friend"]' in own and '[Black "You"]' in own
-    s.dispatch("new_game", {"mode": "local"}, now_ms=T0 + 1)
-    text = s.dispatch("export_games", {"ids": [friend], "format": "pgn"}, now_ms=T0 + 2)["download"]["text"]
     assert '[White "Your friend"]' in text and '[Black "You"]' in text
 
 
@@ -504,15 +515,8 @@ def test_a_friend_games_pgn_writes_its_time_control():
     """(QA, stop 59) A friend game keeps its clock in its invite, not in the session: its PGN said
     ``[TimeControl "-"]`` for a 5+3 game, in the Export dialog and on the Games screen."""
     s = Session(MemoryBackend())
-    s.restore(now_ms=T0)
-    st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "clock": [300, 3],
-                                 "color": "white"}, now_ms=T0)
-    assert st["error"] is None, st["error"]
-    friend = st["gameId"]
-    own = export_game(s)["pgn"]
+    own, text = friend_pgns(s, clock=[300, 3], color="white")
     assert '[TimeControl "300+3"]' in own and '[Event "Casual Blitz game"]' in own
-    s.dispatch("new_game", {"mode": "local"}, now_ms=T0 + 1)
-    text = s.dispatch("export_games", {"ids": [friend], "format": "pgn"}, now_ms=T0 + 2)["download"]["text"]
     assert '[TimeControl "300+3"]' in text and '[Event "Casual Blitz game"]' in text
     # without a clock, "-"
     st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "clock": None}, now_ms=T0 + 3)
@@ -524,11 +528,7 @@ def test_opening_a_damaged_game_keeps_the_page_on_the_game_it_was_playing():
     blank one, which then stood on the Games screen as a game in progress."""
     backend = MemoryBackend()
     s = Session(backend)
-    s.restore(now_ms=T0)
-    broken = s.dispatch("new_game", {}, now_ms=T0)["gameId"]
-    play(s, "e2e4")
-    playing = s.dispatch("new_game", {}, now_ms=T0 + 10)["gameId"]
-    play(s, "d2d4", t=T0 + 10)
+    broken, playing = two_games(s)
     backend.data[KEY + broken] = backend.data[KEY + broken][:40]
     st = s.dispatch("open_game", {"id": broken}, now_ms=T0 + 20)
     assert st["gameId"] == playing and [m["san"] for m in st["moves"]] == ["d4"]

@@ -15,11 +15,10 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 
 from hiddenchess.app.errors import SessionError
-from hiddenchess.app.exchange import MAX_IMPORT_BYTES, is_json_text, read_import
+from hiddenchess.app.exchange import MAX_IMPORT_BYTES, is_json_text, read_import, read_record
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
@@ -55,9 +54,9 @@ def split_pgn(text: str) -> list:
     return [g for g in games if g.strip()]
 
 
-def _one(text: str):
+def _one(read, item):
     try:
-        return read_import(text)
+        return read(item)
     except HiddenChessError as e:
         return e
 
@@ -89,23 +88,12 @@ def read_backup(text) -> "list | None":
         if not isinstance(games, list) or not games:
             raise SessionError("this backup holds no games")
         _check_count(len(games))
-        out = []
-        for record in games:
-            if not isinstance(record, dict):
-                out.append(SessionError("this is not a game record"))
-                continue
-            # (each record alone, as its own import: the same checks and the same limit)
-            out.append(_one(_dumps(record)))
-        return out
+        return [_one(read_record, record) for record in games]  # (each as its own import reads it)
     parts = split_pgn(stripped)
     if len(parts) < 2:
         return None
     _check_count(len(parts))
-    return [_one(part) for part in parts]
-
-
-def _dumps(record: dict) -> str:
-    return json.dumps(record, separators=(",", ":"))
+    return [_one(read_import, part) for part in parts]
 
 
 def _check_count(n: int) -> None:

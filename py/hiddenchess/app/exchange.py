@@ -35,7 +35,7 @@ from hiddenchess.game.game import Game
 from hiddenchess.game.record import from_record, to_pgn, to_record
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
-__all__ = ["MAX_IMPORT_BYTES", "export_game", "import_text", "read_import", "check_import", "import_into", "game_from_pgn", "pack_link",
+__all__ = ["MAX_IMPORT_BYTES", "export_game", "import_text", "read_import", "read_record", "check_import", "import_into", "game_from_pgn", "pack_link",
            "unpack_link"]
 
 #: The largest text import takes (a record of a very long game is well under this).
@@ -119,23 +119,29 @@ def read_import(text) -> tuple:
             data = safe_loads(stripped, max_bytes=MAX_IMPORT_BYTES)
         except UnsafeJsonError as e:
             raise SessionError(f"this is not a game record: {e}") from None
-        if not isinstance(data, dict):
-            raise SessionError("this is not a game record")
-        try:
-            game, clock, meta = from_record(data)
-        except HiddenChessError as e:
-            raise SessionError(f"this record cannot be read: {e}") from None
-        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:
-            # (a part the record's checks let through in a shape nobody writes: still refused)
-            raise SessionError(f"this record cannot be read: a part of it has the wrong form "
-                               f"({type(e).__name__})") from None
-        if (clock is not None and clock.running is not None and not game.status.over
-                and clock.running != game.turn):
-            raise SessionError(f"this record cannot be read: its clock runs for {clock.running}, "
-                               f"but {game.turn} is to move")
-        return game, clock, check_kept(meta.get("pgn") if isinstance(meta, dict) else None)
+        return read_record(data)
     game, kept = read_pgn(stripped)
     return game, None, kept
+
+
+def read_record(data) -> tuple:
+    """``(game, clock, kept)`` from a parsed JSON record (SessionError), as :func:`read_import`
+    reads one (a backup, :mod:`hiddenchess.app.backup`, reads each of its records so)."""
+    if not isinstance(data, dict):
+        raise SessionError("this is not a game record")
+    try:
+        game, clock, meta = from_record(data)
+    except HiddenChessError as e:
+        raise SessionError(f"this record cannot be read: {e}") from None
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:
+        # (a part the record's checks let through in a shape nobody writes: still refused)
+        raise SessionError(f"this record cannot be read: a part of it has the wrong form "
+                           f"({type(e).__name__})") from None
+    if (clock is not None and clock.running is not None and not game.status.over
+            and clock.running != game.turn):
+        raise SessionError(f"this record cannot be read: its clock runs for {clock.running}, "
+                           f"but {game.turn} is to move")
+    return game, clock, check_kept(meta.get("pgn") if isinstance(meta, dict) else None)
 
 
 def export_record(game: Game, clock, tags: dict, clk: list) -> dict:
