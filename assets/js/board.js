@@ -39,6 +39,7 @@ export function startBoard(early) {
   });
   if (board && board.unknown.size) setAllPieces(board);
   el.classList.remove('board-static');
+  if ('ResizeObserver' in window) new ResizeObserver(() => { if (withheld.shapes) redrawShapes(); }).observe(el);
   onCallFailed(renderBoard);
 }
 
@@ -67,7 +68,18 @@ export function redrawShapes() {
   if (!app.cg) return;
   const shapes = marks.shapes.slice();
   for (const fn of marks.shapeHooks) fn(shapes);
-  app.cg.setAutoShapes(shapes);
+  app.cg.setAutoShapes(sized(shapes));
+}
+
+// Chessground places a shape by the board's size: on a board with none (display: none, under a
+// phone's friend card) every coordinate is NaN, and the browser logs an error for each. Such a
+// board gets its shapes when it has a size again (a ResizeObserver in startBoard).
+const withheld = { shapes: false };
+
+function sized(shapes) {
+  const box = $('board').getBoundingClientRect();
+  withheld.shapes = shapes.length > 0 && !(box.width > 0 && box.height > 0);
+  return withheld.shapes ? [] : shapes;
 }
 
 /** fn(custom) adds its classes to the square classes each time the board is drawn. */
@@ -114,7 +126,7 @@ export function renderBoard(st) {
     highlight: { custom },
     movable: { color: (premove ? c.player : movable.color) || undefined, dests: toDests(movable.dests) },
     premovable: { enabled: premove || !!app.cg.state.premovable.current },
-    drawable: { autoShapes: shapes },
+    drawable: { autoShapes: sized(shapes) },
   });
   if (still) setAllPieces(board);
   if (app.cg.state.premovable.current) {

@@ -160,3 +160,22 @@ def test_offline_the_dialog_says_why_friend_play_is_unavailable(app):
     finally:
         app.context.set_offline(False)
         app.keyboard.press("Escape")
+
+
+def test_a_board_with_no_size_draws_its_marks_when_it_has_one_again(app):
+    """A phone hides the board under the friend card (display: none). The variant's marks
+    (Royal Pawn's crowns) drawn meanwhile put NaN in every coordinate, and Chromium logged an error
+    for each ("translate(NaN,NaN)"): they wait until the board has a size."""
+    errors = []
+    app.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    app.evaluate("window.hcApp.call('new_game', {variant: 'royal-pawn'})")
+    crowns = app.locator("#board svg.cg-custom-svgs > g > g")
+    expect(crowns).to_have_count(2)
+    app.evaluate("document.getElementById('board').style.display = 'none'")
+    app.evaluate("window.hcApp.call('new_game', {variant: 'royal-pawn'})")
+    play(app, "e2e4")
+    app.wait_for_timeout(300)                       # (a frame or two: chessground draws at one)
+    assert [e for e in errors if "NaN" in e] == []
+    app.evaluate("document.getElementById('board').style.display = ''")
+    expect(crowns).to_have_count(2)
+    assert app.locator("#board svg.cg-custom-svgs g[transform*=NaN]").count() == 0
