@@ -85,3 +85,30 @@ def test_the_captured_pieces_do_not_squeeze_the_players_names(sized):
         expect(name).to_have_text(expected)
         assert name_is_whole(name), bar
         assert in_viewport(page, f"{bar} .act-resign"), bar
+
+
+@pytest.mark.parametrize("height", [800, 650])
+def test_the_set_up_and_the_players_own_clock_stay_in_view_beside_the_first_game_hint(app, height):
+    """On a laptop's screen, a first Secret Pawn game with a clock: the hint, the set-up panel and
+    the move box filled the side column, and the player's own bar and clock were 130 px below the
+    screen. The set-up comes first in the panel, which scrolls; the bars stay beside the board."""
+    app.set_viewport_size({"width": 1280, "height": height})
+    try:
+        app.evaluate("localStorage.removeItem('hiddenchess:hints-seen')")
+        app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', level: 1, "
+                     "color: 'white', clock: '5+3'})")
+        expect(app.locator("#hint")).to_contain_text("Choose your two secret pawns")
+        expect(app.locator("#seal-panel")).to_be_visible()
+        for selector in ("#player-top", "#player-bottom", "#player-bottom .clock", "#seal-submit", "#seal-title"):
+            assert in_viewport(app, selector), selector
+        assert app.evaluate("""() => {      // (and not scrolled away inside the side panel)
+            const panel = document.querySelector('.moves-panel').getBoundingClientRect();
+            const seal = document.getElementById('seal-submit').getBoundingClientRect();
+            return seal.top >= panel.top && seal.bottom <= panel.bottom;
+        }""")
+        assert app.evaluate("window.scrollY") == 0
+        bottom = app.locator("#player-bottom").bounding_box()
+        board = app.locator(".board-frame").bounding_box()
+        assert abs(bottom["y"] + bottom["height"] - (board["y"] + board["height"])) <= 1
+    finally:
+        app.set_viewport_size({"width": 1280, "height": 800})
