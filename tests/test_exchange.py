@@ -1,6 +1,7 @@
 """Export and import (hiddenchess.app.exchange): PGN, JSON record, FEN, replay links; a round trip
 keeps the game; damaged or refused texts change nothing."""
 
+import base64
 import json
 
 import pytest
@@ -85,6 +86,20 @@ def test_damaged_links_are_refused():
     for bad in ("", "!!!", pack_link("x")[:-3] + "zzz", "A" * 300_000):
         with pytest.raises(SessionError):
             import_text(unpack_link(bad))
+    # A link with something after its compressed game, or cut short inside it, is damaged too
+    # (the first was read as the game alone).
+    text = export_game(session_with("standard"))["record"]
+    raw = base64.urlsafe_b64decode(pack_link(text) + "==")
+    for bad in (raw + b"garbage", raw[:-6]):
+        with pytest.raises(SessionError, match="damaged"):
+            unpack_link(base64.urlsafe_b64encode(bad).decode().rstrip("="))
+    assert unpack_link(pack_link(text)) == text
+
+
+def test_a_clock_comment_out_of_range_is_no_clock():
+    from hiddenchess.app.pgn import read_pgn
+    _game, kept = read_pgn("1. e4 { [%clk 0:99:00] } 1... e5 { [%clk 0:02:59] } 2. Nf3 { [%clk 0:02:60] } *")[:2]
+    assert kept["clk"] == [None, "0:02:59", None]
 
 
 def test_a_game_is_in_progress_once_a_player_did_something_the_import_would_lose():
@@ -212,3 +227,14 @@ def test_an_imported_unfinished_games_termination_gives_way_to_its_ending():
     other.move("g2", "g4", None, now_ms=T0 + 1)
     other.move("d8", "h4", None, now_ms=T0 + 2)
     assert '[Termination "Normal"]' in export_game(other)["pgn"]
+
+
+def test_a_pgn_whose_start_position_is_already_over_is_imported_as_it_ended():
+    """A FEN of a mate with no moves was refused as "a Standard game is imported from its JSON
+    record: a PGN does not hold the choices made before the first move"."""
+    mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    for result in ("0-1", "*"):
+        game, clock, _kept = read_import(f'[FEN "{mated}"]\n[SetUp "1"]\n[Result "{result}"]\n\n{result}\n')
+        assert game.status.over and game.status.result == "0-1" and game.ply == 0
+    with pytest.raises(SessionError, match="its start position ends the game 0-1"):
+        read_import(f'[FEN "{mated}"]\n[SetUp "1"]\n[Result "1/2-1/2"]\n\n1/2-1/2\n')

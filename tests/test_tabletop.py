@@ -305,6 +305,30 @@ def test_record_keeps_illegal_moves_and_penalties():
         Game.from_record(record)
 
 
+@pytest.mark.parametrize("tabletop, error", [
+    # (found by a records audit: each was accepted, the first turning a legal move into an
+    # illegal one, the others with parts that meant nothing)
+    ({"illegal": [1, 2, 3], "penalties": {"3": ["d1"]}}, "ply 2 .*calls this move illegal, but it is legal"),
+    ({"illegal": [1, 3], "penalties": {"3": ["d1", "e1"]}}, "removes e1 after ply 3, where no penalty is owed"),
+    ({"illegal": [1, 3], "penalties": {"2": ["d1"]}}, "removes d1 after ply 2"),
+    ({"illegal": [1, 1, 3]}, "'tabletop' must be"),
+    ({"illegal": [0, 1, 3]}, "'tabletop' must be"),
+    ({"illegal": [True, 3]}, "'tabletop' must be"),
+    ({"illegal": [1, 3], "penalties": {"3": ["zz"]}}, "'tabletop' must be"),
+    ("x", "'tabletop' must be"),
+])
+def test_a_tampered_tabletop_section_is_refused(tabletop, error):
+    g = new_game()
+    g.play("a2a5", allow_illegal=True)
+    g.play("d7d6")
+    g.play("b1b4", allow_illegal=True)
+    g.penalty("black", ["d1"])
+    record = json.loads(json.dumps(g.to_record()))
+    record["setup"]["tabletop"] = tabletop
+    with pytest.raises(RecordError, match=error):
+        Game.from_record(record)
+
+
 # --- properties ----------------------------------------------------------------------------------
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**6), st.booleans())

@@ -90,6 +90,8 @@ def unpack_link(value: str) -> str:
         data = out.decompress(raw, MAX_IMPORT_BYTES + 1)
         if len(data) > MAX_IMPORT_BYTES or out.unconsumed_tail:
             raise SessionError("this replay link holds more than a game")
+        if not out.eof or out.unused_data:   # (cut short, or something after the game)
+            raise ValueError
         return data.decode("utf-8")
     except (ValueError, zlib.error, UnicodeDecodeError):
         raise SessionError("this replay link is damaged (was it cut short when copied?)") from None

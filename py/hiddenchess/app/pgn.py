@@ -52,8 +52,9 @@ SITE = "Hidden Chess"
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TAG_NAME = re.compile(r"^[A-Za-z0-9_]{1,40}$")
 _TOKEN = re.compile(r"\{([^}]*)\}?|;[^\n]*|\(|\)|[^\s{}();]+")
-_CLK = re.compile(r"\[%clk\s+(\d{1,3}:\d{2}:\d{2}(?:\.\d{1,3})?)\]")
-_CLK_VALUE = re.compile(r"^\d{1,3}:\d{2}:\d{2}(?:\.\d{1,3})?$")
+# (minutes and seconds below 60: a "0:99:00" is no clock, and is dropped)
+_CLK = re.compile(r"\[%clk\s+(\d{1,3}:[0-5]\d:[0-5]\d(?:\.\d{1,3})?)\]")
+_CLK_VALUE = re.compile(r"^\d{1,3}:[0-5]\d:[0-5]\d(?:\.\d{1,3})?$")
 _NUMBER = re.compile(r"^\d+\.(\.\.)?$|^\d+\.\.\.$")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _ANNOTATION = re.compile(r"[!?]+$")
@@ -148,8 +149,8 @@ def _finish(game: Game, result: str, ending: str) -> None:
         return
     if status.over:
         if status.result != result:
-            raise SessionError(f"the PGN says {result}, but its moves end the game "
-                               f"{status.result} ({status.message})")
+            ends = "its moves end" if game.ply else "its start position ends"
+            raise SessionError(f"the PGN says {result}, but {ends} the game {status.result} ({status.message})")
         return
     on_time = ending.strip().lower() == "time forfeit"
     try:
@@ -203,7 +204,7 @@ def read_pgn(text: str) -> tuple:
         game = Game.new(vid, fen=fen)
     except HiddenChessError as e:
         raise SessionError(f"the PGN's start position cannot be used: {e}") from None
-    if game.phase != "play":
+    if game.phase != "play" and not game.status.over:   # (a position already over has no set-up)
         raise SessionError(f"a {game.variant.name} game is imported from its JSON record: a PGN "
                            f"does not hold the choices made before the first move")
     tokens, clocks, written = _movetext(body)

@@ -196,7 +196,14 @@ class TabletopRules(HiddenIdentityRules):
             match = UCI_PATTERN.match(text.strip()) if isinstance(text, str) else None
             if not match:
                 raise IllegalMoveError(f"{text!r}: a recorded illegal move is written in UCI")
-            return self._bluff(game, text, match)
+            self._plan["illegal"].discard(game.ply + 1)   # (the refereed reading of the move)
+            try:
+                game.parse_move(text)
+            except HiddenChessError:
+                return self._bluff(game, text, match)
+            finally:
+                self._plan["illegal"].add(game.ply + 1)
+            raise IllegalMoveError(f"{text}: the record calls this move illegal, but it is legal")
         return super().parse_text(game, text)
 
     def _require_no_penalty(self) -> None:
@@ -343,6 +350,9 @@ class TabletopRules(HiddenIdentityRules):
             self._apply_penalty(game, self.pending["by"], squares[:n], out,
                                 public_moves(game, game.ply), game.ply + 1)
             squares = squares[n:]
+        if squares:
+            raise PenaltyError(f"the record removes {', '.join(map(str, squares))} after ply {game.ply + 1}, "
+                               f"where no penalty is owed")
         return out
 
     def _relocate_taken(self, sq: int) -> None:
@@ -458,10 +468,12 @@ class TabletopRules(HiddenIdentityRules):
         data = dict(data)
         plan = data.pop("tabletop", None) or {}
         super().apply_record_setup(game, data)
-        illegal, penalties = plan.get("illegal", []), plan.get("penalties", {})
-        if not (isinstance(illegal, list) and all(isinstance(i, int) for i in illegal)
+        illegal, penalties = (plan.get("illegal", []), plan.get("penalties", {})) if isinstance(plan, dict) else (0, 0)
+        if not (isinstance(illegal, list) and len(set(illegal)) == len(illegal)
+                and all(type(i) is int and i > 0 for i in illegal)
                 and isinstance(penalties, dict)
-                and all(isinstance(v, list) and str(k).isdigit() for k, v in penalties.items())):
+                and all(isinstance(v, list) and str(k).isdigit() and int(k) > 0
+                        and all(c in SQUARE_INDEX for c in v) for k, v in penalties.items())):
             raise SetupError("'tabletop' must be {'illegal': [ply, ...], "
                              "'penalties': {'ply': [square, ...]}}")
         self._plan = {"illegal": set(illegal),
