@@ -397,7 +397,7 @@ def test_the_page_shows_the_forfeit_and_its_evidence():
     st = link.a.dispatch("peer_receive", {"data": forged}, now_ms=link.now)
     assert st["error"] is None
     assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
-    assert st["status"]["message"].startswith("Forfeit — White wins (your friend refused e1e2")
+    assert st["status"]["message"].startswith("Forfeit — You win (your friend refused e1e2")
     assert st["peer"]["audit"]["status"] == "pending"          # (provisional)
     assert st["peer"]["audit"]["problems"][-1]["kind"] == "wrong-refusal"
     assert [decode(t)["t"] for t in st["peer"]["outbox"]] == ["final"]

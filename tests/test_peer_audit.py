@@ -124,12 +124,12 @@ def test_the_page_says_the_result_is_provisional_then_shows_the_audit_forfeit():
     link.up = False
     st = link.call("b", "resign")
     assert st["peer"]["provisional"] is True and st["peer"]["audit"]["status"] == "pending"
-    assert st["status"]["message"] == "Black resigns — White wins"
+    assert st["status"]["message"] == "You resign — Your friend wins"
     link.open()
     st = link.state("b")
     assert st["peer"]["provisional"] is False and st["peer"]["audit"]["status"] == "failed"
     assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "black"
-    assert st["status"]["message"].startswith("Forfeit — Black wins (the end-of-game check found")
+    assert st["status"]["message"].startswith("Forfeit — You win (the end-of-game check found")
     assert "g1g2 is illegal" in st["status"]["message"]
 
 

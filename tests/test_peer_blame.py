@@ -157,10 +157,10 @@ def test_the_pages_show_blacks_forfeit_for_the_kxe5_line():
     link.play(SP_MOVES + ["d5e5", "a7a6", "a2a3", "g8f6"])
     link.call("a", "resign")
     white, black = link.state("a"), link.state("b")
-    for st, who in ((white, "your friend"), (black, "this page")):
+    for st, who, wins in ((white, "your friend", "You win"), (black, "this page", "Your friend wins")):
         assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
         assert st["status"]["message"].startswith(
-            f"Forfeit — White wins (the end-of-game check found that {who} broke a rule at move 13")
+            f"Forfeit — {wins} (the end-of-game check found that {who} broke a rule at move 13")
         assert st["peer"]["provisional"] is False and st["peer"]["audit"]["status"] == "failed"
         assert {q["by"] for q in st["peer"]["audit"]["problems"]} == {"black"}
         assert "a2a3" not in st["status"]["message"]

@@ -329,7 +329,7 @@ def test_after_the_end_everything_is_shown_and_replayable():
     assert link.state("a")["secrets"]["sealed"] == {"white": ["d2", "e2"]}
     link.call("b", "resign")
     st = link.state("a")
-    assert st["viewer"] == "all" and st["status"]["message"] == "Black resigns \u2014 White wins"
+    assert st["viewer"] == "all" and st["status"]["message"] == "Your friend resigns \u2014 You win"
     assert st["secrets"]["sealed"] == {"white": ["d2", "e2"], "black": ["c7", "f7"]}
     assert {f["square"] for f in st["secrets"]["fates"]["black"]} == {"c7", "f7"}
     st = link.call("a", "replay", {"ply": 1, "perspective": "black"})

@@ -45,7 +45,7 @@ def test_the_page_blames_only_the_friend_that_accepted_kxe5(page, site):
     assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
     assert {q["by"] for q in st["peer"]["audit"]["problems"]} == {"black"}
     title = page.locator("#banner-title")
-    expect(title).to_contain_text("Forfeit — White wins (the end-of-game check found that your "
+    expect(title).to_contain_text("Forfeit — You win (the end-of-game check found that your "
                                   "friend broke a rule at move 13")
     expect(page.locator("#friend-audit")).to_contain_text("black accepted d5e5")
     expect(page.locator("#friend-audit")).not_to_contain_text("a2a3")

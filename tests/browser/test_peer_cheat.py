@@ -73,7 +73,7 @@ def test_two_browsers_a_cheating_page_forfeits_and_the_other_shows_the_evidence(
     host.click("e1")
     host.click("e2")
     title = host.page.locator("#banner-title")
-    expect(title).to_contain_text("Forfeit — White wins (your friend refused e1e2", timeout=CONNECT_MS)
+    expect(title).to_contain_text("Forfeit — You win (your friend refused e1e2", timeout=CONNECT_MS)
     expect(title).to_contain_text("no pawn of theirs that could be secret stands next to that square")
     expect(host.page.locator("#friend-audit")).to_contain_text("your friend refused e1e2")
     st = host.state()
@@ -158,7 +158,7 @@ def test_a_false_refusal_is_a_forfeit_shown_with_its_evidence(page, site):
                             open=[], nonce="", ep="")
     st = f.to_page(forged)
     assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
-    expect(page.locator("#banner-title")).to_contain_text("Forfeit — White wins (your friend refused e1e2")
+    expect(page.locator("#banner-title")).to_contain_text("Forfeit — You win (your friend refused e1e2")
     expect(page.locator("#friend-audit")).to_contain_text("no pawn of theirs that could be secret")
     assert state(page)["peer"]["provisional"] is False        # (a forfeit is final at once)
     f.shot("cheat-forfeit-at-once")
@@ -204,7 +204,7 @@ def test_a_false_answer_found_by_the_audit_turns_the_result_into_a_forfeit(page,
     st = state(page)
     assert st["peer"]["audit"]["status"] == "failed" and st["peer"]["provisional"] is False
     assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
-    expect(page.locator("#banner-title")).to_contain_text("Forfeit — White wins (the end-of-game check")
+    expect(page.locator("#banner-title")).to_contain_text("Forfeit — You win (the end-of-game check")
     expect(page.locator("#banner-title")).to_contain_text(
         "try 1 answered refused for d5c4, but the truth is allowed")
     f.shot("cheat-forfeit-by-the-audit")

@@ -41,7 +41,7 @@ def test_a_friend_that_resends_an_acknowledged_message_differently_forfeits(page
     st = f.to_page(text)
     assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
     title = page.locator("#banner-title")
-    expect(title).to_contain_text("Forfeit — White wins")
+    expect(title).to_contain_text("Forfeit — You win")
     expect(title).to_contain_text("two different messages as its message")
     expect(title).to_contain_text("the move e7e5, then the move d7d5")
     assert "cannot be resumed" not in page.locator("body").inner_text()

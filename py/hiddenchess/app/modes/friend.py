@@ -200,6 +200,9 @@ class Friend(Mode):
         seat = self.pg.seat
         return {seat: "You", other(seat): "Your friend"}
 
+    def speakers(self, session) -> dict:
+        return self.names(session)   # ("Your friend resigns — You win", as against the computer)
+
     def may_claim(self, session) -> bool:
         return self.pg.turn == self.viewer()
 
@@ -220,7 +223,7 @@ class Friend(Mode):
         pg = self.pg
         local = pg.local
         status = pg.status().to_json()
-        status["message"] = message(status)
+        status["message"] = message(status, self.speakers(session))
         # A forfeit names its evidence (a rule break proven at once, or a withheld message).
         evidence = (pg.ending or {}).get("evidence")
         if evidence and status["over"]:
