@@ -39,6 +39,7 @@ def test_a_takeback_needs_the_other_players_yes(app):
     app.evaluate("window.hcApp.call('new_game', {variant: 'reveal', draws: ['n']})")
     play(app, "b1c3")
     expect(button).to_be_disabled()
+    expect(button).to_have_attribute("title", re.compile(r"^Nc3\?N revealed something: it cannot be taken back\.$"))
     assert "cannot be taken back" in app.evaluate("window.hcApp.call('takeback')")["error"]
 
 

@@ -269,6 +269,7 @@ class State(TypedDict):
     variantMenu: List[MenuEntry]
     computer: Optional[ComputerView]
     takeback: Optional[Takeback]  # on one device: the move a takeback would undo, if any
+    takebackWhy: Optional[str]   # why no takeback is possible now (the greyed button's title)
     material: Optional[Dict[Side, dict]]  # {"pieces": ["q", "p"], "score": 8} per side, where public
     computerVariants: List[str]
     friendVariants: Optional[List[str]]  # None until the page asks (action "catalog")
@@ -287,4 +288,4 @@ class State(TypedDict):
 #: State keys the variants' panels fill (:meth:`hiddenchess.app.panels.Panel.decorate`).
 PANEL_KEYS = ("sealing", "placing", "identity", "tabletop", "secrets", "reveal")
 #: State keys the play modes fill.
-MODE_KEYS = ("computer", "peer", "takeback")
+MODE_KEYS = ("computer", "peer", "takeback", "takebackWhy")

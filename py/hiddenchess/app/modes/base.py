@@ -7,7 +7,7 @@ plays. :class:`Mode` itself is ``"local"``: two players on one device.
 from __future__ import annotations
 
 from hiddenchess.app.errors import SessionError
-from hiddenchess.app.text import other
+from hiddenchess.app.text import error_sentence, other
 from hiddenchess.errors import HiddenChessError
 
 __all__ = ["Mode", "MODES"]
@@ -74,7 +74,8 @@ class Mode:
         undo (``takeback``: who asks, who agrees, the move)."""
         try:
             last = self._takeback_ply(session)
-        except SessionError:
+        except SessionError as e:
+            st["takebackWhy"] = error_sentence(str(e))
             return
         g = session.game
         st["takeback"] = {"by": other(g.turn), "agree": g.turn, "san": last.san}

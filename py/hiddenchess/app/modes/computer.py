@@ -29,7 +29,7 @@ from hiddenchess.ai import LEVELS, choose_setup, computer_variants
 from hiddenchess.ai.ponder import PONDER_SLICE, hides_nothing
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.modes.base import Mode
-from hiddenchess.app.text import COLORS, message, other
+from hiddenchess.app.text import COLORS, error_sentence, message, other
 from hiddenchess.errors import HiddenChessError
 
 __all__ = ["ComputerMode", "DEFAULT_LEVEL", "DRAW_ACCEPT_CP", "PLAYER_COLORS", "OPTION_KEYS",
@@ -189,8 +189,9 @@ class ComputerMode(Mode):
                       "slice": PONDER_SLICE}
         try:
             can_take_back = bool(self._takeback_plies(g))
-        except SessionError:
+        except SessionError as e:
             can_take_back = False
+            st["takebackWhy"] = error_sentence(str(e))
         st["computer"] = {
             "seat": self.seat,
             "player": self.player_seat,
