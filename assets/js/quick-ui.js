@@ -19,12 +19,19 @@ import { relayUrls, relayWords } from './signal/relays.js';
 
 // A pairing whose game has not started by then goes back to the queue: CONNECT_MS, plus four
 // times the lag the lobby measured (the connection's offer and answer cross the relays too).
+// An opponent whose page never even came into the room (no connection set-up from it) is given
+// up after ARRIVE_MS: a stranger who completes pairings and never comes, with a fresh key each
+// time, kept two honest pages apart for minutes at 20 s a pairing. Once the game is handed over,
+// the other page must have joined it within START_MS, or the game is dropped and the page looks
+// again (a stranger who connected and then ignored the invite left the host before a dead game).
 const CONNECT_MS = 20000;
+const ARRIVE_MS = 7000;
+const START_MS = 20000;
 const NO_RELAY_MS = 6000;
 const SLOW_LAG_MS = 1500; // a seek's round trip through the relays this long is said to be slow
 const NAMES = { standard: 'Standard', 'royal-pawn': 'Royal Pawn', 'secret-pawn': 'Secret Pawn', reveal: 'Reveal', 'hidden-identity': 'Hidden Identity' };
 
-const quick = { qp: null, link: null, note: '', since: 0, label: '', timer: null, pairTimer: null };
+const quick = { qp: null, link: null, note: '', since: 0, label: '', timer: null, pairTimer: null, startWatch: null };
 
 /** The clock choice as a lobby key ("300+3") and as the game's [initial s, increment s] (or null). */
 export function clockChoice(value) {
@@ -82,7 +89,7 @@ function renderQuick() {
   const noRelay = open === 0 && Date.now() - quick.since > NO_RELAY_MS;
   // While seeking, the header and the panel say so (not the previous game's name and turn).
   showTitle(['Quick play', quick.label]);
-  $('status-line').textContent = noRelay ? 'No relay reachable' : 'Looking for an opponent…';
+  $('status-line').textContent = noRelay ? 'No relay reachable' : quick.link ? 'Opponent found: connecting…' : 'Looking for an opponent…';
   $('quick-game').textContent = quick.label;
   $('quick-status').textContent = quick.note || (noRelay ? NO_RELAY_NOTE : 'Looking for an opponent…');
   el.dataset.relays = noRelay ? 'none' : 'ok';
@@ -102,11 +109,12 @@ function renderQuick() {
       : `Reaching the relays (${total})…`;
 }
 
-/** Start waiting for an opponent for this variant and clock (the dialog's choice). */
-export async function startQuick(variant, clockValue) {
+/** Start waiting for an opponent for this variant and clock (the dialog's choice); `again`: the
+ * note of a pairing whose game never started (the page looks again by itself). */
+export async function startQuick(variant, clockValue, again = '') {
   const clock = clockChoice(clockValue);
   const st = app.state;
-  if (st && !isOver(st) && (st.moves || []).length > 0) {
+  if (!again && st && !isOver(st) && (st.moves || []).length > 0) {
     const ok = await confirmDialog('Quick play?', 'The game in progress is kept in Your games.', 'Find an opponent');
     if (!ok) return;
   }
@@ -116,8 +124,9 @@ export async function startQuick(variant, clockValue) {
     if (quick.qp === qp) quick.maxOthers = Math.max(quick.maxOthers || 0, qp.others());
     renderQuick();
   };
+  const back = { variant, clockValue, gameId: again ? quick.back && quick.back.gameId : st && st.gameId };
   const qp = new QuickPlay({ variant, clock: clock.key, relays, onchange: seen, onpaired: (q, pair) => paired(q, pair, variant, clock, relays) });
-  Object.assign(quick, { qp, note: '', since: Date.now(), maxOthers: 0, label: `${NAMES[variant] || variant} · ${clock.pair ? `${clock.pair[0] / 60}+${clock.pair[1]}` : 'no clock'}` });
+  Object.assign(quick, { qp, back, note: again, since: Date.now(), maxOthers: 0, label: `${NAMES[variant] || variant} · ${clock.pair ? `${clock.pair[0] / 60}+${clock.pair[1]}` : 'no clock'}` });
   quick.timer = setInterval(renderQuick, 1000);
   renderQuick();
   try {
@@ -130,11 +139,37 @@ export async function startQuick(variant, clockValue) {
 
 export function stopQuick() {
   clearInterval(quick.timer);
-  clearTimeout(quick.pairTimer);
+  clearInterval(quick.pairTimer);
+  clearInterval(quick.startWatch);
   if (quick.qp) quick.qp.cancel();
   if (quick.link) quick.link.leave();
-  Object.assign(quick, { qp: null, link: null, note: '', timer: null, pairTimer: null });
+  Object.assign(quick, { qp: null, link: null, note: '', timer: null, pairTimer: null, startWatch: null });
   renderQuick();
+}
+
+/** After the hand-over: the game `gameId` must start (the other page joined it: a message of
+ * this game came from it) within START_MS, else it is dropped (the page goes back to the game it
+ * showed before quick play, and deletes this one: nobody else has its invite) and the page
+ * looks for an opponent again. Opening another game meanwhile ends the watch. */
+function watchStart(gameId, lag) {
+  const deadline = Date.now() + START_MS + 4 * lag;
+  clearInterval(quick.startWatch);
+  const watch = setInterval(() => {
+    const st = app.state;
+    const p = st && st.peer;
+    if (!st || st.gameId !== gameId || !p || p.heard || p.status === 'over') {
+      clearInterval(watch);
+      return;
+    }
+    if (Date.now() < deadline) return;
+    clearInterval(watch);
+    const back = quick.back || {};
+    let left = back.gameId && back.gameId !== gameId ? call('open_game', { id: back.gameId }, { quiet: true }) : null;
+    if (!left || left.error || left.gameId !== back.gameId) left = call('new_game', {}, { quiet: true });
+    if (left && !left.error && left.gameId !== gameId) call('delete_game', { id: gameId }, { quiet: true });
+    startQuick(back.variant, back.clockValue, 'The opponent left before the game started. Looking again…');
+  }, 1000);
+  quick.startWatch = watch;
 }
 
 function paired(qp, pair, variant, clock, relays) {
@@ -150,7 +185,7 @@ function paired(qp, pair, variant, clock, relays) {
   const fail = why => {
     if (quick.link !== link) return;
     if (link.iceFailed) why = ICE_MESSAGE;
-    clearTimeout(quick.pairTimer);
+    clearInterval(quick.pairTimer);
     link.leave();
     quick.link = null;
     quick.note = `${why} Looking again…`;
@@ -158,13 +193,23 @@ function paired(qp, pair, variant, clock, relays) {
     renderQuick();
   };
   const lag = lagOf(qp.lobby.lag);
-  quick.pairTimer = setTimeout(() => fail('The opponent could not be reached.'), CONNECT_MS + 4 * lag);
-  const done = () => {
-    clearTimeout(quick.pairTimer);
+  const started = Date.now();
+  quick.pairTimer = setInterval(() => {
+    const waited = Date.now() - started;
+    if (link.state === 'open' || link.answered) {
+      // (in the room, its game not begun: the host never sent its game, or the connection failed)
+      if (waited >= CONNECT_MS + 4 * lag) fail(link.state === 'open' ? 'The opponent did not start the game.' : 'The opponent could not be reached.');
+    } else if (waited >= ARRIVE_MS + 4 * lag) {
+      fail('The opponent did not come.');
+    }
+  }, 250);
+  const done = gameId => {
+    clearInterval(quick.pairTimer);
     clearInterval(quick.timer);
     qp.cancel();
     Object.assign(quick, { qp: null, link: null, note: '', timer: null, pairTimer: null });
     renderQuick();
+    if (gameId) watchStart(gameId, lag);
   };
   let made = false;
   link.onchange = () => {
@@ -177,7 +222,7 @@ function paired(qp, pair, variant, clock, relays) {
       return;
     }
     link.control({ k: 'invite', invite: st.peer.invite });
-    done();
+    done(st.gameId);
   };
   link.oncontrol = m => {
     if (m.k !== 'invite' || pair.role !== 'guest' || made || quick.link !== link) return;
@@ -195,7 +240,7 @@ function paired(qp, pair, variant, clock, relays) {
       fail(`The game could not be joined (${(st && st.error) || 'no state'}).`);
       return;
     }
-    done();
+    done(st.gameId);
   };
 }
 

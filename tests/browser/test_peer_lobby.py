@@ -462,3 +462,40 @@ def test_each_step_is_bound_to_its_commitment_and_strangers_are_remembered(lobby
     flip = out.pop("flip")
     assert all(isinstance(v, bool) for v in flip)
     assert all(out.values()), [k for k, v in out.items() if not v]
+
+
+def test_after_a_requeue_a_page_pairs_only_with_a_seeker_it_knew_long_before(lobby_page, site):
+    """A swarm of fresh keys that pair and never come took each requeued page at once, and two
+    honest pages, each back while the other was away with such a key, never met (a red team,
+    2026-12-06). For QUIET_MS after a requeue a page pairs only with seekers heard SENIOR_MS
+    before, such as the other honest page, whose seniority outlives its `gone`."""
+    out = steps(lobby_page, site, """
+      const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      a.handle({t: 'seek', p: ids[1], k: key}, 0);                 // the honest one, known at once
+      a.handle({t: 'gone', p: ids[1]}, 1000);                        // ... away with a ghost
+      // a pairs with a ghost (a fresh key's proposal), which never comes: a requeues.
+      const t0 = L.SENIOR_MS + 5000;
+      a.handle({t: 'propose', p: ids[2], to: ids[0], c: 'c'.repeat(64), k: key}, t0);
+      a.handle({t: 'confirm', p: ids[2], to: ids[0], c: 'c'.repeat(64), s: '0'.repeat(32)}, t0 + 10);
+      a.pair = {opponent: ids[2]}; a.state = 'paired';
+      a.requeue(t0 + 100);
+      // Another fresh key proposes at once: busy, and a proposes to no fresh seeker either.
+      const [told] = a.handle({t: 'propose', p: ids[3], to: ids[0], c: 'd'.repeat(64), k: key}, t0 + 200);
+      log.freshRefused = told && told.t === 'busy' && a.state === 'seeking';
+      a.handle({t: 'seek', p: ids[4], k: key}, t0 + 300);
+      log.noProposalToFresh = !a.tick(t0 + 400).some(m => m.t === 'propose' && m.to === ids[4]);
+      // The honest one is back: a proposes to it, and would accept its proposal.
+      a.handle({t: 'seek', p: ids[1], k: key}, t0 + 2000);
+      log.proposesToKnown = a.tick(t0 + 2100).some(m => m.t === 'propose' && m.to === ids[1]);
+      const b = new L.Lobby({id: ids[5], key, random: rnd, now: 0});
+      b.handle({t: 'seek', p: ids[6], k: key}, 0);
+      b.requeue(t0);
+      const [acc] = b.handle({t: 'propose', p: ids[6], to: ids[5], c: 'e'.repeat(64), k: key}, t0 + 100);
+      log.knownAccepted = acc && acc.t === 'accept';
+      // After the quiet time, anyone again.
+      const c = new L.Lobby({id: ids[5], key, random: rnd, now: 0});
+      c.requeue(t0);
+      const [late] = c.handle({t: 'propose', p: ids[7], to: ids[5], c: 'f'.repeat(64), k: key}, t0 + L.QUIET_MS + 1);
+      log.afterQuietAnyone = late && late.t === 'accept';
+    """, "01234567")
+    assert all(out.values()), [k for k, v in out.items() if not v]

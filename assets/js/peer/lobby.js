@@ -65,6 +65,13 @@ export const MAX_RETRY_MS = 8 * 60000; // ... doubled after each further failure
 export const MAX_LAG_MS = 10000; // the most of this page's measured lag the deadlines allow for
 export const MAX_CLAIMED_LAG_MS = 5000; // ... and of the lag another's seek claims (offers only)
 export const LATE_MS = 2 * MAX_LAG_MS; // a step that ran out of time may be taken up this long after
+// After a pairing that led to no game, for QUIET_MS (plus the lag), a page pairs only with a seeker
+// it first heard at least SENIOR_MS before: a swarm of fresh keys that pair and never come (each a
+// proof of work) took each requeued page at once, and two honest pages, each back while the other
+// was away with such a key, never met. An honest page is back within a pairing's time (quick-ui.js
+// ARRIVE_MS) and is known from long before; a fresh key is not.
+export const QUIET_MS = 10000;
+export const SENIOR_MS = 15000;
 const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
 // What a relevant message needs before it is handled (Lobby.relevant).
 export const OPEN = 'open';
@@ -122,6 +129,8 @@ export class Lobby {
     this.failed = failed;
     this.retry = retry;
     this.seekers = new Map(); // id -> {at, k}
+    this.firstHeard = new Map(); // id -> ms: when this page first heard it seek (kept after it went)
+    this.quietUntil = -Infinity; // (after a requeue: only seekers heard long ago, see QUIET_MS)
     this.skip = new Map(); // id -> until (ms): said busy
     this.toldBusy = new Map(); // id -> until (ms): a key in its back-off, told busy (not again before)
     this.offers = new Map(); // id -> {c, s, at, stage: 'proposed' | 'checking', n, r, k}
@@ -207,10 +216,19 @@ export class Lobby {
     }
   }
 
+  /** Whether `id` may pair with this page now: always, but in the quiet time after a requeue only
+   * if it was first heard SENIOR_MS before. */
+  _eligible(id, now) {
+    if (now === undefined || now >= this.quietUntil) return true;
+    const first = this.firstHeard.get(id);
+    return first !== undefined && now - first >= SENIOR_MS;
+  }
+
   /** Whether the proposal `m` (relevant) would be accepted now (else it is answered busy, or
    * ignored when it was cancelled already). */
-  _wouldAccept(m) {
+  _wouldAccept(m, now) {
     if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking') return false;
+    if (!this._eligible(m.p, now)) return false;
     if (this.offers.has(m.p) && this.id < m.p) return false; // crossed proposals: mine wins
     for (const o of this.offers.values()) if (o.stage === 'checking') return false;
     return true;
@@ -303,6 +321,7 @@ export class Lobby {
     const out = [];
     for (const [id, s] of this.seekers) {
       if (now - s.at > SEEK_TTL_MS || this.failed.has(id) || this.offers.has(id) || this.skip.get(id) > now) continue;
+      if (!this._eligible(id, now)) continue;
       if (!s.score) s.score = digest(this.id < id ? `${this.id}|${id}` : `${id}|${this.id}`);
       out.push([s.score, id]);
     }
@@ -378,6 +397,10 @@ export class Lobby {
       }
       const known = this.seekers.get(m.p);
       this.seekers.set(m.p, { at: now, k: m.k, l: lagOf(m.l), score: known ? known.score : null });
+      if (!this.firstHeard.has(m.p)) {
+        this.firstHeard.set(m.p, now);
+        forgetOldest(this.firstHeard, MAX_REMEMBERED);
+      }
       return [];
     }
     if (m.t === 'gone') {
@@ -437,7 +460,7 @@ export class Lobby {
     if (this.cancelled.has(`${m.p}|${m.c}`)) return [];
     // Crossed proposals: mine (the lower key) wins; the other withdraws its own without failing
     // me. Busy, or checking an acceptor of mine: busy.
-    if (!this._wouldAccept(m)) return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
+    if (!this._wouldAccept(m, now)) return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
     const out = this._cancelAll(m.p);
     this.state = 'locked';
     this.lock = { with: m.p, c: m.c, r: this.random(16), k: m.k, at: now };
@@ -496,6 +519,7 @@ export class Lobby {
     this.state = 'seeking';
     this.since = now;
     this.lastSeek = -Infinity;
+    this.quietUntil = now + QUIET_MS + lagOf(this.lag);
   }
 
   /** Stop (cancel, or the game started): tells the others. */

@@ -21,6 +21,7 @@
 //   connection (HCPeer ends a channel when the friend is lost; the next one opens when the
 //   friend is back), messages that arrive between two channels are kept for the next one.
 // link.relayState() -> {open, total, failed}; link.noRelay() -> true when no relay is reachable;
+// link.answered: the other page's connection set-up has arrived (it is in the room);
 // link.onchange(link) after every change of
 //   link.state ("loading" | "connecting" | "open" | "taken" | "failed" | "left") or of the
 //   relay count; link.leave().
@@ -80,7 +81,7 @@ export const loud = fn => (...args) => {
 /** An RTCPeerConnection (given to Trystero) that tells the waiting links (`onFailed`) when ICE
  * fails: a connection whose set-up was exchanged that fails, or is not up ICE_FAIL_MS later,
  * without ever having been up. */
-export function watchedConnection(onFailed = iceFailed) {
+export function watchedConnection(onFailed = iceFailed, onRemote = null) {
   const Base = globalThis.RTCPeerConnection;
   if (!Base) return undefined;
   return class extends Base {
@@ -101,6 +102,7 @@ export function watchedConnection(onFailed = iceFailed) {
     }
 
     setRemoteDescription(description) {
+      if (onRemote) onRemote();
       if (!this.hcTimer) {
         this.hcSince = Date.now();
         TRYING.add(this);
@@ -319,7 +321,8 @@ export class RoomLink {
       password,
       relayConfig: { urls: this.relays, warnOnRelayFailure: false },
       rtcConfig: { iceServers: this.iceServers },
-      rtcPolyfill: watchedConnection(),
+      // (the other page's set-up arrived: only the two pages know the room's password)
+      rtcPolyfill: watchedConnection(undefined, () => { this.answered = true; }),
     }, roomId, { onJoinError: e => this._joinError(e) });
     this.room = room;
     this.ctl = room.makeAction('hcctl');

@@ -219,6 +219,7 @@ class PeerView(TypedDict):      # games with a friend (hiddenchess.app.modes.fri
     rejected: Optional[str]
     audit: Optional[dict]
     connected: bool
+    heard: bool                  # the friend's page has sent a message of this game (it joined)
     notice: Optional[str]
     canClaim: Optional[str]      # "flag" | "stalled"
     rematch: Optional[dict]

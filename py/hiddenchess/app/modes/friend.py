@@ -47,7 +47,7 @@ referee for their penalties).
 (the messages produced since the previous state: send them in order), "publish": [text, ...]
 and "unacked": [text, ...] (the relays' store, above), "relayed": bool, "waiting_for": text or
 None, "rejected": the last rejected message's reason or None, "audit": None | {"status":
-"pending"|"verified"|"failed", "problems": [...]}, "connected": bool, "notice": e.g. a refusal,
+"pending"|"verified"|"failed", "problems": [...]}, "connected": bool, "heard": bool (a message came from the friend), "notice": e.g. a refusal,
 "canClaim": None|"flag"|"stalled", "rematch": None | {"by": "me"|"friend", "game"}, "fork": text
 or None (the two logs are being brought together: a page restored from an older copy takes its
 messages back, see peer/resync.py), "provisional": bool, "owed":
@@ -274,6 +274,7 @@ class Friend(Mode):
             "rejected": pg.rejected,
             "audit": audit,
             "connected": pg.connected,
+            "heard": bool(pg.recv),
             "notice": pg.notice,
             "canClaim": can_claim,
             "rematch": rematch,
