@@ -56,6 +56,33 @@ def test_the_end_a_draw_offer_and_the_hand_over_are_announced():
     assert st_["speech"]["key"] not in keys
 
 
+def test_a_takeback_is_announced_as_taken_back_not_as_the_move_before_it():
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    for m in ["e4", "Nc6", "d4"]:
+        st_ = s.dispatch("typed", {"text": m}, now_ms=T0)
+    heard = st_["speech"]["key"]
+    st_ = s.takeback(now_ms=T0)
+    assert st_["speech"]["text"] == "d4 taken back. White to move."
+    assert st_["speech"]["key"] != heard
+    st_ = s.dispatch("typed", {"text": "Nf3"}, now_ms=T0)  # (then moves are moves again)
+    assert st_["speech"]["text"] == "White: knight to f3. Black to move."
+    st_ = s.takeback(now_ms=T0)
+    assert st_["speech"]["text"] == "Nf3 taken back. White to move."
+    st_ = s.takeback(now_ms=T0)
+    assert st_["speech"]["text"] == "Nc6 taken back. Black to move."
+    # against the computer: the player's move and the computer's reply, both named
+    s = Session(MemoryBackend())
+    st_ = s.new_game({"mode": "computer", "color": "white"}, now_ms=T0)
+    s.move("e2", "e4", now_ms=T0)
+    st_ = s.computer_move("g8f6", ply=1, game=st_["gameId"], now_ms=T0)
+    assert st_["speech"]["text"] == "Black: knight to f6. White to move."
+    st_ = s.takeback(now_ms=T0)
+    assert st_["speech"]["text"] == "e4 and Nf6 taken back. White to move."
+    st_ = s.move("d2", "d4", now_ms=T0)
+    assert st_["speech"]["text"].startswith("White: pawn to d4.")
+
+
 def test_a_replay_says_the_move_shown_as_the_chosen_side_knew_it():
     s = Session(MemoryBackend())
     s.new_game({"variant": "hidden-identity"}, now_ms=T0)

@@ -25,8 +25,8 @@ from hiddenchess.app.keyboard import Keyboard
 from hiddenchess.app.panels import board_squares
 from hiddenchess.app.text import COLORS, title
 
-__all__ = ["ROLE_WORDS", "ply_words", "announce", "clock_words", "board_squares", "square_words",
-           "pieces_words", "scan_words", "piece_name"]
+__all__ = ["ROLE_WORDS", "ply_words", "announce", "takeback_words", "clock_words", "board_squares",
+           "square_words", "pieces_words", "scan_words", "piece_name"]
 
 #: FEN letters -> piece words.
 ROLE_WORDS = {"p": "pawn", "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king"}
@@ -105,7 +105,10 @@ def announce(session, st: dict, keyboard: Keyboard) -> dict:
     parts = []
     # (a game ended by an action -- resigned, agreed, flagged -- is not told its last move again)
     ended_by_move = bool(g.history) and any(e.kind == "game-over" for e in g.history[-1].events)
-    if g.history and (not status["over"] or ended_by_move):
+    undone = session.mode.taken_back(session)
+    if undone:  # (not the move now last, as if it had just been played)
+        parts.append(takeback_words(undone))
+    elif g.history and (not status["over"] or ended_by_move):
         parts.append(ply_words(g, len(g.history) - 1, seat, keyboard))
     offer, handover, penalty = st["drawOffer"], st["handover"], g.pending_penalty
     if status["over"]:
@@ -124,8 +127,20 @@ def announce(session, st: dict, keyboard: Keyboard) -> dict:
         elif st["phase"] == "play":
             parts.append(f"{title(st['turnColor'])} to move.")
     # (with the state's gameId, the page knows when to speak; the key holds no secret)
-    key = "|".join(map(str, (len(g.history), viewer, offer, status["reason"], st["phase"])))
+    key = "|".join(map(str, (len(g.history), viewer, offer, status["reason"], st["phase"],
+                             "taken-back" if undone else "")))
     return {"key": key, "text": " ".join(parts), "reply": None}
+
+
+def takeback_words(plies) -> str:
+    """The plies a takeback undid, in the order they were played, as the move list writes them.
+
+    >>> from hiddenchess.game.game import Game
+    >>> g = Game.new("standard"); _ = g.play("Nf3"); _ = g.play("Nc6")
+    >>> takeback_words(g.history[1:]), takeback_words(g.history)
+    ('Nc6 taken back.', 'Nf3 and Nc6 taken back.')
+    """
+    return " and ".join(p.san for p in plies) + " taken back."
 
 
 def _duration(ms: int) -> str:

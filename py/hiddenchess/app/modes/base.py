@@ -25,6 +25,21 @@ class Mode:
     name = "local"
     #: Actions only this mode has (``Session.peer_open`` ...), run by :meth:`dispatch`.
     actions: tuple = ()
+    #: The last takeback: ``(game, plies left after it, [the plies it undid, in order])``.
+    undone: "tuple | None" = None
+
+    def record_takeback(self, session, plies: list) -> None:
+        """``plies`` (in the order they were played) were just taken back."""
+        self.undone = (session.game, len(session.game.history), list(plies))
+
+    def taken_back(self, session) -> list:
+        """The plies the last takeback undid, while the game still stands where it left it
+        (``[]`` once a move is played, or in another game): what the live region says."""
+        if self.undone is None:
+            return []
+        game, left, plies = self.undone
+        g = session.game
+        return plies if game is g and len(g.history) == left and not g.status.over else []
 
     def viewer(self, session) -> "str | None":
         """Whose knowledge the page shows, or ``None`` to let the session decide."""
@@ -138,9 +153,10 @@ class Mode:
         page), unless it revealed anything (a secret pawn, a drawn role, a captured identity)."""
         try:
             self._takeback_ply(session)
-            session.game.undo()
+            ply = session.game.undo()
         except HiddenChessError as e:
             return session.error(e, now_ms)
+        self.record_takeback(session, [ply])
         clock = session.clock
         if clock is not None and clock.started:
             clock.start(session.game.turn, now_ms)  # the side to move again has its time running

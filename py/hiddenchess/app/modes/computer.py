@@ -236,10 +236,10 @@ class ComputerMode(Mode):
     def takeback(self, session, now_ms: int) -> dict:
         g = session.game
         try:
-            for _ in range(self._takeback_plies(g)):
-                g.undo()
+            plies = [g.undo() for _ in range(self._takeback_plies(g))]
         except HiddenChessError as e:
             return session.error(e, now_ms)
+        self.record_takeback(session, plies[::-1])
         if session.clock is not None and session.clock.started:
             session.clock.start(g.turn, now_ms)  # the player's time runs again
         session.save(now_ms)
