@@ -129,6 +129,50 @@ def test_reading_words():
         "White 1 minute 1 second. Black 1 hour, running."
 
 
+def _typed(s, text):
+    return s.dispatch("typed", {"text": text}, now_ms=T0)["speech"]["reply"]
+
+
+def test_squares_and_pieces_are_said_with_their_variants_marks():
+    s = Session(MemoryBackend())
+    s.new_game({"variant": "secret-pawn"}, now_ms=T0)
+    s.show_board("white", now_ms=T0)
+    s.seal(["d2", "e2"], now_ms=T0)
+    s.show_board("black", now_ms=T0)
+    s.seal(["c7", "h7"], now_ms=T0)
+    st_ = s.show_board("white", now_ms=T0)
+    assert st_["squareMarks"] == {"d2": "your secret pawn", "e2": "your secret pawn"}
+    assert _typed(s, "s d2") == "d2, white pawn, your secret pawn, can move to c3 d3 d4 e3"
+    assert _typed(s, "p P") == ("White pawns: a2, b2, c2, d2 (your secret pawn), "
+                                "e2 (your secret pawn), f2, g2, h2.")
+    assert "pawns a2 b2 c2 d2 (your secret pawn) e2 (your secret pawn) f2" in _typed(s, "p")
+    assert "d2 white pawn (your secret pawn)" in _typed(s, "scan 2")
+    for m in ["e4", "a6", "e4d4"]:  # (e4d4: a secret pawn's sideways step reveals it)
+        st_ = s.dispatch("typed", {"text": m}, now_ms=T0)
+        s.show_board(now_ms=T0)
+    assert _typed(s, "s c7").startswith("c7, black pawn, your secret pawn, can move to")
+    assert _typed(s, "s d4") == "d4, white pawn, revealed secret pawn"
+    assert "d2" not in s.state(now_ms=T0)["squareMarks"]  # (White's other one: Black may not know)
+    s = Session(MemoryBackend())
+    s.new_game({"variant": "reveal"}, now_ms=T0)
+    assert _typed(s, "s b1") == "b1, white knight, covered, can move to a3 c3"
+    assert _typed(s, "s e1") == "e1, white king"
+    s = Session(MemoryBackend())
+    s.new_game({"variant": "royal-pawn"}, now_ms=T0)
+    assert _typed(s, "s e2") == "e2, white pawn, royal, can move to e3 e4"
+    assert "e7 (royal)" in _typed(s, "p p")
+    s = Session(MemoryBackend())
+    s.new_game({"variant": "hidden-identity"}, now_ms=T0)
+    for seat in ("white", "black"):
+        s.show_board(seat, now_ms=T0)
+        s.layout("standard", now_ms=T0)
+        s.confirm_setup(now_ms=T0)
+    s.show_board(now_ms=T0)
+    s.move("e2", "e4", now_ms=T0)
+    assert s.show_board(now_ms=T0)["squareMarks"] == {"e4": "could be queen or rook or pawn"}
+    assert _typed(s, "s e4") == "e4, white piece, identity unknown, could be queen or rook or pawn"
+
+
 def test_a_keyboard_plugin_is_found_along_the_parent_chain():
     assert type(keyboard_for("hidden-identity-rk-tt")).__name__ == "HiddenIdentityKeyboard"
     assert type(keyboard_for("royal-pawn")) is Keyboard
@@ -142,8 +186,9 @@ QUIET = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
 
 
 def _spoken(st_):
-    """Everything a screen reader is given: the announcement and the move list's words."""
-    return st_["speech"]["text"], [m["say"] for m in st_["moves"]]
+    """Everything a screen reader is given: the announcement, the move list's words and the
+    squares' marks."""
+    return st_["speech"]["text"], [m["say"] for m in st_["moves"]], st_["squareMarks"]
 
 
 def _secret_pawn_run(white, black):

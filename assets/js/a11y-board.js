@@ -3,13 +3,16 @@
 // same path as a click: chessground, then the variant's panels, then the Session), Escape
 // cancels. The focused square is shown (a framed square) and said: "e4, white pawn, can move to
 // e5". What is said comes from the state only -- the board as the seat at the device sees it
-// (unknown pieces stay unknown) and the moves it may try.
+// (unknown pieces stay unknown), the marks of its variant (state.squareMarks: "your secret pawn",
+// "covered", "royal"; a panel's squareWords hook adds its page-only picks: "chosen") and the
+// moves it may try.
 
 import { $, FILES, splitUnknown } from './dom.js';
 import { app } from './state.js';
 import { onRender } from './bridge.js';
 import { onBoardMarks, redrawMarks } from './board.js';
 import { announce } from './announce.js';
+import { first } from './panels/registry.js';
 
 const ROLE = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
 const cursor = { square: null, focused: false, game: null };
@@ -32,9 +35,13 @@ function pieceNames(st) {
   return out;
 }
 
-/** The words for one square: "e4, white pawn, can move to e5". */
+/** The words for one square: "e4, white pawn, can move to e5", "d2, white pawn, your secret pawn". */
 export function squareText(st, sq) {
-  const parts = [sq, pieceNames(st)[sq] || 'empty'];
+  const piece = pieceNames(st)[sq];
+  const parts = [sq, piece || 'empty'];
+  if (piece && (st.squareMarks || {})[sq]) parts.push(st.squareMarks[sq]);
+  const picked = first('squareWords', st, sq);
+  if (picked) parts.push(picked);
   const dests = ((st.movable || {}).dests || {})[sq];
   if (dests && dests.length) parts.push(`can move to ${[...dests].sort().join(' ')}`);
   const selected = app.cg && app.cg.state.selected;

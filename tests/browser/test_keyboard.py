@@ -222,8 +222,9 @@ def test_hidden_identity_placement_and_play_by_keyboard(kb):
     play(page, "standard", "confirm", "show", "shuffle", "confirm", "show", "e4")
     expect(page.locator("#sr-live")).to_have_text("White: e2 to e4. Pass the device to Black.")
     type_move(page, "show")
-    type_move(page, "s e4")
-    expect(page.locator("#sr-live")).to_have_text("e4, white piece, identity unknown")
+    type_move(page, "s e4")  # (what Black may deduce: a piece that stepped two squares)
+    expect(page.locator("#sr-live")).to_have_text(
+        "e4, white piece, identity unknown, could be queen or rook or pawn")
     type_move(page, "resign")
     expect(page.locator("#sr-live")).to_have_text("Black resigns — White wins.")
 
@@ -257,6 +258,33 @@ def test_royal_pawn_won_by_keyboard(kb):
     new_game(page, variant="royal-pawn", fen="7k/8/4P3/8/8/p7/8/4K3 w - - 0 1 royal:a3,e6")
     play(page, "e7", "Kg8")
     type_move(page, "s e7")
-    expect(page.locator("#sr-live")).to_have_text("e7, white pawn, can move to e8")
+    expect(page.locator("#sr-live")).to_have_text("e7, white pawn, royal, can move to e8")
     type_move(page, "e8")  # (a royal pawn does not promote: no piece to name)
     expect(page.locator("#sr-live")).to_have_text("White: pawn to e8. Royal pawn promoted — White wins.")
+
+
+def test_the_board_cursor_says_each_variants_marks(kb):
+    page = kb
+    new_game(page, variant="secret-pawn")
+    type_move(page, "show")
+    page.locator("#board").focus()
+    for key in ["Home", "ArrowLeft", "Enter"]:  # d2: picked while sealing
+        page.keyboard.press(key)
+    expect(page.locator("#seal-chosen")).to_contain_text("d2")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#sr-live")).to_have_text("e2, white pawn")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#sr-live")).to_have_text("d2, white pawn, chosen as a secret pawn")
+    play(page, "seal d2 e2", "show", "seal c7 h7", "show")
+    page.locator("#board").focus()
+    page.keyboard.press("Home")
+    expect(page.locator("#sr-live")).to_have_text("e2, white pawn, your secret pawn, can move to d3 e3 e4 f3")
+    type_move(page, "p P")
+    expect(page.locator("#sr-live")).to_have_text(
+        "White pawns: a2, b2, c2, d2 (your secret pawn), e2 (your secret pawn), f2, g2, h2.")
+    new_game(page, variant="reveal")
+    page.locator("#board").focus()
+    page.keyboard.press("Home")
+    expect(page.locator("#sr-live")).to_have_text("e2, white pawn, covered, can move to e3 e4")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#sr-live")).to_have_text("e1, white king")

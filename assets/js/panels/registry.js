@@ -15,6 +15,9 @@
 //   handoverIcon(st) -> url | null               the hand-over screen's picture (else the site's)
 //   moveNote(st, move) -> string | null          a sentence attached to a move of the list
 //   tray(st) -> {what, items: [{color, label, node()}]} | null   captured pieces beside the players
+//   squareWords(st, sq) -> string | null         what the keyboard cursor adds to a square from the
+//                                 panel's own picks, not yet in the state ("chosen"; the state's
+//                                 marks are state.squareMarks, from the Python panel)
 //   notify(st)                    after a render that showed no error toast
 //   perspectives(st) -> bool      the replay can show what each side knew
 //   guideMarks(marks, mark)       a rules page's example board: draw the variant's marks

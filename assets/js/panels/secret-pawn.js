@@ -172,6 +172,7 @@ export default registerPanel({
     }
   },
   select: selectSeal,
+  squareWords: (st, sq) => (st.sealing && seal.choice.includes(sq) ? 'chosen as a secret pawn' : null),
   render(st) {
     renderSeal(st);
     renderSummary(st);

@@ -168,6 +168,13 @@ class Panel:
     def decorate(self, session, st: dict, viewer: str) -> None:
         """Fill this variant's keys of the state ``st`` (see :mod:`hiddenchess.app.state`)."""
 
+    def square_marks(self, st: dict) -> dict:
+        """The ``squareMarks`` key: ``{square: words}`` a screen reader adds to what stands on a
+        square (``"royal"``, ``"your secret pawn"``, ``"covered"``), read from the state ``st``
+        alone (drawn by then, replay included), so nothing its viewer may not know. Here: the
+        royal pieces that are not kings."""
+        return {sq: "royal" for sq in st.get("royal") or []}
+
     def frame_royal(self, session, frame: dict) -> list:
         """The ``royal`` key of a replayed frame: royal pieces that are not kings."""
         pos = notation.position_from_fen(frame["fen"], session.game.variant)

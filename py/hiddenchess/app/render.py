@@ -105,6 +105,7 @@ def _state(session, now_ms: int) -> dict:
     session.mode.decorate(session, st, now_ms)
     session.replaying.apply(session, st)
     st["material"] = material(st["fen"]) if panel.shows_material else None
+    st["squareMarks"] = panel.square_marks(st)  # (from the state: what the viewer may know)
     st["speech"] = announce(session, st, keyboard_for(g.variant))  # (the live region's words)
     return st
 

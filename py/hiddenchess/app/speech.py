@@ -180,27 +180,43 @@ def piece_name(letter: str) -> str:
     return f"{color} {ROLE_WORDS.get(letter.lower(), 'piece')}"
 
 
-def square_words(square: str, squares: dict, dests: dict) -> str:
-    """One square: what stands on it and where it can go."""
+def square_words(square: str, squares: dict, dests: dict, marks: "dict | None" = None) -> str:
+    """One square: what stands on it, its marks (``state.squareMarks``: ``"your secret pawn"``)
+    and where it can go.
+
+    >>> square_words("d2", {"d2": "P"}, {"d2": ["d3"]}, {"d2": "your secret pawn"})
+    'd2, white pawn, your secret pawn, can move to d3'
+    """
     letter = squares.get(square)
     parts = [square, piece_name(letter) if letter else "empty"]
+    if letter and (marks or {}).get(square):
+        parts.append(marks[square])
     if dests.get(square):
         parts.append("can move to " + " ".join(sorted(dests[square])))
     return ", ".join(parts)
 
 
-def pieces_words(squares: dict, which: str = "") -> str:
+def _marked(square: str, marks: "dict | None") -> str:
+    """``"e2 (your secret pawn)"``: a square with its mark, if any."""
+    mark = (marks or {}).get(square)
+    return f"{square} ({mark})" if mark else square
+
+
+def pieces_words(squares: dict, which: str = "", marks: "dict | None" = None) -> str:
     """Where the pieces are: all of them (``which=""``), or one kind (``"N"``: White's knights,
-    ``"n"``: Black's, as lichess's blind mode has it).
+    ``"n"``: Black's, as lichess's blind mode has it), each with its mark (``marks``:
+    ``state.squareMarks``).
 
     >>> pieces_words(board_squares("4k3/8/8/8/8/8/8/RN2K1NR"), "N")
     'White knights: b1, g1.'
     >>> pieces_words(board_squares("4k3/8/8/8/8/8/8/4K3"))
     'White: king e1. Black: king e8.'
+    >>> pieces_words(board_squares("4k3/4p3/8/8/8/8/3PP3/4K3"), "P", {"e2": "your secret pawn"})
+    'White pawns: d2, e2 (your secret pawn).'
     """
     if which:
         color = "white" if which.isupper() else "black"
-        found = sorted(sq for sq, ch in squares.items() if ch == which)
+        found = [_marked(sq, marks) for sq in sorted(sq for sq, ch in squares.items() if ch == which)]
         name = f"{title(color)} {_PLURAL[which.lower()]}"
         return f"{name}: {', '.join(found)}." if found else f"No {name.lower()}."
     out = []
@@ -216,14 +232,14 @@ def pieces_words(squares: dict, which: str = "") -> str:
                     word = "unknown pieces" if len(found) > 1 else "unknown piece"
                 else:
                     word = (_PLURAL if len(found) > 1 else ROLE_WORDS)[letter]
-                groups.append(f"{word} {' '.join(found)}")
+                groups.append(f"{word} {' '.join(_marked(sq, marks) for sq in found)}")
         out.append(f"{title(color)}: {', '.join(groups) if groups else 'no pieces'}.")
     return " ".join(out)
 
 
-def scan_words(squares: dict, line: str) -> str:
+def scan_words(squares: dict, line: str, marks: "dict | None" = None) -> str:
     """A file (``"a"``) from rank 1 up, or a rank (``"4"``) from the a-file on, with runs of
-    empty squares said once.
+    empty squares said once, and each piece's mark (``marks``: ``state.squareMarks``).
 
     >>> scan_words(board_squares("8/8/8/8/8/8/P7/R7"), "a")
     'a1 white rook, a2 white pawn, a3 to a8 empty.'
@@ -240,7 +256,8 @@ def scan_words(squares: dict, line: str) -> str:
     for sq in cells:
         if sq in squares:
             flush()
-            parts.append(f"{sq} {piece_name(squares[sq])}")
+            mark = (marks or {}).get(sq)
+            parts.append(f"{sq} {piece_name(squares[sq])}" + (f" ({mark})" if mark else ""))
         else:
             run.append(sq)
     flush()

@@ -282,6 +282,8 @@ class State(TypedDict):
     tabletop: Optional[TabletopView]
     secrets: Optional[Secrets]
     reveal: Optional[RevealView]
+    squareMarks: Dict[Square, str]  # what a screen reader adds to a square's piece: "your secret
+                                 # pawn", "covered", "royal" (Panel.square_marks; the viewer's knowledge)
     speech: Speech               # words for a screen reader (hiddenchess.app.speech)
     # only in the answer to export_corrupt: download: {"name", "text"}
 

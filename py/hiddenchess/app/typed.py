@@ -127,7 +127,7 @@ def _answer(session, st: dict, text: str) -> dict:
 
 def _reading(session, line: str, st: dict) -> "dict | None":
     """The board-reading commands (lichess's blind mode): the state with ``speech.reply``."""
-    squares = board_squares(st["fen"])
+    squares, marks = board_squares(st["fen"]), st.get("squareMarks") or {}
     head, rest = line.lower().split()[0], line.split()[1:]
     dests = st["movable"]["dests"]
     if head in ("c", "clock", "clocks"):
@@ -144,16 +144,16 @@ def _reading(session, line: str, st: dict) -> "dict | None":
         which = rest[0] if rest else ""
         if which and (len(which) != 1 or which.lower() not in "kqrbnp"):
             raise SessionError("p takes a piece letter: p N for White's knights, p n for Black's")
-        return _answer(session, st, pieces_words(squares, which))
+        return _answer(session, st, pieces_words(squares, which, marks))
     if head == "s" and len(rest) == 1:
         if not _SQUARE.match(rest[0].lower()):
             raise SessionError(f"s takes a square like e4, got {rest[0]!r}")
-        return _answer(session, st, square_words(rest[0].lower(), squares, dests))
+        return _answer(session, st, square_words(rest[0].lower(), squares, dests, marks))
     if head == "scan" and len(rest) == 1:
         line = rest[0].lower()
         if len(line) != 1 or line not in "abcdefgh12345678":
             raise SessionError("scan takes a file (a to h) or a rank (1 to 8)")
-        return _answer(session, st, scan_words(squares, line))
+        return _answer(session, st, scan_words(squares, line, marks))
     return None
 
 

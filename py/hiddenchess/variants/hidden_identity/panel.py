@@ -23,6 +23,7 @@ import weakref
 
 from hiddenchess.app.errors import SessionError
 from hiddenchess.app.panels import SecretsPanel, board_colors, kept_plies, register_panel, viewer_seat
+from hiddenchess.app.speech import ROLE_WORDS
 from hiddenchess.app.text import COLORS, title
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.variants.hidden_identity.rules import home_squares, shuffle_layout, standard_layout
@@ -276,6 +277,15 @@ class HiddenIdentityPanel(SecretsPanel):
             "lastNote": notes.get(str(g.ply - 1)),
             "revealedKings": bool(g.variant.revealed_kings),
         }
+
+    def square_marks(self, st: dict) -> dict:
+        """What the viewer could deduce of an unknown piece, when it rules some role out:
+        ``{"e4": "could be queen or rook or pawn"}``."""
+        out = super().square_marks(st)
+        for sq, roles in ((st.get("identity") or {}).get("candidates") or {}).items():
+            if len(roles) < len(ROLE_WORDS):
+                out[sq] = "could be " + " or ".join(ROLE_WORDS.get(r, r) for r in roles)
+        return out
 
     def frame_royal(self, session, frame: dict) -> list:
         return []  # (no check, no royal badge: they would tell)

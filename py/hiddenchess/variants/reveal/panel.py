@@ -132,6 +132,13 @@ class RevealPanel(Panel):
         st["reveal"] = reveal_state(g.position, g.history[-1].events if g.history else [],
                                     st["promotions"])
 
+    def square_marks(self, st: dict) -> dict:
+        """Each covered piece (its role not drawn yet): ``{"b1": "covered", ...}``."""
+        out = super().square_marks(st)
+        for sq in (st.get("reveal") or {}).get("covered") or []:
+            out[sq] = "covered"
+        return out
+
     def replay(self, session, st: dict, frames: list, ply: int, perspective: str) -> None:
         frame = frames[ply]
         pos = notation.position_from_fen(frame["fen"], session.game.variant)

@@ -125,6 +125,24 @@ class SecretPawnPanel(SecretsPanel):
             st["sealing"] = {"seat": viewer, "candidates": _candidates(g, viewer),
                              "count": SECRETS_PER_SIDE}
 
+    def square_marks(self, st: dict) -> dict:
+        """The secret pawns the state shows: the viewer's own (``"your secret pawn"``), the
+        revealed ones, and every one once the game is over.
+
+        >>> SecretPawnPanel("secret-pawn").square_marks({"royal": [], "secrets": {
+        ...     "own": ["d2", "e4"], "visible": ["d2", "e4", "c5"], "revealed": ["e4", "c5"]}})
+        {'d2': 'your secret pawn', 'e4': 'your secret pawn, revealed', 'c5': 'revealed secret pawn'}
+        """
+        out = super().square_marks(st)
+        sec = st.get("secrets") or {}
+        own, revealed = set(sec.get("own") or []), set(sec.get("revealed") or [])
+        for sq in sec.get("visible") or []:
+            if sq in own:
+                out[sq] = "your secret pawn, revealed" if sq in revealed else "your secret pawn"
+            else:
+                out[sq] = "revealed secret pawn" if sq in revealed else "secret pawn"
+        return out
+
     def replay(self, session, st: dict, frames: list, ply: int, perspective: str) -> None:
         frame = frames[ply]
         ext = fen_extensions(frame["fen"])
