@@ -15,7 +15,9 @@ import { announce } from './announce.js';
 import { first } from './panels/registry.js';
 
 const ROLE = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
-const cursor = { square: null, focused: false, game: null };
+// (for: the game and the seat the square belongs to -- another game or the next player at the
+// device starts again, never on the squares the one before left it)
+const cursor = { square: null, focused: false, for: null };
 
 /** What stands on each square of the state's board: "white knight", "black piece, identity unknown". */
 function pieceNames(st) {
@@ -57,6 +59,18 @@ function startSquare(st) {
   return st.orientation === 'black' ? 'e7' : 'e2';
 }
 
+/** The cursor's square in the state `st`: where it was, unless the game or the seat at the
+ *  device changed since (a hand-over: the next player starts from the last move, or its own side). */
+function cursorSquare(st) {
+  const key = `${st.gameId}|${st.viewer}`;
+  if (key !== cursor.for) {
+    cursor.for = key;
+    cursor.square = null;
+    $('board').setAttribute('aria-label', 'Chess board');
+  }
+  return cursor.square || startSquare(st);
+}
+
 function step(sq, key, orientation) {
   let file = FILES.indexOf(sq[0]);
   let rank = Number(sq[1]);
@@ -80,7 +94,7 @@ function moveCursor(sq) {
 function onKey(e) {
   const st = app.state;
   if (!st || e.ctrlKey || e.metaKey || e.altKey) return;
-  const sq = cursor.square || startSquare(st);
+  const sq = cursorSquare(st);
   cursor.focused = true;
   if (e.key.startsWith('Arrow')) {
     moveCursor(step(sq, e.key, st.orientation));
@@ -125,7 +139,7 @@ export function startA11yBoard() {
   el.addEventListener('focus', () => {
     if (!el.matches(':focus-visible')) return; // (a click: the pointer is the cursor)
     cursor.focused = true;
-    if (app.state) moveCursor(cursor.square || startSquare(app.state));
+    if (app.state) moveCursor(cursorSquare(app.state));
   });
   el.addEventListener('blur', () => {
     cursor.focused = false;
@@ -138,10 +152,7 @@ export function startA11yBoard() {
   });
   // chessground's drawing (pieces, coordinates) is for the eye: the board itself is read aloud.
   onRender(st => {
-    if (st.gameId !== cursor.game) {
-      cursor.game = st.gameId; // (a new game: the cursor starts again)
-      cursor.square = null;
-    }
+    cursorSquare(st); // (a new game, or another player at the device: the cursor starts again)
     const inner = el.querySelector('cg-container');
     if (inner) inner.setAttribute('aria-hidden', 'true');
   });

@@ -288,3 +288,44 @@ def test_the_board_cursor_says_each_variants_marks(kb):
     expect(page.locator("#sr-live")).to_have_text("e2, white pawn, covered, can move to e3 e4")
     page.keyboard.press("ArrowDown")
     expect(page.locator("#sr-live")).to_have_text("e1, white king")
+
+
+def test_the_board_cursor_starts_again_for_the_next_player_and_says_why_enter_did_nothing(kb):
+    page = kb
+    page.set_viewport_size({"width": 1280, "height": 800})
+    new_game(page, variant="secret-pawn")
+    type_move(page, "show")
+    page.locator("#board").focus()
+    for key in ["Home", "ArrowLeft", "Enter", "ArrowRight", "Enter"]:  # White picks d2 and e2
+        page.keyboard.press(key)
+    expect(page.locator("#seal-chosen")).to_contain_text("d2, e2")
+    page.locator("#seal-submit").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#handover")).to_be_visible()
+    page.keyboard.press("Enter")  # "I am Black — show my board"
+    expect(page.locator("#handover")).to_be_hidden()
+    assert page.evaluate("document.activeElement.id") == "board"
+    # the cursor starts again on Black's side, not on White's last square
+    expect(page.locator("#board")).to_have_attribute("aria-label", "Chess board, e7")
+    expect(page.locator("#sr-live")).to_have_text("e7, black pawn")
+    for _ in range(5):  # (Black's view is turned: up goes down the ranks) e7 -> e2
+        page.keyboard.press("ArrowUp")
+    expect(page.locator("#sr-live")).to_have_text("e2, white pawn")
+    page.keyboard.press("Enter")
+    expect(page.locator("#sr-alert")).to_have_text(
+        "e2 is not one of your pawns: pick one of your own pawns on its starting square.")
+    assert state(page)["sealing"]["seat"] == "black"
+
+
+def test_enter_that_places_nothing_says_why(kb):
+    page = kb
+    new_game(page, variant="hidden-identity")
+    type_move(page, "show")
+    page.locator("#board").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("Enter")  # (no piece picked in the tray)
+    expect(page.locator("#sr-alert")).to_have_text("e2: pick a piece in the tray first.")
+    for key in ["ArrowUp", "ArrowUp", "Enter"]:
+        page.keyboard.press(key)
+    expect(page.locator("#sr-alert")).to_have_text("e4 is not on your two home rows (rows 1 and 2).")
+    assert state(page)["placing"]["draft"] == {}

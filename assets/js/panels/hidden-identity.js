@@ -7,6 +7,7 @@ import { app } from '../state.js';
 import { call } from '../bridge.js';
 import { renderBoard, squareAt } from '../board.js';
 import { showToast } from '../toast.js';
+import { announce } from '../announce.js';
 import { registerPanel } from './registry.js';
 
 const PLACE_ROLES = ['k', 'q', 'r', 'b', 'n', 'p'];
@@ -32,10 +33,10 @@ function onPlaceSquare(st, key) {
     const next = call('place', { square: key, role: null }, { quiet: true });
     if (next && !next.error) local.role = here;
   } else if (!p.squares.includes(key)) {
-    showPlaceError(homeRowsText(p.seat));
+    showPlaceError(`${key} is not on your two home rows (rows ${p.seat === 'white' ? '1 and 2' : '7 and 8'}).`);
     return;
   } else if (!local.role) {
-    showPlaceError('Pick a piece in the tray first.');
+    showPlaceError(`${key}: pick a piece in the tray first.`);
     return;
   } else {
     const next = call('place', { square: key, role: local.role }, { quiet: true });
@@ -46,9 +47,12 @@ function onPlaceSquare(st, key) {
   renderPlace(app.state);
 }
 
+// (shown in the panel, and said through the page's assertive live region: Enter on the board's
+// cursor that places nothing says why)
 function showPlaceError(text) {
   $('place-error').textContent = text;
   $('place-error').hidden = false;
+  announce(text, { urgent: true });
 }
 
 function homeRowsText(seat) {

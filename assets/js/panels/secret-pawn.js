@@ -6,6 +6,7 @@ import { $, COLOR_NAMES, COLORS } from '../dom.js';
 import { app } from '../state.js';
 import { call } from '../bridge.js';
 import { renderBoard } from '../board.js';
+import { announce } from '../announce.js';
 import { registerPanel } from './registry.js';
 
 // Necktie drawn on a secret pawn (a 100x100 square; the tie hangs from the pawn's collar).
@@ -42,9 +43,12 @@ const seal = {
   for: null, // gameId|seat the picks belong to
 };
 
+// (shown under the seal panel, and said once through the page's assertive live region: a
+// refusal after Enter on the board's cursor is heard, even the same words twice)
 function showSealError(text) {
   $('seal-error').textContent = text;
   $('seal-error').hidden = false;
+  announce(text, { urgent: true });
 }
 
 function renderSeal(st) {
@@ -68,13 +72,13 @@ function renderSeal(st) {
 function selectSeal(st, key) {
   if (!st.sealing) return false;
   if (!st.sealing.candidates.includes(key)) {
-    showSealError('Pick one of your own pawns on its starting square.');
+    showSealError(`${key} is not one of your pawns: pick one of your own pawns on its starting square.`);
     return true;
   }
   if (seal.choice.includes(key)) seal.choice = seal.choice.filter(s => s !== key);
   else if (seal.choice.length < st.sealing.count) seal.choice = [...seal.choice, key];
   else {
-    showSealError(`You have already picked ${st.sealing.count} pawns: click one of them to unpick it.`);
+    showSealError(`You have already picked ${st.sealing.count} pawns: click (or press Enter on) one of them to unpick it.`);
     return true;
   }
   $('seal-error').hidden = true;
