@@ -244,3 +244,24 @@ def test_a_real_phone_keeps_the_setup_buttons_on_screen(browser, site):
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("size", [(844, 390), (640, 400)])
+def test_the_new_game_dialogs_start_button_is_on_a_short_screen(app, size):
+    """A phone on its side (844x390) and a window zoomed to 200% (640x400): the New game dialog
+    was 1580 px long with 360 px of it on screen, and with "Against the computer" chosen Start
+    game was 1076 px down (a QA pass). Its buttons stick to its foot and the choices go two a
+    row, as on a phone held upright."""
+    width, height = size
+    app.set_viewport_size({"width": width, "height": height})
+    try:
+        settle(app)
+        app.locator("#btn-new").click()
+        expect(app.locator("#dlg-new")).to_be_visible()
+        app.locator("#dlg-new .choice:has(input[name=mode][value=computer])").click()
+        expect(app.locator("#dlg-new input[name=mode][value=computer]")).to_be_checked()
+        on_screen(app, f"new-game-computer-{width}x{height}", "#new-start", "#new-cancel")
+    finally:
+        app.keyboard.press("Escape")
+        expect(app.locator("#dlg-new")).to_be_hidden()
+        app.set_viewport_size({"width": 1280, "height": 800})
