@@ -112,3 +112,25 @@ def test_the_set_up_and_the_players_own_clock_stay_in_view_beside_the_first_game
         assert abs(bottom["y"] + bottom["height"] - (board["y"] + board["height"])) <= 1
     finally:
         app.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_a_window_zoomed_to_200_percent_does_not_scroll_sideways(app):
+    """At 200% zoom (a 1280x800 window is 640x400 to the page) the game controls (Flip, Auto-flip,
+    Take back, Export / import) stood in one row wider than the side column: Export / import
+    reached x=658 and the page scrolled sideways. They wrap."""
+    app.set_viewport_size({"width": 640, "height": 400})
+    try:
+        app.evaluate("window.hcApp.call('new_game', {clock: {minutes: 5, increment: 3}})")
+        play(app, ["e2e4", "e7e5"])
+        expect(app.locator("#btn-takeback")).to_be_visible()
+        for when in ("playing", "over"):
+            if when == "over":
+                app.evaluate("window.hcApp.call('resign', {})")
+                app.locator("#banner-replay").click()   # (the banner aside)
+            app.wait_for_timeout(100)
+            widths = app.evaluate("[document.documentElement.scrollWidth, document.body.scrollWidth, innerWidth]")
+            assert widths == [640, 640, 640], (when, widths)
+            for selector in ("#btn-flip", "#btn-exchange", "#player-bottom .act-resign", "#player-bottom"):
+                assert in_viewport(app, selector), (when, selector)
+    finally:
+        app.set_viewport_size({"width": 1280, "height": 800})
