@@ -134,3 +134,31 @@ def test_a_window_zoomed_to_200_percent_does_not_scroll_sideways(app):
                 assert in_viewport(app, selector), (when, selector)
     finally:
         app.set_viewport_size({"width": 1280, "height": 800})
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1280, 720)])
+def test_a_laptop_screen_shows_the_players_own_bar_without_scrolling(app, size):
+    """Common laptop screens: the page was 792 px high on a 1366x768 one, the player's own bar
+    under the screen's edge (a QA pass). Beside the board, the side panel scrolls instead of
+    stretching the page (a first game's hint, the set-up, the end of a game with its summary)."""
+    width, height = size
+    app.set_viewport_size({"width": width, "height": height})
+    try:
+        app.evaluate("localStorage.removeItem('hiddenchess:hints-seen')")
+        app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', level: 1, "
+                     "color: 'white', clock: '5+3'})")
+        expect(app.locator("#seal-panel")).to_be_visible()
+        cases = ["set-up", "long game", "over"]
+        for case in cases:
+            if case == "long game":
+                app.evaluate("window.hcApp.call('new_game', {clock: {minutes: 10, increment: 0}})")
+                play(app, LONG_GAME[:60])
+            elif case == "over":
+                app.evaluate("window.hcApp.call('resign', {})")
+                expect(app.locator("#result-line")).to_be_visible()
+            app.wait_for_timeout(100)
+            assert app.evaluate("[document.documentElement.scrollHeight, innerHeight]") == [height, height], case
+            for selector in ("#player-top", "#player-bottom", "#player-bottom .clock", "#btn-exchange"):
+                assert in_viewport(app, selector), (case, selector)
+    finally:
+        app.set_viewport_size({"width": 1280, "height": 800})
