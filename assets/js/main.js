@@ -76,7 +76,7 @@ const [
   { each },
   { renderPlayers, renderTrays },
   { dismissBanner, rematch, renderBanner, renderClaim, renderHandover, renderNotice, renderStatus },
-  { renderMoves, renderReplay, replayPly, replayTo },
+  { focusReplay, renderMoves, renderReplay, replayPly, replayTo },
   { startClocks, updateClocks },
   { openNewGame },
   { renderComputer, think },
@@ -173,6 +173,7 @@ $('banner-rematch').addEventListener('click', rematch);
 $('banner-replay').addEventListener('click', () => {
   dismissBanner();
   replayTo(0);
+  focusReplay(); // (the banner is gone: the keyboard goes on from the replay bar)
 });
 $('btn-flip').addEventListener('click', () => call('flip'));
 $('chk-autoflip').addEventListener('change', e => call('set_auto_flip', { on: e.target.checked }));

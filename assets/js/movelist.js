@@ -4,7 +4,7 @@
 // when what it shows changed, e.g. after a takeback or a new game), so a move costs the same at
 // ply 400 as at ply 4 (issue 17).
 
-import { $, isOver } from './dom.js';
+import { $, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { any, first } from './panels/index.js';
@@ -190,6 +190,15 @@ export function renderReplay(st) {
   const persp = r ? r.perspective : 'all';
   for (const b of $('rp-persp').querySelectorAll('button')) b.setAttribute('aria-checked', String(b.dataset.persp === persp));
   $('replay-bar').classList.toggle('is-replaying', !!r);
+}
+
+/** The keyboard's place once a replay starts from a button that goes away (the result banner's
+ * Replay): the replay bar's Next, else the current move, else the board -- not the page's body,
+ * from where the next Tab started at the top of the page. */
+export function focusReplay() {
+  const next = $('rp-next');
+  const to = !$('replay-bar').hidden && !next.disabled ? next : drawn.tab && drawn.tab.isConnected ? drawn.tab : gameFocus();
+  to.focus({ preventScroll: true }); // (on a phone the bar is under the board: the board, where the replay is, stays in view)
 }
 
 export function replayPly() {

@@ -138,7 +138,10 @@ export function closeStart() {
   document.body.dataset.start = 'false';
   const back = startScreen.returnTo;
   startScreen.returnTo = null;
-  if (back && back.isConnected && typeof back.focus === 'function') back.focus();
+  // Shown when the page opened, the screen had nothing to give the focus back to (the page's
+  // body: after Escape the next Tab started at the top of the page): the board takes it.
+  const usable = back && back.isConnected && back !== document.body && typeof back.focus === 'function' && back.getClientRects().length > 0;
+  (usable ? back : gameFocus()).focus();
 }
 
 // ------------------------------------------------------------------ the rules pages

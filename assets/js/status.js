@@ -2,7 +2,7 @@
 // banner, the notice bar, the hand-over screen (hidden information on one device) and the
 // draw claim.
 
-import { $, COLOR_NAMES, download, isOver } from './dom.js';
+import { $, COLOR_NAMES, download, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { first } from './panels/index.js';
@@ -73,7 +73,9 @@ export function rematch() {
   delete options.menu;
   if (options.mode === 'computer') options.color = options.color === 'white' ? 'black' : 'white';
   const res = call('new_game', options);
-  if (res && !res.error) app.bannerDismissedFor = null;
+  if (!res || res.error) return;
+  app.bannerDismissedFor = null;
+  if (document.activeElement === document.body || $('banner').contains(document.activeElement)) gameFocus().focus();
 }
 
 /** Close the game-over banner of the game shown (it stays closed for this ending). */
@@ -191,7 +193,12 @@ function openClaim() {
 $('btn-claim').addEventListener('click', openClaim);
 $('claim-cancel').addEventListener('click', () => $('dlg-claim').close());
 $('handover-show').addEventListener('click', e => call('show_board', { seat: e.currentTarget.dataset.seat }));
-$('banner-close').addEventListener('click', dismissBanner);
+// The banner's buttons go with it: the keyboard goes on from the board (or the hand-over screen's
+// button), not from the page's body (where the next Tab started at the top of the page).
+$('banner-close').addEventListener('click', () => {
+  dismissBanner();
+  gameFocus().focus();
+});
 $('notice-close').addEventListener('click', () => {
   app.noticeDismissed = $('notice-text').textContent;
   app.noticeDismissedFor = dismissedFor(app.state);

@@ -329,3 +329,36 @@ def test_enter_that_places_nothing_says_why(kb):
         page.keyboard.press(key)
     expect(page.locator("#sr-alert")).to_have_text("e4 is not on your two home rows (rows 1 and 2).")
     assert state(page)["placing"]["draft"] == {}
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 640)])
+def test_the_result_banners_buttons_leave_the_focus_in_the_game(kb, size):
+    """Replay and View board on the result banner hide it, and the focus fell to the page's body:
+    the arrows still stepped through the moves, but the next Tab started from the top of the page
+    (a QA pass). After Replay the focus is on the replay bar's Next; after View board, the board."""
+    page = kb
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    try:
+        play(page, "e4", "e5", "Nf3")
+        type_move(page, "resign")
+        expect(page.locator("#banner")).to_be_visible()
+        page.locator("#banner-replay").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#banner")).to_be_hidden()
+        page.wait_for_function("window.hcApp.state().replay && window.hcApp.state().replay.ply === 0")
+        assert page.evaluate("document.activeElement.id") == "rp-next"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("window.hcApp.state().replay.ply === 1")
+        page.keyboard.press("Tab")   # on from the replay bar, not from the top of the page
+        assert page.evaluate("document.activeElement.closest('#replay-bar') !== null")
+
+        new_game(page)
+        play(page, "e4")
+        type_move(page, "resign")
+        expect(page.locator("#banner")).to_be_visible()
+        page.locator("#banner-close").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#banner")).to_be_hidden()
+        assert page.evaluate("document.activeElement.id") == "board"
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 800})

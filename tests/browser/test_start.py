@@ -425,3 +425,14 @@ def test_a_reload_shows_the_saved_game_at_once_with_its_marks(fresh, request):
     assert max(f["ties"] for f in shown) >= 2, [f["ties"] for f in shown]   # (its neckties on d2, e4)
     if "phone" in request.node.name:
         assert not any(f["coversRank1"] for f in shown), shown
+
+
+def test_escape_closes_the_start_screen_and_leaves_the_focus_on_the_board(fresh):
+    """Shown when the page opens, the start screen gave the focus back to the page's body on
+    Escape: the next Tab started from the top of the page (a QA pass). The board takes it."""
+    page = fresh
+    expect(page.locator("#start")).to_be_visible()
+    assert page.evaluate("document.activeElement.closest('#start') !== null")
+    page.keyboard.press("Escape")
+    expect(page.locator("#start")).to_be_hidden()
+    assert page.evaluate("document.activeElement.id") == "board"
