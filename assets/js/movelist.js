@@ -173,6 +173,30 @@ export function renderMoves(st) {
   }
 }
 
+// The list's box changes after the list is drawn: at the game's end the result line and the
+// replay bar come under it and it shrinks (beside a 1280x800 board from 322 to 212 px, and the last
+// move was left below its edge), a set-up panel or the hint comes or goes, the window is resized.
+// The current move stays in view (within the list: the page itself does not scroll for it).
+function keepCurrentInView() {
+  const ol = $('moves');
+  const st = app.state;
+  if (!st || !drawn.spans.length) return;
+  if (!st.replay) {
+    ol.scrollTop = ol.scrollHeight;
+    ol.scrollLeft = ol.scrollWidth;
+    return;
+  }
+  const cur = drawn.current;
+  if (!cur || !cur.isConnected) return;
+  const box = ol.getBoundingClientRect();
+  const at = cur.getBoundingClientRect();
+  if (at.top < box.top) ol.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) ol.scrollTop += at.bottom - box.bottom;
+  if (at.left < box.left) ol.scrollLeft -= box.left - at.left;
+  else if (at.right > box.right) ol.scrollLeft += at.right - box.right;
+}
+if (typeof ResizeObserver === 'function') new ResizeObserver(keepCurrentInView).observe($('moves'));
+
 export function renderReplay(st) {
   const over = isOver(st);
   const plies = (st.moves || []).length;

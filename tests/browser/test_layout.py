@@ -162,3 +162,36 @@ def test_a_laptop_screen_shows_the_players_own_bar_without_scrolling(app, size):
                 assert in_viewport(app, selector), (case, selector)
     finally:
         app.set_viewport_size({"width": 1280, "height": 800})
+
+
+def list_shows_current(page):
+    return page.evaluate("""() => {
+        const list = document.getElementById('moves').getBoundingClientRect();
+        const cur = document.querySelector('#moves .san.is-current').getBoundingClientRect();
+        return cur.top >= list.top - 0.5 && cur.bottom <= list.bottom + 0.5;
+    }""")
+
+
+def test_the_last_move_stays_in_view_when_the_game_ends(app):
+    """Beside the board (1280x800) the result line and the replay bar come under the move list at
+    the game's end and the list shrinks (322 to 212 px): it stayed scrolled as before, the last
+    move below its edge (a QA pass). And the move box's focus ring is drawn inside the side panel,
+    which clips what overflows it (the ring was cut off left and right)."""
+    app.evaluate("window.hcApp.call('new_game', {clock: {minutes: 10, increment: 0}})")
+    play(app, LONG_GAME[:80])
+    app.locator("#move-input").focus()
+    ring = app.evaluate("""() => {
+        const input = document.getElementById('move-input'), s = getComputedStyle(input);
+        const grow = parseFloat(s.outlineWidth) + parseFloat(s.outlineOffset);
+        const b = input.getBoundingClientRect(), panel = document.querySelector('.moves-panel').getBoundingClientRect();
+        return {style: s.outlineStyle, inside: b.left - grow >= panel.left && b.right + grow <= panel.right};
+    }""")
+    assert ring == {"style": "solid", "inside": True}, ring
+    expect(app.locator("#moves .san.is-current")).to_have_text(state(app)["moves"][-1]["san"])
+    assert list_shows_current(app)
+    app.evaluate("window.hcApp.call('resign', {})")
+    expect(app.locator("#result-line")).to_be_visible()
+    expect(app.locator("#replay-bar")).to_be_visible()
+    app.wait_for_timeout(100)
+    assert list_shows_current(app)
+    expect(app.locator("#moves .san.is-current")).to_have_text(state(app)["moves"][-1]["san"])
