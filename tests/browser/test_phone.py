@@ -265,3 +265,53 @@ def test_the_new_game_dialogs_start_button_is_on_a_short_screen(app, size):
         app.keyboard.press("Escape")
         expect(app.locator("#dlg-new")).to_be_hidden()
         app.set_viewport_size({"width": 1280, "height": 800})
+
+
+#: Every tap target drawn, less than 40 px high (or an icon button less than 32 px wide).
+SMALL_TARGETS = """() => [...document.querySelectorAll('.btn, .icon-btn, #moves .san[role=button], .variant-card-rules, .start-close')]
+    .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+    .map(el => { const b = el.getBoundingClientRect(); return [el.id || el.className, Math.round(b.width), Math.round(b.height)]; })
+    .filter(([name, w, h]) => h < 39.5 || (/icon-btn/.test(name) && w < 31.5))"""
+
+
+@pytest.mark.parametrize("size", [(360, 640), (390, 844), (844, 390)])
+def test_a_touch_screens_tap_targets_are_40_px_and_the_set_up_still_fits(browser, site, size):
+    """A finger (pointer: coarse): buttons, icon buttons, the moves and the start screen's Rules
+    links are 40 px high at least (they were 32-36: the header's icons 32x36, Seal, Clear, Confirm,
+    Resign 36, a move 34, Flip and Take back on a phone's side 36x32, Rules 40x22; a QA pass), and
+    the set-up panels, the player's bar and the game's title still fit on the screen."""
+    width, height = size
+    ctx = local_context(browser, viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+    try:
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(site.url("/index.html"))
+        wait_ready(page)
+        assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+        name = f"touch-{width}x{height}"
+        page.evaluate("import('./assets/js/start.js').then(m => m.openStart())")
+        expect(page.locator("#start")).to_be_visible()
+        assert page.evaluate(SMALL_TARGETS) == [], "start screen"
+        page.keyboard.press("Escape")
+        expect(page.locator("#start")).to_be_hidden()
+        page.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', level: 1, color: 'white'})")
+        expect(page.locator("#seal-panel")).to_be_visible()
+        on_screen(page, f"seal-{name}", "#seal-submit", "#seal-clear", "#seal-chosen", "#player-bottom .act-resign")
+        own_squares(page, 2)
+        assert page.evaluate(SMALL_TARGETS) == [], "sealing"
+        parts = page.evaluate(TITLE_PARTS)
+        assert all(p["lines"] == 1 and not p["cut"] and p["inside"] for p in parts), parts
+        page.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity', mode: 'computer', level: 1, color: 'white'})")
+        expect(page.locator("#place-panel")).to_be_visible()
+        on_screen(page, f"place-{name}", "#place-tray", "#place-confirm", "#place-shuffle", "#place-standard")
+        own_squares(page, 1)
+        assert page.evaluate(SMALL_TARGETS) == [], "placing"
+        page.evaluate("window.hcApp.call('new_game', {clock: {minutes: 5, increment: 3}})")
+        for uci in ("e2e4", "e7e5", "g1f3", "b8c6"):
+            page.evaluate(f"window.hcApp.call('move', {{orig: '{uci[:2]}', dest: '{uci[2:]}'}})")
+        on_screen(page, f"play-{name}", "#player-bottom .act-draw", "#player-bottom .act-resign", "#player-bottom .clock")
+        assert page.evaluate(SMALL_TARGETS) == [], "playing"
+        assert errors == []
+    finally:
+        ctx.close()
