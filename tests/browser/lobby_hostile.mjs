@@ -33,6 +33,28 @@ const rnd = n => hex(crypto.getRandomValues(new Uint8Array(n)));
 const bytesOf = h => Uint8Array.from(h.match(/../g), b => parseInt(b, 16));
 const FAKE_K = 'B' + 'A'.repeat(86); // looks like a key, is not a P-256 point
 
+/** A socket's message handler: each relay EVENT, its content parsed, goes to every f(ev, content)
+ * of `handlers` (anything else is dropped). Shared with lobby_hostile2.mjs. */
+export function relayEvents(handlers) {
+  return e => {
+    let msg;
+    try {
+      msg = JSON.parse(String(e.data));
+    } catch (err) {
+      return;
+    }
+    if (!Array.isArray(msg) || msg[0] !== 'EVENT') return;
+    const ev = msg[2];
+    let m;
+    try {
+      m = JSON.parse(ev.content);
+    } catch (err) {
+      return;
+    }
+    for (const f of handlers) f(ev, m);
+  };
+}
+
 export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BITS, everyMs = 100, WebSocketImpl = globalThis.WebSocket }) {
   const noble = await import(NOBLE);
   if (!noble.hashes.sha256) noble.hashes.sha256 = sha256;
@@ -73,23 +95,7 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
     req();
     for (const f of pending.splice(0)) send(f);
   };
-  ws.onmessage = e => {
-    let msg;
-    try {
-      msg = JSON.parse(String(e.data));
-    } catch (err) {
-      return;
-    }
-    if (!Array.isArray(msg) || msg[0] !== 'EVENT') return;
-    const ev = msg[2];
-    let m;
-    try {
-      m = JSON.parse(ev.content);
-    } catch (err) {
-      return;
-    }
-    for (const f of onEvent) f(ev, m);
-  };
+  ws.onmessage = relayEvents(onEvent);
   ws.onerror = () => {};
   const timers = [];
   const every = (ms, f) => timers.push(setInterval(f, ms));

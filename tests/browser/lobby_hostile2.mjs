@@ -1,4 +1,4 @@
-// Red-team hostile lobby clients (not part of the suite; see the report). Same wire format as
+// Hostile lobby clients of a red team (tests/browser/test_peer_sybil.py runs the ghost). Same wire format as
 // lobby_hostile.mjs, but these complete more of the protocol, with a FRESH key each time a key
 // has been "used up" by a victim's back-off (a sybil: each key costs one 14-bit proof of work).
 //
@@ -24,6 +24,7 @@ import { hex, sha256 } from '../../assets/js/peer/bytes.js';
 import { mine, eventId } from '../../assets/js/peer/pow.js';
 import { lobbyTopic, playerTopic, SEEK_POW_BITS } from '../../assets/js/signal/quick.js';
 import { EVENT_KIND } from '../../assets/js/signal/nostr.js';
+import { relayEvents } from './lobby_hostile.mjs';
 
 const NOBLE = new URL('../../assets/vendor/noble/secp256k1.js', import.meta.url).href;
 const rnd = n => hex(crypto.getRandomValues(new Uint8Array(n)));
@@ -71,23 +72,7 @@ export async function start({ relay, kind, count = 8, topic, bits = SEEK_POW_BIT
     req();
   };
   const handlers = [];
-  ws.onmessage = e => {
-    let msg;
-    try {
-      msg = JSON.parse(String(e.data));
-    } catch (err) {
-      return;
-    }
-    if (!Array.isArray(msg) || msg[0] !== 'EVENT') return;
-    const ev = msg[2];
-    let m;
-    try {
-      m = JSON.parse(ev.content);
-    } catch (err) {
-      return;
-    }
-    for (const f of handlers) f(ev, m);
-  };
+  ws.onmessage = relayEvents(handlers);
   ws.onerror = () => {};
   await new Promise(r => (ws.readyState === 1 ? r() : ws.addEventListener('open', () => r())));
   req();
