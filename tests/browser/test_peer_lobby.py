@@ -499,3 +499,22 @@ def test_after_a_requeue_a_page_pairs_only_with_a_seeker_it_knew_long_before(lob
       log.afterQuietAnyone = late && late.t === 'accept';
     """, "01234567")
     assert all(out.values()), [k for k, v in out.items() if not v]
+
+
+def test_a_flood_of_proposals_from_one_key_gets_one_busy_at_a_time(lobby_page, site):
+    """A red team: a page holding an acceptance signed a busy for each of one key's flooded
+    proposals (333 in 12 s)."""
+    out = steps(lobby_page, site, """
+      const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      a.handle({t: 'propose', p: ids[1], to: ids[0], c: '1'.repeat(64), k: key}, 0);   // accepted: locked
+      let busies = 0;
+      for (let i = 0; i < 20; i++) {
+        const c = (i + 10).toString(16).padStart(64, '0');
+        busies += a.handle({t: 'propose', p: ids[2], to: ids[0], c, k: key}, 100 + i * 50)
+          .filter(m => m.t === 'busy').length;
+      }
+      log.oneBusy = a.state === 'locked' && busies === 1;
+      log.busyAgainLater = a.handle({t: 'propose', p: ids[2], to: ids[0], c: 'a'.repeat(64), k: key},
+                                    100 + L.BUSY_SKIP_MS + 1).some(m => m.t === 'busy');
+    """, "01234")
+    assert all(out.values()), [k for k, v in out.items() if not v]
