@@ -234,6 +234,8 @@ def test_draw_offer_and_resignation_against_the_computer(app):
     assert apart, (toast_box, board_box)
     assert not state(app)["status"]["over"]
     app.locator("#player-bottom .act-resign").click()
+    expect(app.locator("#confirm-title")).to_have_text("Resign?")   # (it said "Resign as White?")
+    expect(app.locator("#confirm-text")).to_have_text("The computer wins the game.")
     app.locator("#confirm-yes").click()
     app.wait_for_function("window.hcApp.state().status.over")
     st = state(app)
