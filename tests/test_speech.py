@@ -83,13 +83,19 @@ def test_a_takeback_is_announced_as_taken_back_not_as_the_move_before_it():
     assert st_["speech"]["text"].startswith("White: pawn to d4.")
 
 
-def test_a_replay_says_the_move_shown_as_the_chosen_side_knew_it():
+def placed_hidden_identity():
+    """A Hidden Identity game on one device, both sides set up in the standard layout."""
     s = Session(MemoryBackend())
     s.new_game({"variant": "hidden-identity"}, now_ms=T0)
     for seat in ("white", "black"):
         s.show_board(seat, now_ms=T0)
         s.layout("standard", now_ms=T0)
         s.confirm_setup(now_ms=T0)
+    return s
+
+
+def test_a_replay_says_the_move_shown_as_the_chosen_side_knew_it():
+    s = placed_hidden_identity()
     for uci in ("g1f3", "b8c6"):
         s.show_board(now_ms=T0)
         s.move(uci[:2], uci[2:4], now_ms=T0)
@@ -161,12 +167,7 @@ def test_squares_and_pieces_are_said_with_their_variants_marks():
     s.new_game({"variant": "royal-pawn"}, now_ms=T0)
     assert _typed(s, "s e2") == "e2, white pawn, royal, can move to e3 e4"
     assert "e7 (royal)" in _typed(s, "p p")
-    s = Session(MemoryBackend())
-    s.new_game({"variant": "hidden-identity"}, now_ms=T0)
-    for seat in ("white", "black"):
-        s.show_board(seat, now_ms=T0)
-        s.layout("standard", now_ms=T0)
-        s.confirm_setup(now_ms=T0)
+    s = placed_hidden_identity()
     s.show_board(now_ms=T0)
     s.move("e2", "e4", now_ms=T0)
     assert s.show_board(now_ms=T0)["squareMarks"] == {"e4": "could be queen or rook or pawn"}

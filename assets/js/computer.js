@@ -260,9 +260,9 @@ export function renderComputer(st) {
   // On one device (no computer, no friend) the last move may be taken back if the other player agrees.
   $('btn-takeback').hidden = !c && !!st.peer;
   $('btn-takeback').disabled = c ? !canTakeBack : !st.takeback;
-  // (a greyed button says why: "e4 revealed something: it cannot be taken back.")
-  const why = c && thinking ? 'The computer is thinking: take back once it has moved.' : st.takebackWhy;
-  $('btn-takeback').title = $('btn-takeback').disabled && why ? why : '';
+  // (a greyed button says why, in the Session's words: "e4 revealed something: it cannot be taken
+  // back.", "The computer is thinking: take back once it has moved.")
+  $('btn-takeback').title = $('btn-takeback').disabled && st.takebackWhy ? st.takebackWhy : '';
   if (c && c.message && c.message !== ai.shownMessage) showToast(c.message, { kind: 'info' });
   ai.shownMessage = c ? c.message : null;
 }

@@ -214,18 +214,29 @@ def test_the_quick_play_card_keeps_its_colours_on_a_phone(app):
         app.set_viewport_size({"width": 1280, "height": 800})
 
 
+def touch_phone(browser, site, width: int, height: int):
+    """``(context, page, errors)``: the page started in a context of its own with a phone's mobile
+    viewport and touch screen; ``errors`` collects the page's uncaught errors."""
+    ctx = local_context(browser, viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(site.url("/index.html"))
+        wait_ready(page)
+    except Exception:
+        ctx.close()
+        raise
+    return ctx, page, errors
+
+
 def test_a_real_phone_keeps_the_setup_buttons_on_screen(browser, site):
     """A phone (a mobile viewport, touch) widens the page for a moment when the board shrinks
     (chessground's box keeps its old size until it redraws), and the screen is then taller in the
     page's pixels: the fit measured then left Hidden Identity's Confirm 14 px below a 360x640
     screen (found by a QA pass, 2026-12-06; the cases above, without a mobile viewport, passed)."""
-    ctx = local_context(browser, viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+    ctx, page, errors = touch_phone(browser, site, 360, 640)
     try:
-        page = ctx.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(site.url("/index.html"))
-        wait_ready(page)
         page.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity', mode: 'computer', level: 1, color: 'white'})")
         expect(page.locator("#place-panel")).to_be_visible()
         on_screen(page, "place-mobile-360x640", "#place-tray", "#place-confirm", "#place-shuffle", "#place-standard")
@@ -281,13 +292,8 @@ def test_a_touch_screens_tap_targets_are_40_px_and_the_set_up_still_fits(browser
     Resign 36, a move 34, Flip and Take back on a phone's side 36x32, Rules 40x22; a QA pass), and
     the set-up panels, the player's bar and the game's title still fit on the screen."""
     width, height = size
-    ctx = local_context(browser, viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+    ctx, page, errors = touch_phone(browser, site, width, height)
     try:
-        page = ctx.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(site.url("/index.html"))
-        wait_ready(page)
         assert page.evaluate("matchMedia('(pointer: coarse)').matches")
         name = f"touch-{width}x{height}"
         page.evaluate("import('./assets/js/start.js').then(m => m.openStart())")
