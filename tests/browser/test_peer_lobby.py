@@ -518,3 +518,46 @@ def test_a_flood_of_proposals_from_one_key_gets_one_busy_at_a_time(lobby_page, s
                                     100 + L.BUSY_SKIP_MS + 1).some(m => m.t === 'busy');
     """, "01234")
     assert all(out.values()), [k for k, v in out.items() if not v]
+
+
+def test_a_key_known_only_by_its_proposal_cannot_take_a_page_from_a_seeker(lobby_page, site):
+    """A red team's "lockers" (fresh keys that propose, or accept the page's proposal, and then
+    stall; none of them seeks in the lobby) held two honest pages apart for 75 s: each was always
+    holding or checking one of them when the other proposed. While a seeker heard seeking in the
+    lobby could pair with it, a page now neither proposes to a key known only through its
+    proposal nor accepts that key's proposal; a seeker that says busy BUSY_PATIENCE times in a row
+    no longer holds such keys off. In a lobby with no such seeker, a proposal is accepted at once,
+    as before, and a newcomer heard seeking always may pair."""
+    out = steps(lobby_page, site, """
+      const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      a.handle({t: 'seek', p: ids[1], k: key}, 0);                   // the other honest page
+      const [told] = a.handle({t: 'propose', p: ids[2], to: ids[0], c: 'c'.repeat(64), k: key}, 100);
+      log.proposalOnlyKeyBusy = told && told.t === 'busy' && a.state === 'seeking';
+      const sent = a.tick(150).filter(m => m.t === 'propose').map(m => m.to);
+      log.proposesToTheSeekerOnly = sent.length === 1 && sent[0] === ids[1];
+      // The seeker is busy (held by a stranger of its own): a waits for it.
+      let t = 200;
+      for (let i = 0; i < L.BUSY_PATIENCE; i++) {
+        a.handle({t: 'busy', p: ids[1], to: ids[0], c: a.offers.get(ids[1]).c}, t);
+        a.handle({t: 'seek', p: ids[1], k: key}, t);
+        if (i < L.BUSY_PATIENCE - 1) {
+          log['stillWaiting' + i] = !a.tick(t + 10).some(m => m.t === 'propose' && m.to !== ids[1]);
+          t += L.BUSY_SKIP_MS + 1;
+          log['againToTheSeeker' + i] = a.tick(t).some(m => m.t === 'propose' && m.to === ids[1]);
+        }
+      }
+      // ... busy BUSY_PATIENCE times in a row: now any proven key may pair with a.
+      const [acc] = a.handle({t: 'propose', p: ids[4], to: ids[0], c: 'd'.repeat(64), k: key}, t + 20);
+      log.afterPatienceAccepted = acc && acc.t === 'accept';
+      // No seeker heard in the lobby: a proposal is accepted at once.
+      const b = new L.Lobby({id: ids[5], key, random: rnd, now: 0});
+      const [ok] = b.handle({t: 'propose', p: ids[7], to: ids[5], c: 'e'.repeat(64), k: key}, 200);
+      log.quietLobbyAccepts = ok && ok.t === 'accept';
+      // A newcomer heard seeking may pair even while another seeker waits.
+      const c = new L.Lobby({id: ids[5], key, random: rnd, now: 0});
+      c.handle({t: 'seek', p: ids[1], k: key}, 0);
+      c.handle({t: 'seek', p: ids[6], k: key}, 100);
+      const [ok2] = c.handle({t: 'propose', p: ids[6], to: ids[5], c: 'f'.repeat(64), k: key}, 200);
+      log.newcomerAccepted = ok2 && ok2.t === 'accept';
+    """, "01234567")
+    assert all(out.values()), [k for k, v in out.items() if not v]

@@ -18,6 +18,9 @@
 // RETRY_AFTER_MS, twice as long after each further failure (up to MAX_RETRY_MS): a stranger that
 // stalls costs each page one try now and then, while two honest pages whose first try timed out
 // (a slow phone, a busy network) still meet. One that cheats the coin flip is never tried again.
+// While a seeker heard seeking in the lobby could pair, a key known only through its proposal
+// is neither proposed to nor accepted (_eligible): fresh keys that propose and stall cannot hold
+// two honest pages apart.
 // A late answer to the last step this page gave up on with a key (`lapsed`: an accept or ready
 // for its offer, a check or confirm for its acceptance) takes that step up again, signed and as
 // if in time, when this page is still free to (as a timely one would find it); else it is told
@@ -72,6 +75,7 @@ export const LATE_MS = 2 * MAX_LAG_MS; // a step that ran out of time may be tak
 // ARRIVE_MS) and is known from long before; a fresh key is not.
 export const QUIET_MS = 10000;
 export const SENIOR_MS = 15000;
+export const BUSY_PATIENCE = 5; // busy answers in a row after which a seeker no longer holds proposal-only keys off
 const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
 // What a relevant message needs before it is handled (Lobby.relevant).
 export const OPEN = 'open';
@@ -133,6 +137,8 @@ export class Lobby {
     this.quietUntil = -Infinity; // (after a requeue: only seekers heard long ago, see QUIET_MS)
     this.skip = new Map(); // id -> until (ms): said busy
     this.toldBusy = new Map(); // id -> until (ms): a key in its back-off, told busy (not again before)
+    this.busyRun = new Map(); // id -> busy answers in a row from it (reset by an accept or proposal)
+    this.published = new Set(); // ids heard seeking in the lobby (not only through a proposal's ticket)
     this.offers = new Map(); // id -> {c, s, at, stage: 'proposed' | 'checking', n, r, k}
     this.lock = null; // {with, c, r, k, at}: the one proposal this page accepted
     this.withdrawn = new Map(); // id -> true: offers this page cancelled (a late accept is told so)
@@ -217,12 +223,34 @@ export class Lobby {
     }
   }
 
-  /** Whether `id` may pair with this page now: always, but in the quiet time after a requeue only
-   * if it was first heard SENIOR_MS before. */
-  _eligible(id, now) {
-    if (now === undefined || now >= this.quietUntil) return true;
+  /** Whether this page first heard `id` seek at least SENIOR_MS before `now`. */
+  _senior(id, now) {
     const first = this.firstHeard.get(id);
     return first !== undefined && now - first >= SENIOR_MS;
+  }
+
+  /** Whether a seeker this page heard seek in the lobby (not only through a proposal's ticket)
+   * could pair with it soon: heard lately, not failed, and not busy more than BUSY_PATIENCE times
+   * in a row (one busy with a stranger is waited for, one that is always busy is not). */
+  _seekerWaiting(now) {
+    for (const [id, s] of this.seekers) {
+      if (now - s.at > SEEK_TTL_MS || this.failed.has(id) || !this.published.has(id)) continue;
+      if (!((this.busyRun.get(id) || 0) >= BUSY_PATIENCE)) return true;
+    }
+    return false;
+  }
+
+  /** Whether `id` may pair with this page now. In the quiet time after a requeue, only a seeker
+   * first heard SENIOR_MS before may. Else a key known only through its proposal (it never seeks
+   * in the lobby, as a page does every SEEK_EVERY_MS) may not while one heard seeking could pair
+   * instead (`seekerWaiting`, computed once a call): a swarm of such keys that propose, or accept
+   * this page's proposal, and then stall kept two honest pages, each held by one of them, from
+   * meeting for 75 s. Without such a seeker about (a quiet lobby), nothing changes. */
+  _eligible(id, now, seekerWaiting = undefined) {
+    if (now === undefined) return true;
+    if (now < this.quietUntil) return this._senior(id, now);
+    if (this.published.has(id)) return true;
+    return !(seekerWaiting === undefined ? this._seekerWaiting(now) : seekerWaiting);
   }
 
   /** Whether the proposal `m` (relevant) would be accepted now (else it is answered busy, or
@@ -320,9 +348,10 @@ export class Lobby {
    * same newcomer, and two pages that rank each other first meet at once. */
   _candidates(now) {
     const out = [];
+    const seekerWaiting = this._seekerWaiting(now);
     for (const [id, s] of this.seekers) {
       if (now - s.at > SEEK_TTL_MS || this.failed.has(id) || this.offers.has(id) || this.skip.get(id) > now) continue;
-      if (!this._eligible(id, now)) continue;
+      if (!this._eligible(id, now, seekerWaiting)) continue;
       if (!s.score) s.score = digest(this.id < id ? `${this.id}|${id}` : `${id}|${this.id}`);
       out.push([s.score, id]);
     }
@@ -391,18 +420,10 @@ export class Lobby {
     if (!need || (need === SIGNED && !signed)) return [];
     if (this.failed.has(m.p) && m.t !== 'propose') return this._lateAnswer(m, now);
     if (m.t === 'seek') {
-      if (!this.seekers.has(m.p) && this.seekers.size >= MAX_SEEKERS) {
-        let oldest = null;
-        for (const [id, s] of this.seekers) if (!oldest || s.at < oldest[1]) oldest = [id, s.at];
-        this.seekers.delete(oldest[0]);
-      }
-      const known = this.seekers.get(m.p);
-      this.seekers.set(m.p, { at: now, k: m.k, l: lagOf(m.l), score: known ? known.score : null });
-      if (!this.firstHeard.has(m.p)) {
-        this.firstHeard.set(m.p, now);
-        forgetOldest(this.firstHeard, MAX_REMEMBERED);
-      }
-      return [];
+      this.published.delete(m.p); // (re-inserted: the oldest first, for forgetOldest)
+      this.published.add(m.p);
+      forgetOldest(this.published, MAX_REMEMBERED);
+      return this._sought(m, now);
     }
     if (m.t === 'gone') {
       this.seekers.delete(m.p);
@@ -418,6 +439,10 @@ export class Lobby {
         if (o && o.c === m.c) {
           this._withdraw(m.p);
           this.skip.set(m.p, now + BUSY_SKIP_MS);
+          const run = (this.busyRun.get(m.p) || 0) + 1;
+          this.busyRun.delete(m.p); // (re-inserted: the oldest first, for forgetOldest)
+          this.busyRun.set(m.p, run);
+          forgetOldest(this.busyRun, MAX_REMEMBERED);
         }
         return [];
       }
@@ -445,10 +470,27 @@ export class Lobby {
     }
   }
 
+  /** A seek (heard in the lobby, or a proposal's ticket): `m.p` is a seeker. */
+  _sought(m, now) {
+    if (!this.seekers.has(m.p) && this.seekers.size >= MAX_SEEKERS) {
+      let oldest = null;
+      for (const [id, s] of this.seekers) if (!oldest || s.at < oldest[1]) oldest = [id, s.at];
+      this.seekers.delete(oldest[0]);
+    }
+    const known = this.seekers.get(m.p);
+    this.seekers.set(m.p, { at: now, k: m.k, l: lagOf(m.l), score: known ? known.score : null });
+    if (!this.firstHeard.has(m.p)) {
+      this.firstHeard.set(m.p, now);
+      forgetOldest(this.firstHeard, MAX_REMEMBERED);
+    }
+    return [];
+  }
+
   _proposed(m, now) {
     if (this.failed.has(m.p)) return this._busy(m, now);
+    this.busyRun.delete(m.p); // (free enough to propose)
     // A proposal also proves the proposer (its ticket): it is a seeker from now on.
-    if (!this.seekers.has(m.p)) this.handle({ t: 'seek', p: m.p, k: m.k }, now);
+    if (!this.seekers.has(m.p)) this._sought({ t: 'seek', p: m.p, k: m.k }, now);
     this._heard(`${m.p}|${m.c}`);
     if (this.cancelled.has(`${m.p}|${m.c}`)) return [];
     // Crossed proposals: mine (the lower key) wins; the other withdraws its own without failing
@@ -473,6 +515,7 @@ export class Lobby {
   }
 
   _accepted(m, now) {
+    this.busyRun.delete(m.p);
     const o = this.offers.get(m.p);
     if (!o || o.c !== m.c || this.state !== 'seeking') return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
     if (o.stage !== 'proposed') return [];
