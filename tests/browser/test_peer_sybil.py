@@ -5,6 +5,9 @@ against lobby_hostile2.mjs's clients, and against a real page whose hand-over is
   two honest pages apart for good: each was taken by a ghost the moment it looked again, while the
   other was away with another. Now a pairing whose opponent never comes is given up after about
   7 s, and a page back in the queue pairs for a while only with seekers it knew long before.
+- "Lockers" (fresh keys that propose, or accept, and then stall) held two honest pages apart
+  for over a minute: each was always held by one when the other proposed. Now a page turns such
+  keys (known only through their proposals) down while a player seeking in the lobby is there.
 - A stranger that connected and then ignored the invite left the honest host in a dead game, with
   a card asking it to send its "friend" a link. Now the game is dropped and the page looks again.
 
@@ -109,6 +112,20 @@ def test_ghost(two, netns, nostr_relay, args):  # noqa: F811
         _stop(proc)
     assert ok and same, f"two honest pages did not pair in {took:.0f} s with a ghost sybil on the relay"
     # (before: not in 100 s; now 45-60 s, most of it the ghosts' pairings given up one by one)
+
+
+def test_lockers(two, netns, nostr_relay):  # noqa: F811
+    """Fresh keys that propose to every seeker, or accept its proposal, and then stall (never
+    seeking in the lobby themselves) held two honest pages apart: 43 s here (b coming 8 s after a),
+    76-85 s in bench/lobby_attacks.mjs. A page now turns such keys down while a player heard
+    seeking in the lobby could pair with it: 13 s here, 5-22 s there. The bound, 40 s, is three
+    times what it takes now (the step-by-step rule is test_peer_lobby.py's)."""
+    proc = _hostile2(netns, nostr_relay, ["--kind", "locker"])
+    try:
+        ok, same, took = _run(two, proc, limit_s=40)
+    finally:
+        _stop(proc)
+    assert ok and same, f"two honest pages did not pair in {took:.0f} s with lockers on the relay"
 
 
 # ---- a hostile PAGE: the real page, with its quick-play hand-over patched (Playwright route, this
