@@ -175,12 +175,12 @@ function watchStart(gameId, lag) {
 function paired(qp, pair, variant, clock, relays) {
   if (qp !== quick.qp) return;
   quick.note = 'Opponent found: connecting…';
-  renderQuick();
   // The room's device tokens: the first half of each lobby key (the room secret is the pair's own).
   const token = qp.id.slice(0, 32);
   const expect = pair.opponent.slice(0, 32);
   const link = new RoomLink({ secret: pair.secret, role: pair.role, token, expect, relays, iceServers: HCPeer.iceServers() });
   quick.link = link;
+  renderQuick(); // (the card and the header say so together)
   const info = { s: pair.secret, r: pair.role, t: token, a: expect };
   const fail = why => {
     if (quick.link !== link) return;

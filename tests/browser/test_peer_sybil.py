@@ -77,6 +77,8 @@ def _run(two, proc, limit_s=LIMIT_S, stagger_s=STAGGER_S):
             print(f"{time.monotonic() - t0:6.1f}s b starts")
         for d in two if started_b else (a,):
             c = json.loads(_card(d))
+            # The header says what the card says once an opponent is found (it lagged by up to 1 s).
+            assert c["line"] == c["status"] or not c["status"].startswith("Opponent found"), c
             key = (c["status"], c["line"], c["card"])
             if last.get(d.name) != key:
                 last[d.name] = key
