@@ -533,6 +533,7 @@ def test_a_key_known_only_by_its_proposal_cannot_take_a_page_from_a_seeker(lobby
       a.handle({t: 'seek', p: ids[1], k: key}, 0);                   // the other honest page
       const [told] = a.handle({t: 'propose', p: ids[2], to: ids[0], c: 'c'.repeat(64), k: key}, 100);
       log.proposalOnlyKeyBusy = told && told.t === 'busy' && a.state === 'seeking';
+      log.countsTheSeekerOnly = a.others(100) === 1;   // (the card's "1 other is waiting")
       const sent = a.tick(150).filter(m => m.t === 'propose').map(m => m.to);
       log.proposesToTheSeekerOnly = sent.length === 1 && sent[0] === ids[1];
       // The seeker is busy (held by a stranger of its own): a waits for it.

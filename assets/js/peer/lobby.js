@@ -166,10 +166,13 @@ export class Lobby {
     return ms + own + Math.max(own, s ? Math.min(lagOf(s.l), MAX_CLAIMED_LAG_MS) : 0);
   }
 
-  /** How many others are waiting in this lobby: proven, heard from recently, never failed. */
+  /** How many others are waiting in this lobby: heard seeking in it (a key known only through its
+   * proposal is no player waiting there), heard from recently, never failed. */
   others(now = null) {
     let n = 0;
-    for (const [id, s] of this.seekers) if (!this.failed.has(id) && (now === null || now - s.at <= SEEK_TTL_MS)) n++;
+    for (const [id, s] of this.seekers) {
+      if (this.published.has(id) && !this.failed.has(id) && (now === null || now - s.at <= SEEK_TTL_MS)) n++;
+    }
     return n;
   }
 
