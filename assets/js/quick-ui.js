@@ -12,7 +12,7 @@ import { app } from './state.js';
 import { call, render } from './bridge.js';
 import { OFFLINE_NOTE, confirmDialog, customClock } from './dialogs.js';
 import { adoptLink } from './friend.js';
-import { lagOf } from './peer/lobby.js';
+import { SEEK_EVERY_MS, lagOf } from './peer/lobby.js';
 import { QuickPlay } from './signal/quick.js';
 import { ICE_MESSAGE, RoomLink } from './signal/room.js';
 import { relayUrls, relayWords } from './signal/relays.js';
@@ -95,8 +95,11 @@ function renderQuick() {
   el.dataset.relays = noRelay ? 'none' : 'ok';
   $('quick-waited').textContent = `Waiting ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
   const n = qp.others();
-  $('quick-others').textContent = noRelay ? ''
-    : n === 0 ? 'Nobody else is waiting for this game right now.'
+  // The others seek every SEEK_EVERY_MS: until one round of theirs has come, "nobody" is not known.
+  // Once an opponent is found, who else waits is no news.
+  const early = Date.now() - qp.startedAt < SEEK_EVERY_MS + 2000;
+  $('quick-others').textContent = noRelay || quick.link ? ''
+    : n === 0 ? (early ? 'Checking who else is waiting…' : 'Nobody else is waiting for this game right now.')
       : `${n} other${n === 1 ? ' is' : 's are'} waiting for this game.`;
   const lag = qp.lobby ? qp.lobby.lag : 0;
   const slow = lag >= SLOW_LAG_MS

@@ -61,7 +61,9 @@ def _card(d) -> str:
     }""")
 
 
-def _run(two, proc, limit_s=LIMIT_S, stagger_s=STAGGER_S):
+def _run(two, proc, limit_s=LIMIT_S, stagger_s=STAGGER_S, check=None):
+    """Quick play on both pages (b ``stagger_s`` after a) until they pair; ``check(name, card)``
+    sees each page's card every 250 ms."""
     a, b = two
     for d in two:
         d.open()
@@ -80,6 +82,10 @@ def _run(two, proc, limit_s=LIMIT_S, stagger_s=STAGGER_S):
             # The header says what the card says once an opponent is found (it lagged by up to 1 s).
             # (a hidden card keeps its last words: the header then shows the game)
             assert not c["card"] or c["line"] == c["status"] or not c["status"].startswith("Opponent found"), c
+            # ... and who else waits is no news then.
+            assert not c["card"] or not c["status"].startswith("Opponent found") or c["others"] == "", c
+            if check:
+                check(d.name, c)
             key = (c["status"], c["line"], c["card"])
             if last.get(d.name) != key:
                 last[d.name] = key
@@ -124,8 +130,15 @@ def test_lockers(two, netns, nostr_relay):  # noqa: F811
     seeking in the lobby could pair with it: 13 s here, 5-22 s there. The bound, 40 s, is three
     times what it takes now (the step-by-step rule is test_peer_lobby.py's)."""
     proc = _hostile2(netns, nostr_relay, ["--kind", "locker"])
+
+    def never_nobody(name, c):
+        # a seeks all along (lockers never confirm): b, which hears a's seek within 8 s of its
+        # start, never says that nobody else waits (it said so until a's next seek came).
+        if name == "b" and c["card"] and c["info"]["state"] == "seeking":
+            assert not c["others"].startswith("Nobody"), c
+
     try:
-        ok, same, took = _run(two, proc, limit_s=40)
+        ok, same, took = _run(two, proc, limit_s=40, check=never_nobody)
     finally:
         _stop(proc)
     assert ok and same, f"two honest pages did not pair in {took:.0f} s with lockers on the relay"
