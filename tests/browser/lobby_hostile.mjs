@@ -35,6 +35,19 @@ const FAKE_K = 'B' + 'A'.repeat(86); // looks like a key, is not a P-256 point
 
 /** A socket's message handler: each relay EVENT, its content parsed, goes to every f(ev, content)
  * of `handlers` (anything else is dropped). Shared with lobby_hostile2.mjs. */
+/** `ev` signed by `key` ({secretKey, pubkey}) with noble's `schnorr`. */
+export const signed = (schnorr, key, ev) => ({ ...ev, sig: hex(schnorr.sign(bytesOf(ev.id), key.secretKey)) });
+
+/** A signed lobby event of `key` on the topic(s) `tpc`, with `powBits` of proof of work (mined in
+ * slices of `slice` hashes, so that the client's other timers still run). */
+export async function lobbyEvent(schnorr, key, tpc, content, powBits = 0, slice = 2000) {
+  const tags = (Array.isArray(tpc) ? tpc : [tpc]).map(t => ['x', t]);
+  let ev = { pubkey: key.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags, content };
+  if (powBits) ev = await mine(ev, powBits, { slice });
+  else ev.id = eventId(ev);
+  return signed(schnorr, key, ev);
+}
+
 export function relayEvents(handlers) {
   return e => {
     let msg;
@@ -75,14 +88,8 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
     const { secretKey, publicKey } = schnorr.keygen();
     return { secretKey, pubkey: hex(publicKey) };
   };
-  const sign = async (key, ev) => ({ ...ev, sig: hex(schnorr.sign(bytesOf(ev.id), key.secretKey)) });
-  const event = async (key, tpc, content, powBits = 0) => {
-    const tags = (Array.isArray(tpc) ? tpc : [tpc]).map(t => ['x', t]);
-    let ev = { pubkey: key.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags, content };
-    if (powBits) ev = await mine(ev, powBits, { slice: 2000 });
-    else ev.id = eventId(ev);
-    return sign(key, ev);
-  };
+  const sign = async (key, ev) => signed(schnorr, key, ev);
+  const event = (key, tpc, content, powBits = 0) => lobbyEvent(schnorr, key, tpc, content, powBits, 2000);
   const publish = ev => send(JSON.stringify(['EVENT', ev]));
   const seek = async key => {
     stats.seeks += 1;

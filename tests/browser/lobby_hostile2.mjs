@@ -21,14 +21,12 @@
 //        [--count 8] [--every 500] [--check 0|1] [--propose 0|1]
 
 import { hex, sha256 } from '../../assets/js/peer/bytes.js';
-import { mine, eventId } from '../../assets/js/peer/pow.js';
 import { lobbyTopic, playerTopic, SEEK_POW_BITS } from '../../assets/js/signal/quick.js';
 import { EVENT_KIND } from '../../assets/js/signal/nostr.js';
-import { relayEvents } from './lobby_hostile.mjs';
+import { lobbyEvent, relayEvents } from './lobby_hostile.mjs';
 
 const NOBLE = new URL('../../assets/vendor/noble/secp256k1.js', import.meta.url).href;
 const rnd = n => hex(crypto.getRandomValues(new Uint8Array(n)));
-const bytesOf = h => Uint8Array.from(h.match(/../g), b => parseInt(b, 16));
 const b64u = bytes => Buffer.from(bytes).toString('base64url');
 const digest = text => hex(sha256(new TextEncoder().encode(text)));
 
@@ -56,14 +54,7 @@ export async function start({ relay, kind, count = 8, topic, bits = SEEK_POW_BIT
     stats.keys += 1;
     return { secretKey, pubkey: hex(publicKey), k: await ecdhKey() };
   };
-  const sign = (key, ev) => ({ ...ev, sig: hex(schnorr.sign(bytesOf(ev.id), key.secretKey)) });
-  const event = async (key, tpc, content, powBits = 0) => {
-    const tags = (Array.isArray(tpc) ? tpc : [tpc]).map(t => ['x', t]);
-    let ev = { pubkey: key.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND, tags, content };
-    if (powBits) ev = await mine(ev, powBits, { slice: 4000 });
-    else ev.id = eventId(ev);
-    return sign(key, ev);
-  };
+  const event = (key, tpc, content, powBits = 0) => lobbyEvent(schnorr, key, tpc, content, powBits, 4000);
   const publish = ev => send(JSON.stringify(['EVENT', ev]));
   const seekEv = async key => event(key, topic, JSON.stringify({ t: 'seek', k: key.k }), bits);
   const direct = async (key, to, msgs, extra = {}) => publish(await event(key, [playerTopic(to)], JSON.stringify({ k: key.k, m: msgs, ...extra })));
