@@ -154,7 +154,8 @@ def test_secret_pawn_game_survives_a_relay_outage_and_ends_verified(two, nostr_r
 
     host.move("b1", "c3")
     guest.move("h7", "h6")
-    assert [m["uci"] for m in host.state()["moves"]] == [m["uci"] for m in guest.state()["moves"]]
+    # (the guest's page lists h6 before the host's has it: wait for both to show 8 moves)
+    assert len(agreed(host, guest, n=8)) == 8
     for d in (host, guest):
         assert not d.peer()["rejected"] and not d.peer()["fork"], (d.name, d.peer())
 
