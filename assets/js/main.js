@@ -16,6 +16,7 @@
 //   games.js     the Games screen (the games kept here)   yourmove.js  "your move": title, icon, notification
 //   tabgame.js   which game this tab shows (each game has its own storage key)
 //   analysis.js  analysis after the game: evaluation and best move of the replayed position
+//   dots.js      the "thinking" dots' beat (no infinite CSS animation)
 //   panels/      one module per variant (panels/registry.js: the hooks they answer)
 //
 // The board is drawn by chessground as soon as this module runs (before Python is up) and
@@ -92,6 +93,7 @@ const [
   { renderYourMove, startYourMove },
   { saveKey, tabGame },
   { renderAnalysis },
+  { startDots },
 ] = await Promise.all([
   import('./panels/index.js'),
   import('./players.js'),
@@ -112,6 +114,7 @@ const [
   import('./yourmove.js'),
   import('./tabgame.js'),
   import('./analysis.js'),
+  import('./dots.js'),
 ]).catch(error => {
   // A reload or a link followed while the parts load cuts their fetches short: nothing failed.
   if (leaving.now) return new Promise(() => {});
@@ -271,6 +274,7 @@ startExchange();
 startFit();
 startGames();
 startYourMove();
+startDots();
 
 if (window.hcReady) onReady();
 else {

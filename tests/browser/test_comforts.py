@@ -180,3 +180,41 @@ def test_a_board_with_no_size_draws_its_marks_when_it_has_one_again(app):
     app.evaluate("document.getElementById('board').style.display = ''")
     expect(crowns).to_have_count(2)
     assert app.locator("#board svg.cg-custom-svgs g[transform*=NaN]").count() == 0
+
+
+
+LIT = """() => [...document.querySelectorAll('#thinking .thinking-dots i')].map(i => getComputedStyle(i).opacity)"""
+
+
+def test_the_thinking_dots_light_up_in_turn_and_nothing_animates_for_ever(app):
+    """The "thinking" dots (the computer thinking, a connection prepared, a friend or an opponent
+    awaited, for as long as it takes) light up one after the other, a step every 400 ms set by
+    dots.js. They were an infinite CSS animation, which kept the compositor drawing 60 frames a
+    second: about a tenth of a core more while a page waited for an opponent (docs/PLAYING.md,
+    "Battery")."""
+    # No set of dots, shown or not, has an animation of its own.
+    styles = app.evaluate("""() => [...document.querySelectorAll('.thinking-dots, .thinking-dots i')]
+        .map(e => getComputedStyle(e)).map(c => c.animationName + ' ' + c.animationIterationCount)""")
+    assert len(styles) >= 12 and set(styles) == {"none 1"}, styles
+    thinking = app.locator("#thinking")
+    app.evaluate("document.getElementById('thinking').hidden = false")   # (as while the computer thinks)
+    try:
+        expect(thinking).to_be_visible()
+        app.wait_for_timeout(450)
+        beats, lit = set(), set()
+        for _ in range(12):
+            beats.add(thinking.locator(".thinking-dots").get_attribute("data-beat"))
+            lit.add(tuple(app.evaluate(LIT)))
+            app.wait_for_timeout(150)
+        assert beats == {"0", "1", "2"}, beats
+        assert {("1", "0.3", "0.3"), ("0.3", "1", "0.3"), ("0.3", "0.3", "1")} <= lit, lit
+        # Nothing on the page animates for ever (the dots' beat is no animation).
+        assert app.evaluate("""() => document.getAnimations()
+            .filter(a => a.effect && a.effect.getComputedTiming().iterations === Infinity).length""") == 0
+        app.emulate_media(reduced_motion="reduce")
+        try:
+            assert app.evaluate(LIT) == ["0.8", "0.8", "0.8"]
+        finally:
+            app.emulate_media(reduced_motion="no-preference")
+    finally:
+        app.evaluate("document.getElementById('thinking').hidden = true")
