@@ -16,44 +16,64 @@ const K256 = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-export function sha256(bytes) {
-  const h = new Uint32Array([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
-  const len = bytes.length;
-  const total = Math.ceil((len + 9) / 64) * 64;
+/** SHA-256's initial state (a fresh copy). */
+export const sha256Init = () => new Uint32Array([
+  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+]);
+
+/** One SHA-256 compression: the 64 bytes of `msg` from `off` into the state `h` (in place); `w`
+ * is a scratch Uint32Array(64). (sha256 below, and pow.js's miner, which hashes only the blocks
+ * its nonce changes.) */
+export function sha256Block(h, msg, off, w) {
+  for (let i = 0; i < 16; i++, off += 4) {
+    w[i] = ((msg[off] << 24) | (msg[off + 1] << 16) | (msg[off + 2] << 8) | msg[off + 3]) >>> 0;
+  }
+  for (let i = 16; i < 64; i++) {
+    const a = w[i - 15], b = w[i - 2];
+    const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
+    const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
+    w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
+  }
+  let a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+  for (let i = 0; i < 64; i++) {
+    const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+    const ch = (e & f) ^ (~e & g);
+    const t1 = (hh + S1 + ch + K256[i] + w[i]) >>> 0;
+    const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+    const maj = (a & b) ^ (a & c) ^ (b & c);
+    const t2 = (S0 + maj) >>> 0;
+    hh = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+  }
+  h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+}
+
+/** `bytes` with SHA-256's padding for a message of `len` bytes in all (the bytes given are its
+ * end, from a block boundary): a whole number of blocks. */
+export function sha256Padded(bytes, len = bytes.length) {
+  const total = Math.ceil((bytes.length + 9) / 64) * 64;
   const msg = new Uint8Array(total);
   msg.set(bytes);
-  msg[len] = 0x80;
-  const bits = len * 8;
+  msg[bytes.length] = 0x80;
   const view = new DataView(msg.buffer);
-  view.setUint32(total - 8, Math.floor(bits / 0x100000000));
-  view.setUint32(total - 4, bits >>> 0);
-  const w = new Uint32Array(64);
-  for (let off = 0; off < total; off += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const a = w[i - 15], b = w[i - 2];
-      const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
-      const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
-      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
-    }
-    let [a, b, c, d, e, f, g, hh] = h;
-    for (let i = 0; i < 64; i++) {
-      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-      const ch = (e & f) ^ (~e & g);
-      const t1 = (hh + S1 + ch + K256[i] + w[i]) >>> 0;
-      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
-      const maj = (a & b) ^ (a & c) ^ (b & c);
-      const t2 = (S0 + maj) >>> 0;
-      hh = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
-    }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
-  }
+  view.setUint32(total - 8, Math.floor((len * 8) / 0x100000000));
+  view.setUint32(total - 4, (len * 8) >>> 0);
+  return msg;
+}
+
+/** The digest (32 bytes) of the state `h`. */
+export function sha256Digest(h) {
   const out = new Uint8Array(32);
   const ov = new DataView(out.buffer);
   for (let i = 0; i < 8; i++) ov.setUint32(i * 4, h[i]);
   return out;
+}
+
+export function sha256(bytes) {
+  const h = sha256Init();
+  const msg = sha256Padded(bytes);
+  const w = new Uint32Array(64);
+  for (let off = 0; off < msg.length; off += 64) sha256Block(h, msg, off, w);
+  return sha256Digest(h);
 }
 
 export const utf8 = s => new TextEncoder().encode(s);
