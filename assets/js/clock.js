@@ -40,7 +40,11 @@ export function updateClocks() {
   for (const color of ['white', 'black']) {
     const el = playerEl(color).querySelector('.clock');
     const ms = remaining(st.clock, color, now);
-    el.querySelector('.time').textContent = fmtClock(ms);
+    // Written only when it changes: the same text written again is a change to the page all the
+    // same, and ten a second kept it drawing ten frames a second (a tenth of a core without a GPU).
+    const time = el.querySelector('.time');
+    const text = fmtClock(ms);
+    if (time.textContent !== text) time.textContent = text;
     const running = !over && st.clock.running === color;
     el.classList.toggle('is-running', running);
     el.classList.toggle('is-low', ms < LOW_TIME_MS);

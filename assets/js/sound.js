@@ -29,7 +29,20 @@ export const RECORDED = {
 };
 const RECORDED_VOLUME = 0.8;
 
-const audio = { ctx: null, last: null, buffers: {}, loading: null };
+const audio = { ctx: null, last: null, buffers: {}, loading: null, idle: null };
+
+// A running AudioContext renders silence for as long as it runs: Chromium's audio service took
+// about 2 % of a core for it on the test machine, for the rest of the visit after the first sound,
+// and a phone keeps its audio output awake. So the context is suspended this long after the last
+// sound began, and resumed by the next (context()).
+export const IDLE_SUSPEND_MS = 3000;
+
+function suspendWhenIdle(ctx) {
+  clearTimeout(audio.idle);
+  audio.idle = setTimeout(() => {
+    if (ctx.state === 'running' && ctx.suspend) ctx.suspend().catch(() => {});
+  }, IDLE_SUSPEND_MS);
+}
 
 function context() {
   if (!audio.ctx) {
@@ -42,6 +55,7 @@ function context() {
     }
   }
   if (audio.ctx.state === 'suspended' && audio.ctx.resume) audio.ctx.resume().catch(() => {});
+  suspendWhenIdle(audio.ctx);
   return audio.ctx;
 }
 

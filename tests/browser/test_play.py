@@ -164,6 +164,16 @@ def test_reload_restores_position_moves_and_running_clocks(app):
     white = app.locator("#player-bottom .clock")
     assert clock_ms(white.inner_text()) == after["clock"]["white"] // 1000 * 1000
     expect(app.locator("#game-title")).to_contain_text("5+3")
+    # Above 20 s the running clock's text changes once a second and is written only then: written
+    # again ten times a second, it kept the page drawing ten frames a second (clock.js).
+    writes = app.evaluate("""() => new Promise(done => {
+        const time = document.querySelector('#player-top .clock .time');
+        let n = 0;
+        const watch = new MutationObserver(records => { n += records.length; });
+        watch.observe(time, {childList: true, characterData: true, subtree: true});
+        setTimeout(() => { watch.disconnect(); done(n); }, 2000);
+    })""")
+    assert 1 <= writes <= 3, writes
 
 
 def test_royal_pawn_game_won_by_promoting_the_royal_pawn(app):

@@ -20,8 +20,10 @@ class FakeOsc extends FakeNode {
   start() { window.__tones.push(this.frequency.value); } stop() {}
 }
 class FakeGain extends FakeNode { constructor() { super(); this.gain = new FakeParam(); } }
-window.AudioContext = class { constructor() { this.currentTime = 0; this.state = 'running'; this.destination = {}; }
-  createOscillator() { return new FakeOsc(); } createGain() { return new FakeGain(); } resume() { return Promise.resolve(); } };
+window.AudioContext = class { constructor() { this.currentTime = 0; this.state = 'running'; this.destination = {}; window.__audio = this; }
+  createOscillator() { return new FakeOsc(); } createGain() { return new FakeGain(); }
+  suspend() { this.state = 'suspended'; return Promise.resolve(); }
+  resume() { this.state = 'running'; return Promise.resolve(); } };
 """
 
 #: The first note of each sound (assets/js/sound.js NOTES).
@@ -63,9 +65,14 @@ def test_each_event_has_its_sound_and_mute_is_remembered(app_page):
     clear(page)
     play(page, "e2e4")
     assert sounds(page) == ["move"]
+    # Between sounds the audio rests (a running context renders silence): suspended 3 s after the
+    # last sound (sound.js IDLE_SUSPEND_MS), running again for the next.
+    assert page.evaluate("window.__audio.state") == "running"
+    page.wait_for_function("window.__audio.state === 'suspended'", timeout=6000)
     clear(page)
     play(page, "d7d5", "e4d5")
     assert sounds(page) == ["move", "capture"]
+    assert page.evaluate("window.__audio.state") == "running"
     clear(page)
     play(page, "e7e6", "f1b5")                                  # Bb5+
     assert sounds(page) == ["move", "check"]
