@@ -8,13 +8,17 @@
   has a per-example deadline or the "too slow" health check.  ``CI=true``
   selects the ``ci`` profile (derandomized: the same examples on every run);
   ``HYPOTHESIS_PROFILE=<name>`` picks one explicitly.
+* ``HIDDENCHESS_TEST_CPU=<file>`` appends each test's CPU to that file (tests/cpu_sampler.py).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PY_DIR = ROOT / "py"
@@ -45,3 +49,26 @@ def pytest_configure(config):
         "markers",
         "cold: a browser test whose page starts as on a first visit, without the start-up "
         "snapshots the suite gives its pages (tests/browser/conftest.py SNAPSHOT_SEED)")
+
+
+_CPU_FILE = os.environ.get("HIDDENCHESS_TEST_CPU")
+_sampler = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With ``HIDDENCHESS_TEST_CPU``: one line a test, its CPU-seconds and wall seconds."""
+    global _sampler
+    if not _CPU_FILE:
+        yield
+        return
+    from cpu_sampler import EVERY_S, Sampler
+
+    if _sampler is None:
+        _sampler = Sampler()
+    cpu, wall = _sampler.now(), time.monotonic()
+    yield
+    time.sleep(EVERY_S)  # (what the test's last processes spent as they ended)
+    cpu, wall = _sampler.now() - cpu, time.monotonic() - wall
+    with open(_CPU_FILE, "a") as out:
+        out.write(f"{item.nodeid}\t{cpu:.2f}\t{wall:.2f}\n")
