@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from cpu_sampler import EVERY_S, Sampler
+
 ROOT = Path(__file__).resolve().parent.parent
 PY_DIR = ROOT / "py"
 
@@ -62,8 +64,6 @@ def pytest_runtest_protocol(item, nextitem):
     if not _CPU_FILE:
         yield
         return
-    from cpu_sampler import EVERY_S, Sampler
-
     if _sampler is None:
         _sampler = Sampler()
     cpu, wall = _sampler.now(), time.monotonic()
