@@ -95,13 +95,13 @@ function renderQuick() {
   el.dataset.relays = noRelay ? 'none' : 'ok';
   $('quick-waited').textContent = `Waiting ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
   const n = qp.others();
+  const lag = qp.lobby ? qp.lobby.lag : 0;
   // The others seek every SEEK_EVERY_MS: until one round of theirs has come (late by the relays'
   // lag), "nobody" is not known. Once an opponent is found, who else waits is no news.
-  const early = Date.now() - qp.startedAt < SEEK_EVERY_MS + 2000 + 2 * lagOf(qp.lobby ? qp.lobby.lag : 0);
+  const early = Date.now() - qp.startedAt < SEEK_EVERY_MS + 2000 + 2 * lagOf(lag);
   $('quick-others').textContent = noRelay || quick.link ? ''
     : n === 0 ? (early ? 'Checking who else is waiting…' : 'Nobody else is waiting for this game right now.')
       : `${n} other${n === 1 ? ' is' : 's are'} waiting for this game.`;
-  const lag = qp.lobby ? qp.lobby.lag : 0;
   const slow = lag >= SLOW_LAG_MS
     ? ` The relays are slow right now (a message takes about ${(lag / 1000).toFixed(1)} s there and back): finding an opponent may take longer.`
     : '';
