@@ -78,6 +78,13 @@ def test_bluff_confirmed_found_and_penalty_chosen(app):
     click(app, "d1")
     expect(app.locator("#penalty-chosen")).to_have_text("Chosen: d1")
     expect(app.locator("#board square.penalty-chosen")).to_have_count(1)
+    # The keyboard cursor says so too (Home: the last move's square, a4; Black's view is turned).
+    app.locator("#board").focus()
+    app.keyboard.press("Home")
+    expect(app.locator("#sr-live")).to_have_text("a4, empty")
+    for key in ["ArrowUp", "ArrowUp", "ArrowUp", "ArrowLeft", "ArrowLeft", "ArrowLeft"]:
+        app.keyboard.press(key)
+    expect(app.locator("#sr-live")).to_have_text("d1, white piece, identity unknown, chosen for removal")
     submit.click()
     expect(panel).to_be_hidden()
     st = state(app)

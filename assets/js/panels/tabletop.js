@@ -118,6 +118,11 @@ export default registerPanel({
   },
   select: selectPenalty,
   userMove: bluff,
+  // (the keyboard cursor says a picked piece is picked, as the board's mark shows it)
+  squareWords(st, sq) {
+    const pen = owed(st);
+    return pen && pen.mine && penalty.choice.includes(sq) ? 'chosen for removal' : null;
+  },
   render(st) {
     renderPenalty(st);
     renderSummary(st);
