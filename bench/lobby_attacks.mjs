@@ -66,7 +66,9 @@ for (const name of ['a', 'b']) {
         return;
       }
       strangers[name] += 1;
-      console.log(`${el()} s: ${name} paired with stranger ${pair.opponent.slice(0, 8)} as ${pair.role} (${strangers[name]})`);
+      const L = h.qp.lobby, now = Date.now(), o = honest.find(x => x !== h).qp.id;
+      const why = process.env.VERBOSE ? ` quiet=${now < L.quietUntil} awaiting=${L._awaiting(now)} other: active=${L._active(o, now)} senior=${L._senior(o, now)} failed=${L.failed.has(o)} stranger active=${L._active(pair.opponent, now)}` : '';
+      console.log(`${el()} s: ${name} paired with stranger ${pair.opponent.slice(0, 8)} as ${pair.role} (${strangers[name]})${why}`);
       setTimeout(() => h.qp.requeue(), CONNECT_MS);
     },
   });

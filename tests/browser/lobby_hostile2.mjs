@@ -6,7 +6,8 @@
 //            often as --every ms; when accepted, sends nothing more (or with --check 1 a check,
 //            which renews the victim's hold once, then nothing). The victim holds that acceptance
 //            LOCK_MS (4 s, 8 s after a check) and answers every other proposal busy, and its own
-//            offers are cancelled when it accepts.
+//            offers are cancelled when it accepts. With --seek 1 each key also seeks in the lobby
+//            (from its creation, every 6 s), as an honest page does.
 //   ghost    seeks with --count fresh keys (valid P-256 ECDH keys); answers every proposal with
 //            accept, every check with ready; after the confirm it is "paired" and does nothing
 //            (never joins the room). The key is then retired and a fresh one seeks.
@@ -18,7 +19,7 @@
 //            (to pages that joined later: seekers that left long ago come back)
 //
 //   node --experimental-websocket tests/browser/lobby_hostile2.mjs --relay ws://... --kind locker
-//        [--count 8] [--every 500] [--check 0|1] [--propose 0|1]
+//        [--count 8] [--every 500] [--check 0|1] [--propose 0|1] [--seek 0|1]
 
 import { hex, sha256 } from '../../assets/js/peer/bytes.js';
 import { lobbyTopic, playerTopic, SEEK_POW_BITS } from '../../assets/js/signal/quick.js';
@@ -30,7 +31,7 @@ const rnd = n => hex(crypto.getRandomValues(new Uint8Array(n)));
 const b64u = bytes => Buffer.from(bytes).toString('base64url');
 const digest = text => hex(sha256(new TextEncoder().encode(text)));
 
-export async function start({ relay, kind, count = 8, topic, bits = SEEK_POW_BITS, everyMs = 500, check = false, propose = false, log = () => {} }) {
+export async function start({ relay, kind, count = 8, topic, bits = SEEK_POW_BITS, everyMs = 500, check = false, propose = false, seek = false, log = () => {} }) {
   const noble = await import(NOBLE);
   if (!noble.hashes.sha256) noble.hashes.sha256 = sha256;
   const { schnorr } = noble;
@@ -95,6 +96,7 @@ export async function start({ relay, kind, count = 8, topic, bits = SEEK_POW_BIT
           mineKeys.add(key.pubkey);
           key.ticket = await seekEv(key);
           listen(key);
+          if (seek) publish(key.ticket); // (heard seeking in the lobby, as an honest page is)
           ready.push(key);
         }
       } finally {
@@ -104,6 +106,17 @@ export async function start({ relay, kind, count = 8, topic, bits = SEEK_POW_BIT
     settled = fill();
     await settled;
     const current = new Map(); // victim -> key proposing to it now
+    if (seek) {
+      // Every key not used up seeks again, as a page does every 8 s: each stays a seeker heard in
+      // the lobby, and ages there (a page trusts a key it has heard seek for long).
+      every(6000, async () => {
+        for (const k of [...ready, ...current.values()]) {
+          if (k.used) continue;
+          k.ticket = await seekEv(k);
+          publish(k.ticket);
+        }
+      });
+    }
     const keyFor = victim => {
       let k = current.get(victim);
       if (!k || k.used) {
@@ -299,7 +312,7 @@ if (isMain) {
   const h = await start({
     relay: arg('--relay', null), kind: arg('--kind', 'locker'), count: Number(arg('--count', 8)),
     topic: lobbyTopic(arg('--variant', 'secret-pawn'), arg('--clock', '300+3')), bits: Number(arg('--bits', SEEK_POW_BITS)),
-    everyMs: Number(arg('--every', 500)), check: arg('--check', '0') === '1', propose: arg('--propose', '0') === '1',
+    everyMs: Number(arg('--every', 500)), check: arg('--check', '0') === '1', propose: arg('--propose', '0') === '1', seek: arg('--seek', '0') === '1',
     log: s => console.log(`log ${s}`),
   });
   console.log('ready');

@@ -501,6 +501,80 @@ def test_after_a_requeue_a_page_pairs_only_with_a_seeker_it_knew_long_before(lob
     assert all(out.values()), [k for k, v in out.items() if not v]
 
 
+def test_after_a_requeue_a_page_waits_for_a_senior_that_acted_as_a_page(lobby_page, site):
+    """Ghosts that seek long enough to be seniors, and propose too, still took each requeued page
+    at once while the other honest page was away with another ghost: 89-120 s and more to pair
+    (bench/lobby_attacks.mjs, 2026-12-06). A seeker that answered this page busy, or proposed to
+    it while it was away, within ACTIVE_MS has acted as a page does. In the quiet time, while such a
+    senior is about, a page pairs only with such seekers: it waits for the other honest page. A page
+    away in a pairing still hears seeks; in the quiet time a proposal from one that has not acted
+    as a page waits for the page's own proposals to be answered; and a page that hears a seeker it
+    never heard before seeks again after NEWCOMER_SEEK_MS (the newcomer missed its last seek)."""
+    out = steps(lobby_page, site, """
+      const cOf = (l, id) => (l.offers.get(id) || {c: '0'.repeat(64)}).c;  // (none: a wrong one)
+      const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      // b (ids[1]) and two ghosts (ids[2], ids[3]: they seek, accept, answer and propose)
+      for (const id of ids.slice(1, 4)) a.handle({t: 'seek', p: id, k: key}, 0);
+      const t0 = L.SENIOR_MS + 5000;
+      a.pair = {opponent: ids[4]}; a.state = 'paired';           // a is away with another ghost
+      // While away, a still hears seeks (ghosts' and b's), and b, waiting for a, proposes: busy.
+      for (const id of ids.slice(1, 4)) a.handle({t: 'seek', p: id, k: key}, t0 - 2000);
+      const [busy] = a.handle({t: 'propose', p: ids[1], to: ids[0], c: '1'.repeat(64), k: key}, t0 - 1000);
+      log.busyWhileAway = busy && busy.t === 'busy';
+      a.requeue(t0);
+      log.heardWhileAway = a.others(t0 + 1000) === 3;   // (the seeks before it went are over 20 s old)
+      // A ghost's proposal: busy (it never acted as a page), and a proposes to b alone.
+      const [told] = a.handle({t: 'propose', p: ids[2], to: ids[0], c: '2'.repeat(64), k: key}, t0 + 100);
+      log.ghostRefused = told && told.t === 'busy' && a.state === 'seeking';
+      const sent = a.tick(t0 + 200).filter(m => m.t === 'propose').map(m => m.to);
+      log.proposesToBAlone = sent.length === 1 && sent[0] === ids[1];
+      // b is back and accepts a's proposal: a pairs with b.
+      const [chkB] = a.handle({t: 'accept', p: ids[1], to: ids[0], c: cOf(a, ids[1]), r: '7'.repeat(32), k: key}, t0 + 3000);
+      if (chkB) a.handle({t: 'ready', p: ids[1], to: ids[0], c: chkB.c, n: chkB.n}, t0 + 3050);
+      log.pairsWithB = a.state === 'paired' && a.pair.opponent === ids[1];
+
+      // c proposed to everyone (ghosts included) before b answered it busy: the ghosts' accept and
+      // ready are then cancelled.
+      const c = new L.Lobby({id: ids[5], key, random: rnd, now: 0});
+      for (const id of ids.slice(1, 4)) c.handle({t: 'seek', p: id, k: key}, 0);
+      c.requeue(t0 - 100);
+      for (const id of ids.slice(1, 4)) c.handle({t: 'seek', p: id, k: key}, t0 - 50);
+      const offered = c.tick(t0).filter(m => m.t === 'propose').map(m => m.to).sort();
+      log.quietWithoutAwaitedProposesToSeniors = offered.length === 3;
+      const [chk] = c.handle({t: 'accept', p: ids[2], to: ids[5], c: cOf(c, ids[2]), r: '9'.repeat(32), k: key}, t0 + 50);
+      log.ghostChecked = chk && chk.t === 'check';
+      c.handle({t: 'busy', p: ids[1], to: ids[5], c: cOf(c, ids[1])}, t0 + 60);   // b is away
+      const [cancelReady] = chk ? c.handle({t: 'ready', p: ids[2], to: ids[5], c: chk.c, n: chk.n}, t0 + 70) : [];
+      log.ghostReadyCancelled = cancelReady && cancelReady.t === 'cancel' && c.state === 'seeking' && !c.pair;
+      const [cancelAccept] = c.handle({t: 'accept', p: ids[3], to: ids[5], c: cOf(c, ids[3]), r: '8'.repeat(32), k: key}, t0 + 80);
+      log.ghostAcceptCancelled = cancelAccept && cancelAccept.t === 'cancel';
+      // In the quiet time, with none to wait for yet, a proposal from one that has not acted as a
+      // page waits (busy) while this page's own proposals are unanswered.
+      const d = new L.Lobby({id: ids[5], key, random: rnd, now: 0});
+      for (const id of ids.slice(2, 4)) d.handle({t: 'seek', p: id, k: key}, 0);
+      d.requeue(t0 - 100);
+      for (const id of ids.slice(2, 4)) d.handle({t: 'seek', p: id, k: key}, t0 - 50);
+      log.dProposes = d.tick(t0).filter(m => m.t === 'propose').length === 2;
+      const [wait] = d.handle({t: 'propose', p: ids[2], to: ids[5], c: '5'.repeat(64), k: key}, t0 + 10);
+      log.waitsForItsOwnAnswers = wait && wait.t === 'busy' && d.state === 'seeking';
+      // A seeker never heard before: the page seeks again NEWCOMER_SEEK_MS after its last seek.
+      const e = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      const seeks = (l, t) => l.tick(t).filter(m => m.t === 'seek').length;
+      log.seeksFirst = seeks(e, 0) === 1;
+      e.handle({t: 'seek', p: ids[1], k: key}, 1000);
+      log.notBeforeNewcomerTime = seeks(e, L.NEWCOMER_SEEK_MS - 1) === 0;
+      log.seeksForTheNewcomer = seeks(e, L.NEWCOMER_SEEK_MS) === 1;
+      e.handle({t: 'seek', p: ids[1], k: key}, L.NEWCOMER_SEEK_MS + 100);   // (known now)
+      log.knownSeekerChangesNothing = seeks(e, 2 * L.NEWCOMER_SEEK_MS + 1) === 0
+        && seeks(e, L.NEWCOMER_SEEK_MS + L.SEEK_EVERY_MS) === 1;
+      // After the quiet time, anyone again.
+      c.handle({t: 'seek', p: ids[6], k: key}, t0 + L.QUIET_MS + 1);
+      const [late] = c.handle({t: 'propose', p: ids[2], to: ids[5], c: '4'.repeat(64), k: key}, t0 + L.QUIET_MS + 1);
+      log.afterQuietAnyone = late && late.t === 'accept';
+    """, "0123456")
+    assert all(out.values()), [k for k, v in out.items() if not v]
+
+
 def test_a_flood_of_proposals_from_one_key_gets_one_busy_at_a_time(lobby_page, site):
     """A red team: a page holding an acceptance signed a busy for each of one key's flooded
     proposals (333 in 12 s)."""

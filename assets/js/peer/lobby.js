@@ -75,6 +75,19 @@ export const LATE_MS = 2 * MAX_LAG_MS; // a step that ran out of time may be tak
 // ARRIVE_MS) and is known from long before; a fresh key is not.
 export const QUIET_MS = 10000;
 export const SENIOR_MS = 15000;
+// A seeker that answered this page's proposal busy, or proposed to it while it was away (paired),
+// within ACTIVE_MS has acted as a page does; a key that only seeks, proposes, accepts and answers
+// (one that pairs and never comes) need not have. In
+// the quiet time, while such a senior is about, a page pairs only with seekers that acted so: it
+// waits for the honest page that is away with such a key (each away up to ARRIVE_MS), instead of
+// taking the next key in the lobby. Two honest pages, each back while the other was away, otherwise
+// met only when both happened to be back at once (a red team of 2026-12-06: 89-102 s, and not in
+// 120 s, to pair; see test_peer_sybil.py).
+export const ACTIVE_MS = 30000;
+// A page that hears a seeker it never heard before seeks again once NEWCOMER_SEEK_MS have passed
+// since its last seek, instead of SEEK_EVERY_MS: the newcomer's subscription missed the seeks made
+// before it came (relays keep none), and it learns who waits, and since when, that much sooner.
+export const NEWCOMER_SEEK_MS = 4000;
 export const BUSY_PATIENCE = 5; // busy answers in a row after which a seeker no longer holds proposal-only keys off
 const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
 // What a relevant message needs before it is handled (Lobby.relevant).
@@ -135,6 +148,7 @@ export class Lobby {
     this.seekers = new Map(); // id -> {at, k}
     this.firstHeard = new Map(); // id -> ms: when this page first heard it seek (kept after it went)
     this.quietUntil = -Infinity; // (after a requeue: only seekers heard long ago, see QUIET_MS)
+    this.active = new Map(); // id -> ms: when it last answered this page busy or proposed to it while away (ACTIVE_MS)
     this.skip = new Map(); // id -> until (ms): said busy
     this.toldBusy = new Map(); // id -> until (ms): a key in its back-off, told busy (not again before)
     this.busyRun = new Map(); // id -> busy answers in a row from it (reset by an accept or proposal)
@@ -149,6 +163,7 @@ export class Lobby {
     this.state = 'seeking'; // 'seeking' | 'locked' | 'paired' | 'left'
     this.canPropose = true; // false until the carrier has this page's own proven seek (its ticket)
     this.lastSeek = -Infinity;
+    this.newcomer = false; // (a seeker never heard before came since this page's last seek)
     this.pair = null;
     this.pairings = 0;
     this.since = now;
@@ -193,6 +208,8 @@ export class Lobby {
       return m.to === this.id && this._late(m) ? SIGNED : false;
     }
     if (this.state === 'paired') {
+      // Seeks are still heard (should this pairing come to nothing, this page knows who waits).
+      if (m.t === 'seek') return OPEN;
       // Answered busy / cancel (a proposal or acceptance that crossed this page's last messages).
       return m.to === this.id && (m.t === 'propose' || (m.t === 'accept' && this.withdrawn.has(m.p))) ? OPEN : false;
     }
@@ -232,6 +249,27 @@ export class Lobby {
     return first !== undefined && now - first >= SENIOR_MS;
   }
 
+  /** Whether `id` answered this page busy, or proposed to it while it was away, within ACTIVE_MS. */
+  _active(id, now) {
+    const t = this.active.get(id);
+    return t !== undefined && now - t <= ACTIVE_MS;
+  }
+
+  _markActive(id, now) {
+    this.active.delete(id); // (re-inserted: the oldest first, for forgetOldest)
+    this.active.set(id, now);
+    forgetOldest(this.active, MAX_REMEMBERED);
+  }
+
+  /** Whether, in the quiet time, a senior that acted as a page is about (and not failed): then
+   * only such seekers may pair with this page (ACTIVE_MS). */
+  _awaiting(now) {
+    for (const [id, t] of this.active) {
+      if (now - t <= ACTIVE_MS && !this.failed.has(id) && this._senior(id, now)) return true;
+    }
+    return false;
+  }
+
   /** Whether a seeker this page heard seek in the lobby (not only through a proposal's ticket)
    * could pair with it soon: heard lately, not failed, and not busy more than BUSY_PATIENCE times
    * in a row (one busy with a stranger is waited for, one that is always busy is not). */
@@ -251,7 +289,7 @@ export class Lobby {
    * meeting for 75 s. Without such a seeker about (a quiet lobby), nothing changes. */
   _eligible(id, now, seekerWaiting = undefined) {
     if (now === undefined) return true;
-    if (now < this.quietUntil) return this._senior(id, now);
+    if (now < this.quietUntil) return this._senior(id, now) && (this._active(id, now) || !this._awaiting(now));
     if (this.published.has(id)) return true;
     return !(seekerWaiting === undefined ? this._seekerWaiting(now) : seekerWaiting);
   }
@@ -261,6 +299,11 @@ export class Lobby {
   _wouldAccept(m, now) {
     if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking') return false;
     if (!this._eligible(m.p, now)) return false;
+    // In the quiet time, a proposal from one that has not acted as a page waits for this page's own
+    // proposals to be answered: one of them may show the page it should wait for (a busy).
+    if (now !== undefined && now < this.quietUntil && !this._active(m.p, now)) {
+      for (const [id, o] of this.offers) if (id !== m.p && o.stage === 'proposed') return false;
+    }
     if (this.offers.has(m.p) && this.id < m.p) return false; // crossed proposals: mine wins
     for (const o of this.offers.values()) if (o.stage === 'checking') return false;
     return true;
@@ -398,8 +441,9 @@ export class Lobby {
         this._lapse(id, { ...o, lock: false }, now); // silent, or accepted and then silent
       }
     }
-    if (now - this.lastSeek >= SEEK_EVERY_MS) {
+    if (now - this.lastSeek >= (this.newcomer ? NEWCOMER_SEEK_MS : SEEK_EVERY_MS)) {
       this.lastSeek = now;
+      this.newcomer = false;
       out.push({ t: 'seek', p: this.id, k: this.key, l: Math.round(lagOf(this.lag)) });
     }
     if (this.state === 'seeking' && this.canPropose) {
@@ -440,6 +484,7 @@ export class Lobby {
       case 'busy': {
         const o = this.offers.get(m.p);
         if (o && o.c === m.c) {
+          this._markActive(m.p, now);
           this._withdraw(m.p);
           this.skip.set(m.p, now + BUSY_SKIP_MS);
           const run = (this.busyRun.get(m.p) || 0) + 1;
@@ -483,6 +528,7 @@ export class Lobby {
     const known = this.seekers.get(m.p);
     this.seekers.set(m.p, { at: now, k: m.k, l: lagOf(m.l), score: known ? known.score : null });
     if (!this.firstHeard.has(m.p)) {
+      this.newcomer = true;
       this.firstHeard.set(m.p, now);
       forgetOldest(this.firstHeard, MAX_REMEMBERED);
     }
@@ -491,6 +537,9 @@ export class Lobby {
 
   _proposed(m, now) {
     if (this.failed.has(m.p)) return this._busy(m, now);
+    // One that proposes to this page while it is away (paired, in a pairing's room) waits for it, as
+    // an honest page in its quiet time does; a key that only seeks, accepts and answers does not.
+    if (this.state === 'paired') this._markActive(m.p, now);
     this.busyRun.delete(m.p); // (free enough to propose)
     // A proposal also proves the proposer (its ticket): it is a seeker from now on.
     if (!this.seekers.has(m.p)) this._sought({ t: 'seek', p: m.p, k: m.k }, now);
@@ -522,6 +571,10 @@ export class Lobby {
     const o = this.offers.get(m.p);
     if (!o || o.c !== m.c || this.state !== 'seeking') return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
     if (o.stage !== 'proposed') return [];
+    if (now < this.quietUntil && !this._eligible(m.p, now)) { // (proposed to before an awaited senior showed itself)
+      this._withdraw(m.p);
+      return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
+    }
     // Is it still there? (One that accepts and vanishes never answers this.)
     Object.assign(o, { stage: 'checking', n: this.random(16), r: m.r, k: m.k, at: now });
     return [{ t: 'check', p: this.id, to: m.p, c: o.c, n: o.n }];
@@ -530,6 +583,10 @@ export class Lobby {
   _ready(m, now) {
     const o = this.offers.get(m.p);
     if (!o || o.c !== m.c || o.stage !== 'checking' || o.n !== m.n || this.state !== 'seeking') return [];
+    if (now < this.quietUntil && !this._eligible(m.p, now)) {
+      this._withdraw(m.p);
+      return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
+    }
     const out = this._cancelAll(m.p);
     out.push({ t: 'confirm', p: this.id, to: m.p, c: o.c, s: o.s }, { t: 'gone', p: this.id });
     this._paired('host', m.p, o.s, o.r, o.k, now);
