@@ -17,7 +17,7 @@
 // tags, a tag that is no addressee's or an addressee without its tag, a malformed message): an
 // honest page never sends one, so nothing in it is worth a signature check.
 
-import { validMessage } from './lobby.js';
+import { validMessage } from './lobby-wire.js';
 
 export const MAX_BATCH = 8; // messages in one event, and addressees (x tags)
 export const MAX_BATCH_CHARS = 3000; // content of one event as packed (unpack allows MAX_UNPACK_CHARS)

@@ -53,7 +53,9 @@
 // `lobby.pair` is set once paired: {opponent, role: 'host' (proposer) | 'guest', white: bool (this
 // side plays White), s, r, key (the opponent's k), at}.
 
-import { hex, sha256, utf8 } from './bytes.js';
+import { ID, digest, proposerWhite, validMessage } from './lobby-wire.js';
+
+export { digest, proposerWhite, validMessage };
 
 export const SEEK_EVERY_MS = 8000; // a seek (with its proof of work) is published this often
 export const SEEK_TTL_MS = 20000; // a seeker not heard from for this long is gone
@@ -75,63 +77,22 @@ export const LATE_MS = 2 * MAX_LAG_MS; // a step that ran out of time may be tak
 // ARRIVE_MS) and is known from long before; a fresh key is not.
 export const QUIET_MS = 10000;
 export const SENIOR_MS = 15000;
-// A seeker that answered this page's proposal busy, or proposed to it while it was away (paired),
-// within ACTIVE_MS has acted as a page does; a key that only seeks, proposes, accepts and answers
-// (one that pairs and never comes) need not have. In
-// the quiet time, while such a senior is about, a page pairs only with seekers that acted so: it
-// waits for the honest page that is away with such a key (each away up to ARRIVE_MS), instead of
-// taking the next key in the lobby. Two honest pages, each back while the other was away, otherwise
-// met only when both happened to be back at once (a red team of 2026-12-06: 89-102 s, and not in
-// 120 s, to pair; see test_peer_sybil.py).
+// A seeker that answered this page busy, or proposed to it while it was away (paired), within
+// ACTIVE_MS acted as a page does (a key that pairs and never comes need not). In the quiet time,
+// while such a senior is about, a page pairs only with such seekers: it waits for the honest page
+// away with a ghost instead of taking the next ghost (red team: 89-120+ s to pair before, 31-35 s).
 export const ACTIVE_MS = 30000;
-// A page that hears a seeker it never heard before seeks again once NEWCOMER_SEEK_MS have passed
-// since its last seek, instead of SEEK_EVERY_MS: the newcomer's subscription missed the seeks made
-// before it came (relays keep none), and it learns who waits, and since when, that much sooner.
+// A seeker never heard before missed this page's last seek (relays keep none): seek again sooner.
 export const NEWCOMER_SEEK_MS = 4000;
 export const BUSY_PATIENCE = 5; // busy answers in a row after which a seeker no longer holds proposal-only keys off
 const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
 // What a relevant message needs before it is handled (Lobby.relevant).
 export const OPEN = 'open';
 export const SIGNED = 'signed';
-const ID = /^[0-9a-f]{64}$/;
-const H32 = /^[0-9a-f]{32}$/;
-const H64 = /^[0-9a-f]{64}$/;
-const KEY = /^[A-Za-z0-9_-]{40,120}$/;
-
-export const digest = text => hex(sha256(utf8(text)));
 /** Forget the oldest entry of `memory` (a Map or a Set: oldest first) once it holds more than `max`. */
 const forgetOldest = (memory, max) => memory.size > max && memory.delete(memory.keys().next().value);
 /** A lag (ms) as the deadlines count it: a number from 0 to MAX_LAG_MS (anything else: 0). */
 export const lagOf = ms => (Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_LAG_MS) : 0);
-
-/** The colour rule: true when the proposer plays White. */
-export function proposerWhite(s, r) {
-  return parseInt(digest(`${s}|${r}`).slice(0, 2), 16) % 2 === 0;
-}
-
-/** Whether `m` is a well-formed lobby message (anything else is ignored). `p` is the signer. */
-export function validMessage(m) {
-  if (!m || typeof m !== 'object' || Array.isArray(m) || !ID.test(m.p)) return false;
-  if (m.t === 'seek') return KEY.test(m.k);
-  if (m.t === 'gone') return true;
-  if (!ID.test(m.to) || !H64.test(m.c)) return false;
-  switch (m.t) {
-    case 'propose':
-      return KEY.test(m.k);
-    case 'accept':
-      return H32.test(m.r) && KEY.test(m.k);
-    case 'check':
-    case 'ready':
-      return H32.test(m.n);
-    case 'confirm':
-      return H32.test(m.s);
-    case 'busy':
-    case 'cancel':
-      return true;
-    default:
-      return false;
-  }
-}
 
 export class Lobby {
   /** id: this player's Nostr public key (64 hex); key: its ECDH public key (base64url);
@@ -299,8 +260,7 @@ export class Lobby {
   _wouldAccept(m, now) {
     if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking') return false;
     if (!this._eligible(m.p, now)) return false;
-    // In the quiet time, a proposal from one that has not acted as a page waits for this page's own
-    // proposals to be answered: one of them may show the page it should wait for (a busy).
+    // (quiet: one that has not acted as a page waits until this page's proposals are answered)
     if (now !== undefined && now < this.quietUntil && !this._active(m.p, now)) {
       for (const [id, o] of this.offers) if (id !== m.p && o.stage === 'proposed') return false;
     }
@@ -537,8 +497,7 @@ export class Lobby {
 
   _proposed(m, now) {
     if (this.failed.has(m.p)) return this._busy(m, now);
-    // One that proposes to this page while it is away (paired, in a pairing's room) waits for it, as
-    // an honest page in its quiet time does; a key that only seeks, accepts and answers does not.
+    // (one that proposes while this page is away waits for it, as a page in its quiet time does)
     if (this.state === 'paired') this._markActive(m.p, now);
     this.busyRun.delete(m.p); // (free enough to propose)
     // A proposal also proves the proposer (its ticket): it is a seeker from now on.
