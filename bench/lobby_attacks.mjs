@@ -6,7 +6,8 @@
 // gives the pairing up after --connect-ms (the page: 7 s when the opponent never comes into the
 // room, quick-ui.js ARRIVE_MS) and looks again, as the page does. Prints each pairing with a
 // stranger, when the two honest players pair with each other, and a JSON line of counters.
-// VERBOSE=1 prints each second what each honest player holds and knows of the other.
+// VERBOSE=1 prints each second what each honest player holds and knows of the other, and with
+// each pairing with a stranger whether the player was in its quiet time and waiting for another.
 //
 //   node --experimental-websocket bench/lobby_attacks.mjs --kind locker [--hostile-args "--check 1"]
 //        [--limit 120] [--connect-ms 7000] [--stagger S] [--script lobby_hostile2.mjs]
