@@ -134,9 +134,19 @@ def test_resign_draw_decline_flip_and_claim():
     before = snapshot(s)
     assert typed(s, "claim")["error"] is not None
     assert snapshot(s) == before
+    # resign is asked first: the state carries the question, the game goes on until the page
+    # sends the resign action it names (the player confirmed)
+    before = snapshot(s)
     state = typed(s, "resign")
+    assert state["error"] is None and not state["status"]["over"]
+    assert state["ask"] == {"action": "resign", "args": {"color": "white"}}  # (the side to move)
+    assert state["speech"]["reply"] == "Resign?"
+    assert snapshot(s) == before
+    assert "ask" not in s.state(now_ms=T0)
+    state = s.dispatch(state["ask"]["action"], state["ask"]["args"], now_ms=T0)
     assert state["status"]["over"] and state["status"]["winner"] == "black"
     assert typed(s, "e4")["error"].startswith("The game is over")
+    assert typed(s, "resign")["error"].startswith("The game is over")  # (refused, not asked)
 
 
 def test_draw_accepts_an_open_offer():
@@ -176,6 +186,8 @@ def test_typed_moves_on_the_computers_turn_are_refused():
     state = typed(s, "e4")
     assert state["error"] == "It is not your move: White is to move."
     assert state["moves"] == []
+    # on the computer's turn too, resign asks for the player's side, never the computer's
+    assert typed(s, "resign")["ask"] == {"action": "resign", "args": {"color": "black"}}
 
 
 # ------------------------------------------------------------------ Secret Pawn Chess

@@ -4,7 +4,7 @@
 // state.options.menu: {id, options: [keys]}); which of them the computer and a friend can play
 // is state.computerVariants and state.friendVariants.
 
-import { $, gameFocus, isOver } from './dom.js';
+import { $, COLOR_NAMES, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { hideToasts } from './toast.js';
@@ -31,6 +31,17 @@ export function confirmDialog(title, text, yesLabel) {
     dlg.showModal();
     $('confirm-no').focus();
   });
+}
+
+/** "Resign?" in the words the result will use ("You resign — Computer wins"): against the
+ * computer or a friend the opponent wins; on one device the colour `color` loses. Resolves true
+ * to resign. Asked by the resign buttons and by the move box's `resign`. */
+export function askResign(color) {
+  const st = app.state || {};
+  const foe = st.computer ? 'The computer' : st.peer ? 'Your friend' : null;
+  return foe
+    ? confirmDialog('Resign?', `${foe} wins the game.`, 'Resign')
+    : confirmDialog(`Resign as ${COLOR_NAMES[color]}?`, `${COLOR_NAMES[color]} loses the game.`, 'Resign');
 }
 
 // ------------------------------------------------------------------ the variant menu

@@ -4,6 +4,7 @@
 // against what the seat at the device may try: this module sends the text and shows the answer.
 
 import { $ } from './dom.js';
+import { askResign } from './dialogs.js';
 import { app } from './state.js';
 import { call, onRender } from './bridge.js';
 import { announce } from './announce.js';
@@ -46,7 +47,7 @@ function build() {
   });
 }
 
-function send(input, msg) {
+async function send(input, msg) {
   const text = input.value.trim();
   if (!app.ready) return;
   if (!text) { // (Enter on an empty box: back to the hint, not an old answer or error)
@@ -66,6 +67,14 @@ function send(input, msg) {
   }
   input.value = '';
   msg.textContent = (st.speech && st.speech.reply) || HINT;
+  // `resign` is asked first, as the resign buttons ask (a typo away from a lost game): the
+  // Session checked that the player may resign, the answer to the question is the player's.
+  if (st.ask && st.ask.action === 'resign') {
+    const ok = await askResign(st.ask.args.color);
+    input.focus();
+    if (ok) call('resign', st.ask.args);
+    msg.textContent = ok ? HINT : 'Not resigned.';
+  }
 }
 
 // What the box shows belongs to one seat of one game: it is wiped when the device changes hands

@@ -4,7 +4,7 @@
 import { $, COLOR_NAMES, COLORS, isOver, playerEl } from './dom.js';
 import { call } from './bridge.js';
 import { app } from './state.js';
-import { confirmDialog } from './dialogs.js';
+import { askResign } from './dialogs.js';
 import { first } from './panels/index.js';
 
 export function renderPlayers(st) {
@@ -132,13 +132,7 @@ $('btn-decline').addEventListener('click', e => call('decline_draw', { color: e.
 for (const el of document.querySelectorAll('.act-resign')) {
   el.addEventListener('click', async e => {
     const color = e.currentTarget.dataset.color;
-    // (against the computer or a friend, in the words the result will use: "You resign — Computer wins")
-    const st = app.state || {};
-    const foe = st.computer ? 'The computer' : st.peer ? 'Your friend' : null;
-    const ok = foe
-      ? await confirmDialog('Resign?', `${foe} wins the game.`, 'Resign')
-      : await confirmDialog(`Resign as ${COLOR_NAMES[color]}?`, `${COLOR_NAMES[color]} loses the game.`, 'Resign');
-    if (ok) call('resign', { color });
+    if (await askResign(color)) call('resign', { color });
   });
 }
 for (const el of document.querySelectorAll('.act-draw')) {

@@ -38,6 +38,23 @@ def type_move(page, text: str) -> None:
     page.keyboard.press("Enter")
 
 
+def resign(page, confirm: bool = True) -> None:
+    """Type ``resign``: the page asks first, as the resign buttons do. Tab from Cancel (which has
+    the focus) to Resign and press Enter, or press Escape; the focus is back in the move box."""
+    type_move(page, "resign")
+    dialog = page.locator("#dlg-confirm")
+    expect(dialog).to_be_visible()
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    if confirm:
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "confirm-yes"
+        page.keyboard.press("Enter")
+    else:
+        page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'move-input'")
+
+
 def play(page, *texts) -> None:
     """Type each of ``texts``; none may be refused (the page answers each Enter at once)."""
     for t in texts:
@@ -138,7 +155,7 @@ def test_the_move_list_is_navigable_during_and_after_play(kb):
     expect(page.locator("#sr-live")).to_have_text("1… Black: pawn to e5. e5")
     page.keyboard.press("End")
     assert page.evaluate("document.activeElement.dataset.ply") == "3"
-    type_move(page, "resign")
+    resign(page)
     expect(page.locator("#sr-live")).to_have_text("White resigns — Black wins.")
     page.locator("#moves .san[tabindex='0']").focus()
     page.keyboard.press("Home")
@@ -185,7 +202,7 @@ def test_secret_pawn_by_keyboard_with_the_hand_over_screen(kb):
     type_move(page, "show")
     # nothing of White's hidden choice is said to Black: the other sealed pawn (d2) stays unnamed
     assert "d2" not in heard(page)
-    type_move(page, "resign")
+    resign(page)
     expect(page.locator("#sr-live")).to_have_text("Black resigns — White wins.")
 
 
@@ -208,8 +225,18 @@ def test_reveal_by_keyboard(kb):
     expect(page.locator("#sr-live")).to_have_text(
         "White: knight to c3, the covered knight on c3 is a knight. Black to move.")
     play(page, "e5", "Nd5")
+    # resign asks first: the dialog's words, and Escape leaves the game going
     type_move(page, "resign")
-    expect(page.locator("#sr-live")).to_have_text("Black resigns — White wins.")
+    expect(page.locator("#confirm-title")).to_have_text("Resign as Black?")
+    expect(page.locator("#confirm-text")).to_have_text("Black loses the game.")
+    page.keyboard.press("Escape")
+    expect(page.locator("#move-box-msg")).to_have_text("Not resigned.")
+    assert not state(page)["status"]["over"]
+    play(page, "d6")
+    resign(page, confirm=False)
+    assert not state(page)["status"]["over"]
+    resign(page)
+    expect(page.locator("#sr-live")).to_have_text("White resigns — Black wins.")
 
 
 def test_hidden_identity_placement_and_play_by_keyboard(kb):
@@ -225,7 +252,7 @@ def test_hidden_identity_placement_and_play_by_keyboard(kb):
     type_move(page, "s e4")  # (what Black may deduce: a piece that stepped two squares)
     expect(page.locator("#sr-live")).to_have_text(
         "e4, white piece, identity unknown, could be queen or rook or pawn")
-    type_move(page, "resign")
+    resign(page)
     expect(page.locator("#sr-live")).to_have_text("Black resigns — White wins.")
 
 
@@ -340,7 +367,7 @@ def test_the_result_banners_buttons_leave_the_focus_in_the_game(kb, size):
     page.set_viewport_size({"width": size[0], "height": size[1]})
     try:
         play(page, "e4", "e5", "Nf3")
-        type_move(page, "resign")
+        resign(page)
         expect(page.locator("#banner")).to_be_visible()
         page.locator("#banner-replay").focus()
         page.keyboard.press("Enter")
@@ -354,7 +381,7 @@ def test_the_result_banners_buttons_leave_the_focus_in_the_game(kb, size):
 
         new_game(page)
         play(page, "e4")
-        type_move(page, "resign")
+        resign(page)
         expect(page.locator("#banner")).to_be_visible()
         page.locator("#banner-close").focus()
         page.keyboard.press("Enter")

@@ -286,6 +286,8 @@ class State(TypedDict):
                                  # pawn", "covered", "royal" (Panel.square_marks; the viewer's knowledge)
     speech: Speech               # words for a screen reader (hiddenchess.app.speech)
     # only in the answer to export_corrupt: download: {"name", "text"}
+    # only in the move box's answer to "resign": ask: {"action": "resign", "args": {"color"}}, the
+    # question the page puts first (the action is not done until the player confirms it)
 
 
 #: State keys the variants' panels fill (:meth:`hiddenchess.app.panels.Panel.decorate`).

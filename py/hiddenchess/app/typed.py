@@ -10,7 +10,7 @@ nothing. Forms understood:
   typed in lower case) and UCI or long algebraic (``e2e4``, ``e2-e4``, ``g1-f3``, ``e7e8q``);
 * the variant's own forms through its :class:`~hiddenchess.app.keyboard.Keyboard` plug-in
   (the marks of its notation, a setup step, a promotion chosen before the move);
-* commands: ``resign``, ``draw`` (offer, or accept an offer), ``decline``, ``claim``, ``flip``,
+* commands: ``resign`` (asked first: the state's ``ask``), ``draw`` (offer, or accept an offer), ``decline``, ``claim``, ``flip``,
   ``show`` (the hand-over), ``c`` (both clocks), ``l`` (the last move), ``p`` (every piece),
   ``p N`` / ``p n`` (White's / Black's knights), ``s e4`` (one square), ``scan a`` / ``scan 4``
   (a file or a rank), ``help``.
@@ -200,9 +200,21 @@ def run(session, text, now_ms: int) -> dict:
         command = _command(session, words, st)
         if command is None:
             command = _move_action(session, line, st)
+        if command[0] == "resign":
+            return _ask_resign(session, command[1], st, now_ms)
     except HiddenChessError as e:
         return session.error(e, now_ms)
     return session.dispatch(command[0], command[1], now_ms=now_ms)
+
+
+def _ask_resign(session, args: dict, st: dict, now_ms: int) -> dict:
+    """``resign`` is not done at once: the state asks the page to put the question the resign
+    buttons put (``state["ask"]``), and the page sends the ``resign`` action once the player
+    confirms. Whether the player may resign now is checked first, so a refusal is said at once."""
+    color = session.mode.player(session, args.get("color"))
+    session.require_play(now_ms)
+    st["ask"] = {"action": "resign", "args": {"color": color}}
+    return _answer(session, st, "Resign?")
 
 
 def _move_action(session, line: str, st: dict) -> tuple:
