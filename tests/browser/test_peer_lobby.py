@@ -482,8 +482,12 @@ def test_after_a_requeue_a_page_pairs_only_with_a_seeker_it_knew_long_before(lob
       // Another fresh key proposes at once: busy, and a proposes to no fresh seeker either.
       const [told] = a.handle({t: 'propose', p: ids[3], to: ids[0], c: 'd'.repeat(64), k: key}, t0 + 200);
       log.freshRefused = told && told.t === 'busy' && a.state === 'seeking';
+      // A fresh seeker is proposed to only to learn whether it is away (busy): it accepts, and is
+      // told cancel.
       a.handle({t: 'seek', p: ids[4], k: key}, t0 + 300);
-      log.noProposalToFresh = !a.tick(t0 + 400).some(m => m.t === 'propose' && m.to === ids[4]);
+      const probe = a.tick(t0 + 400).find(m => m.t === 'propose' && m.to === ids[4]);
+      const [dropped] = probe ? a.handle({t: 'accept', p: ids[4], to: ids[0], c: probe.c, r: '7'.repeat(32), k: key}, t0 + 450) : [];
+      log.freshAcceptCancelled = dropped && dropped.t === 'cancel' && a.state === 'seeking';
       // The honest one is back: a proposes to it, and would accept its proposal.
       a.handle({t: 'seek', p: ids[1], k: key}, t0 + 2000);
       log.proposesToKnown = a.tick(t0 + 2100).some(m => m.t === 'propose' && m.to === ids[1]);
@@ -532,6 +536,21 @@ def test_after_a_requeue_a_page_waits_for_a_senior_that_acted_as_a_page(lobby_pa
       const [chkB] = a.handle({t: 'accept', p: ids[1], to: ids[0], c: cOf(a, ids[1]), r: '7'.repeat(32), k: key}, t0 + 3000);
       if (chkB) a.handle({t: 'ready', p: ids[1], to: ids[0], c: chkB.c, n: chkB.n}, t0 + 3050);
       log.pairsWithB = a.state === 'paired' && a.pair.opponent === ids[1];
+      // The same with a b that is no senior (first heard 2 s before): in the quiet time, with none
+      // to wait for, f proposes to every seeker; b, away, answers busy and is awaited from then on;
+      // the ghost's accept is cancelled, and b's accept, once b is back, is checked.
+      const f = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      f.requeue(t0);
+      for (const id of ids.slice(1, 3)) f.handle({t: 'seek', p: id, k: key}, t0 - 2000);
+      log.probesAll = f.tick(t0).filter(m => m.t === 'propose').length === 2;
+      f.handle({t: 'busy', p: ids[1], to: ids[0], c: cOf(f, ids[1])}, t0 + 50);
+      const [gone] = f.handle({t: 'accept', p: ids[2], to: ids[0], c: cOf(f, ids[2]), r: '6'.repeat(32), k: key}, t0 + 60);
+      log.freshGhostCancelled = gone && gone.t === 'cancel' && f.state === 'seeking';
+      for (const id of ids.slice(1, 3)) f.handle({t: 'seek', p: id, k: key}, t0 + 1000);
+      const toF = f.tick(t0 + 60 + L.BUSY_SKIP_MS).filter(m => m.t === 'propose').map(m => m.to);
+      log.awaitsFreshB = toF.length === 1 && toF[0] === ids[1];
+      const [chkF] = f.handle({t: 'accept', p: ids[1], to: ids[0], c: cOf(f, ids[1]), r: '5'.repeat(32), k: key}, t0 + 2500);
+      log.freshBChecked = chkF && chkF.t === 'check';
 
       // c proposed to everyone (ghosts included) before b answered it busy: the ghosts' accept and
       // ready are then cancelled.

@@ -123,8 +123,9 @@ def test_ghost(two, netns, nostr_relay, args):  # noqa: F811
         _stop(proc)
     assert ok and same, f"two honest pages did not pair in {took:.0f} s with a ghost sybil on the relay"
     # (first: not in 100 s; then 41-64 s, the ghosts' pairings given up one by one, whoever was back
-    # first taking the next ghost; since a page waits for the senior that acted as a page, 31-32 s:
-    # b's first 15 s, before a page trusts it, and two ghosts each)
+    # first taking the next ghost; with a page waiting for the senior that acted as a page, 31-32 s;
+    # since a page in its quiet time also proposes to newer seekers to learn who is busy, and waits
+    # for one that acted as a page however new, 16-17 s: one ghost each)
 
 
 def test_lockers(two, netns, nostr_relay):  # noqa: F811

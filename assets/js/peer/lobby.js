@@ -71,16 +71,13 @@ export const MAX_LAG_MS = 10000; // the most of this page's measured lag the dea
 export const MAX_CLAIMED_LAG_MS = 5000; // ... and of the lag another's seek claims (offers only)
 export const LATE_MS = 2 * MAX_LAG_MS; // a step that ran out of time may be taken up this long after
 // After a pairing that led to no game, for QUIET_MS (plus the lag), a page pairs only with a seeker
-// it first heard at least SENIOR_MS before: a swarm of fresh keys that pair and never come (each a
-// proof of work) took each requeued page at once, and two honest pages, each back while the other
-// was away with such a key, never met. An honest page is back within a pairing's time (quick-ui.js
-// ARRIVE_MS) and is known from long before; a fresh key is not.
+// it first heard at least SENIOR_MS before, or one that acted as a page within ACTIVE_MS: it answered
+// this page busy, or proposed to it while it was away (a key that pairs and never comes need not).
+// While one such is about, only such may pair: the page waits for the honest page away with a ghost.
+// While none is, it proposes to every seeker, to learn who answers busy (red team: 89-120+ s to
+// pair, 31-35 s with seniors only, 19-20 s now).
 export const QUIET_MS = 10000;
 export const SENIOR_MS = 15000;
-// A seeker that answered this page busy, or proposed to it while it was away (paired), within
-// ACTIVE_MS acted as a page does (a key that pairs and never comes need not). In the quiet time,
-// while such a senior is about, a page pairs only with such seekers: it waits for the honest page
-// away with a ghost instead of taking the next ghost (red team: 89-120+ s to pair before, 31-35 s).
 export const ACTIVE_MS = 30000;
 // A seeker never heard before missed this page's last seek (relays keep none): seek again sooner.
 export const NEWCOMER_SEEK_MS = 4000;
@@ -222,12 +219,15 @@ export class Lobby {
     forgetOldest(this.active, MAX_REMEMBERED);
   }
 
-  /** Whether, in the quiet time, a senior that acted as a page is about (and not failed): then
-   * only such seekers may pair with this page (ACTIVE_MS). */
+  /** Whether `id` is waited for in the quiet time: it acted as a page, was heard seeking in this
+   * lobby (it may be away in a pairing now) and never failed. */
+  _awaited(id, now) {
+    return this._active(id, now) && this.published.has(id) && !this.failed.has(id);
+  }
+
+  /** Whether, in the quiet time, one that is waited for is about (then only such may pair). */
   _awaiting(now) {
-    for (const [id, t] of this.active) {
-      if (now - t <= ACTIVE_MS && !this.failed.has(id) && this._senior(id, now)) return true;
-    }
+    for (const id of this.active.keys()) if (this._awaited(id, now)) return true;
     return false;
   }
 
@@ -242,15 +242,14 @@ export class Lobby {
     return false;
   }
 
-  /** Whether `id` may pair with this page now. In the quiet time after a requeue, only a seeker
-   * first heard SENIOR_MS before may. Else a key known only through its proposal (it never seeks
-   * in the lobby, as a page does every SEEK_EVERY_MS) may not while one heard seeking could pair
-   * instead (`seekerWaiting`, computed once a call): a swarm of such keys that propose, or accept
-   * this page's proposal, and then stall kept two honest pages, each held by one of them, from
-   * meeting for 75 s. Without such a seeker about (a quiet lobby), nothing changes. */
+  /** Whether `id` may pair with this page now. In the quiet time after a requeue, see QUIET_MS.
+   * Else a key known only through its proposal (it never seeks in the lobby, as a page does every
+   * SEEK_EVERY_MS) may not while one heard seeking could pair instead (`seekerWaiting`, computed
+   * once a call): a swarm of such keys that propose, or accept this page's proposal, and stall
+   * kept two honest pages, each held by one of them, apart for 75 s. */
   _eligible(id, now, seekerWaiting = undefined) {
     if (now === undefined) return true;
-    if (now < this.quietUntil) return this._senior(id, now) && (this._active(id, now) || !this._awaiting(now));
+    if (now < this.quietUntil) return this._awaited(id, now) || (this._senior(id, now) && !this._awaiting(now));
     if (this.published.has(id)) return true;
     return !(seekerWaiting === undefined ? this._seekerWaiting(now) : seekerWaiting);
   }
@@ -349,15 +348,16 @@ export class Lobby {
     forgetOldest(this.retry, MAX_REMEMBERED);
   }
 
-  /** The seekers to propose to, best first. The order is a score of the PAIR (a hash of both
-   * keys), the same seen from either side: a crowded lobby does not send every proposal to the
-   * same newcomer, and two pages that rank each other first meet at once. */
+  /** The seekers to propose to, best first, by a score of the PAIR (a hash of both keys, the same
+   * seen from either side): a crowded lobby spreads its proposals, and two pages that rank each
+   * other first meet at once. In the quiet time with none awaited, every seeker (see QUIET_MS). */
   _candidates(now) {
     const out = [];
     const seekerWaiting = this._seekerWaiting(now);
+    const probe = now < this.quietUntil && !this._awaiting(now);
     for (const [id, s] of this.seekers) {
       if (now - s.at > SEEK_TTL_MS || this.failed.has(id) || this.offers.has(id) || this.skip.get(id) > now) continue;
-      if (!this._eligible(id, now, seekerWaiting)) continue;
+      if (!probe && !this._eligible(id, now, seekerWaiting)) continue;
       if (!s.score) s.score = digest(this.id < id ? `${this.id}|${id}` : `${id}|${this.id}`);
       out.push([s.score, id]);
     }
