@@ -594,6 +594,42 @@ def test_after_a_requeue_a_page_waits_for_a_senior_that_acted_as_a_page(lobby_pa
     assert all(out.values()), [k for k, v in out.items() if not v]
 
 
+def test_an_acceptor_that_never_answers_its_check_holds_a_page_off_no_longer_than_a_round_trip(lobby_page, site):
+    """A red team's "accepters" (seekers that accept every proposal and vanish, a fresh key each
+    time) kept two honest pages apart for 53-74 s (bench/lobby_attacks.mjs, b 8 s after a): each
+    page was always checking one of them, and a page checking an acceptor answered every proposal
+    busy. Now a check holds proposals off only while its ready may still come (FRESH_CHECK_MS, or
+    two lags), and a page makes no new proposals while it checks."""
+    out = steps(lobby_page, site, """
+      const cOf = (l, id) => (l.offers.get(id) || {c: '0'.repeat(64)}).c;
+      const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      a.handle({t: 'seek', p: ids[2], k: key}, 0);                           // an accepter
+      a.tick(0);
+      const [chk] = a.handle({t: 'accept', p: ids[2], to: ids[0], c: cOf(a, ids[2]), r: '9'.repeat(32), k: key}, 100);
+      log.checks = chk && chk.t === 'check';
+      a.handle({t: 'seek', p: ids[1], k: key}, 200);                         // b comes
+      log.noNewProposalWhileChecking = !a.tick(300).some(m => m.t === 'propose');
+      const [busy] = a.handle({t: 'propose', p: ids[1], to: ids[0], c: '1'.repeat(64), k: key}, 100 + L.FRESH_CHECK_MS);
+      log.busyWhileTheReadyMayCome = busy && busy.t === 'busy';
+      const out = a.handle({t: 'propose', p: ids[1], to: ids[0], c: '2'.repeat(64), k: key}, 101 + L.FRESH_CHECK_MS);
+      log.acceptedAfter = out.some(m => m.t === 'accept' && m.to === ids[1]) && a.state === 'locked';
+      log.checkCancelled = out.some(m => m.t === 'cancel' && m.to === ids[2]);
+      // With a measured lag, a check is waited for two lags.
+      const s = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      s.lag = L.FRESH_CHECK_MS;
+      s.handle({t: 'seek', p: ids[2], k: key}, 0);
+      s.tick(0);
+      s.handle({t: 'accept', p: ids[2], to: ids[0], c: cOf(s, ids[2]), r: '9'.repeat(32), k: key}, 100);
+      const [slowBusy] = s.handle({t: 'propose', p: ids[1], to: ids[0], c: '3'.repeat(64), k: key}, 100 + 2 * L.FRESH_CHECK_MS);
+      log.slowPageWaitsTwoLags = slowBusy && slowBusy.t === 'busy';
+      // Once the check is over (the acceptor gone), the page proposes again.
+      s.tick(100 + L.CHECK_MS + 2 * L.FRESH_CHECK_MS + 1);
+      s.handle({t: 'seek', p: ids[3], k: key}, 100 + L.CHECK_MS + 2 * L.FRESH_CHECK_MS + 2);
+      log.proposesAgain = s.tick(100 + L.CHECK_MS + 2 * L.FRESH_CHECK_MS + 3).some(m => m.t === 'propose' && m.to === ids[3]);
+    """, "0123")
+    assert all(out.values()), [k for k, v in out.items() if not v]
+
+
 def test_a_flood_of_proposals_from_one_key_gets_one_busy_at_a_time(lobby_page, site):
     """A red team: a page holding an acceptance signed a busy for each of one key's flooded
     proposals (333 in 12 s)."""

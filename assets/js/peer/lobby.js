@@ -8,12 +8,11 @@
 // cancel, or are proven by work), and handle() ignores one that needed it and was not checked.
 //
 // Everyone waiting for the same game (variant + clock: one lobby topic) publishes `seek` every few
-// seconds with an ECDH public key `k`; a seek carries a proof of work (NIP-13, checked by the
-// carrier: only proven seekers reach `handle`). Anyone may propose to any seeker it knows; a page
-// never waits on a single candidate: it proposes to up to MAX_OFFERS seekers at once (ranked by a
-// score of the pair, so that a crowded lobby spreads its proposals), checks that
-// those who accept are still there (check -> ready) and confirms the first that answers; the others
-// are cancelled. A seeker that does not answer in time, or that accepts and then goes silent, is
+// seconds with an ECDH public key `k` and a proof of work (NIP-13, checked by the carrier). A page
+// proposes to up to MAX_OFFERS seekers at once (ranked by a score of the pair), checks that those
+// who accept are still there (check -> ready) and confirms the first that answers; the others
+// are cancelled. While it checks, it answers other proposals busy (not past FRESH_CHECK_MS) and
+// makes no new ones: strangers that accept and vanish kept two honest pages apart for a minute. A seeker that does not answer in time, or that accepts and then goes silent, is
 // remembered as failed (`failed`, a Set the page keeps while it is open) and left alone for
 // RETRY_AFTER_MS, twice as long after each further failure (up to MAX_RETRY_MS): a stranger that
 // stalls costs each page one try now and then, while two honest pages whose first try timed out
@@ -21,12 +20,9 @@
 // While a seeker heard seeking in the lobby could pair, a key known only through its proposal
 // is neither proposed to nor accepted (_eligible): fresh keys that propose and stall cannot hold
 // two honest pages apart.
-// A late answer to the last step this page gave up on with a key (`lapsed`: an accept or ready
-// for its offer, a check or confirm for its acceptance) takes that step up again, signed and as
-// if in time, when this page is still free to (as a timely one would find it); else it is told
-// cancel or busy, so that its sender does not wait on this page. A relay that held every message
-// a few seconds, before either page had measured its lag, sent two honest pages into each other's
-// back-off, and they met only after 30-45 s (tests/browser/test_peer_lobby.py).
+// A late answer to the last step this page gave up on with a key (`lapsed`) takes that step up
+// again, signed and as if in time, when this page is still free to; else it is told cancel or busy
+// (a relay's delay spike sent two honest pages into each other's back-off for 30-45 s).
 //
 //   proposer                               acceptor
 //   propose {to, c = sha256(s), k, ticket} ->          (ticket: the proposer's own proven seek)
@@ -35,19 +31,17 @@
 //                                          <- ready {to, c, n}
 //   confirm {to, c, s}  (the first ready)  ->          (cancel {to, c} to every other offer)
 //
-// Exactly once: an acceptor holds at most one acceptance (`lock`) and is paired only by the
-// confirm that opens the commitment it accepted; a proposer is paired only by a ready to its own
-// check, and then cancels everything else. Two pages that propose to each other at once: the
-// proposal of the lower key wins (the higher one accepts it, the lower one ignores the other).
+// Exactly once: an acceptor holds at most one acceptance (`lock`) and is paired only by the confirm
+// that opens the commitment it accepted; a proposer only by a ready to its own check, and then
+// cancels everything else. Crossed proposals: the lower key's wins.
 // Every step has a deadline (ANSWER_MS); a broken pairing sends both back to seeking. The
 // deadlines stretch with `lag`, the delay this page measures on its own messages (its seek's
 // round trip through the relays, quick.js): a congested relay or a busy phone makes every answer
 // late, and two honest pages must still meet (up to MAX_LAG_MS of it counts). A seek tells the
 // seeker's own lag (`l`, ms), so that a fast page's offer waits longer for a slow one (see _within).
 //
-// Colours by a joint coin flip: the proposer commits to a random `s` (c = sha256(s)), the acceptor
-// answers a random `r`, the proposer reveals s (confirm) and the acceptor checks it. White = the
-// proposer when the first byte of sha256(s|r) is even. Neither side can choose.
+// Colours by a joint coin flip (lobby-wire.js proposerWhite): the proposer commits to a random `s`
+// (c = sha256(s)), the acceptor answers `r`, the confirm reveals s. Neither side can choose.
 //
 // Lobby.handle(msg, now, signed) and tick(now) return the messages to send (with `to` for directed ones);
 // `lobby.pair` is set once paired: {opponent, role: 'host' (proposer) | 'guest', white: bool (this
@@ -63,6 +57,7 @@ export const ANSWER_MS = 3000; // each step of a pairing waits this long for the
 export const LOCK_MS = 4000; // an acceptance waits this long for the proposer's next step
 export const BUSY_SKIP_MS = 2000; // a seeker that said busy is left alone this long
 export const CHECK_MS = 2000; // an acceptor that does not answer the check within this is gone
+export const FRESH_CHECK_MS = 1000; // ... and one that has not within this (or two lags) holds off no proposal
 export const MAX_OFFERS = 12; // proposals out at once
 export const MAX_SEEKERS = 400; // seekers remembered at once (the oldest are dropped)
 export const RETRY_AFTER_MS = 30000; // a seeker that failed to pair is left alone this long ...
@@ -264,8 +259,7 @@ export class Lobby {
       for (const [id, o] of this.offers) if (id !== m.p && o.stage === 'proposed') return false;
     }
     if (this.offers.has(m.p) && this.id < m.p) return false; // crossed proposals: mine wins
-    for (const o of this.offers.values()) if (o.stage === 'checking') return false;
-    return true;
+    return !this._checking(now); // (an accept never followed by a ready holds it off no longer)
   }
 
   _heard(key) {
@@ -281,11 +275,17 @@ export class Lobby {
     return m.t === 'busy' || (l.stage === 'proposed' ? m.t === 'accept' : m.t === 'ready' && m.n === l.n);
   }
 
+  /** Whether an acceptor is being checked (with `now`: whose ready may still come, see FRESH_CHECK_MS). */
+  _checking(now = undefined) {
+    const fresh = Math.max(FRESH_CHECK_MS, 2 * lagOf(this.lag));
+    for (const o of this.offers.values()) if (o.stage === 'checking' && !(now - o.at > fresh)) return true;
+    return false;
+  }
+
   /** Whether this page could take up a step now: seeking, holding nothing, checking no one. */
   _free() {
     if (this.state !== 'seeking' || this.lock) return false;
-    for (const o of this.offers.values()) if (o.stage === 'checking') return false;
-    return true;
+    return !this._checking();
   }
 
   /** A late answer (`_late`, signed): the step goes on as if it had come in time, if this page is
@@ -406,7 +406,7 @@ export class Lobby {
       this.newcomer = false;
       out.push({ t: 'seek', p: this.id, k: this.key, l: Math.round(lagOf(this.lag)) });
     }
-    if (this.state === 'seeking' && this.canPropose) {
+    if (this.state === 'seeking' && this.canPropose && !this._checking()) { // (none while checking)
       for (const id of this._candidates(now)) {
         if (this.offers.size >= MAX_OFFERS) break;
         const s = this.random(16);
