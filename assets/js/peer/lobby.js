@@ -10,13 +10,13 @@
 // Everyone waiting for the same game (variant + clock: one lobby topic) publishes `seek` every few
 // seconds with an ECDH public key `k` and a proof of work (NIP-13, checked by the carrier). A page
 // proposes to up to MAX_OFFERS seekers at once (ranked by a score of the pair), checks that those
-// who accept are still there (check -> ready) and confirms the first that answers; the others
-// are cancelled. While it checks, it answers other proposals busy (not past FRESH_CHECK_MS) and
-// makes no new ones: strangers that accept and vanish kept two honest pages apart for a minute. A seeker that does not answer in time, or that accepts and then goes silent, is
-// remembered as failed (`failed`, a Set the page keeps while it is open) and left alone for
-// RETRY_AFTER_MS, twice as long after each further failure (up to MAX_RETRY_MS): a stranger that
-// stalls costs each page one try now and then, while two honest pages whose first try timed out
-// (a slow phone, a busy network) still meet. One that cheats the coin flip is never tried again.
+// who accept are still there (check -> ready) and confirms the first that answers; the others are
+// cancelled. While it checks, it makes no new proposals and answers others busy (not past
+// FRESH_CHECK_MS: strangers that accept and vanish kept two honest pages apart for a minute). A
+// seeker that does not answer in time, or that accepts and then goes silent, is remembered as
+// failed (`failed`, kept while the page is open) and left alone for RETRY_AFTER_MS, twice as long
+// after each further failure (up to MAX_RETRY_MS): a stranger that stalls costs each page one try
+// now and then, and two honest pages whose first try timed out still meet (a cheat: never again).
 // While a seeker heard seeking in the lobby could pair, a key known only through its proposal
 // is neither proposed to nor accepted (_eligible): fresh keys that propose and stall cannot hold
 // two honest pages apart.
