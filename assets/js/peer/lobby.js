@@ -214,8 +214,7 @@ export class Lobby {
     forgetOldest(this.active, MAX_REMEMBERED);
   }
 
-  /** Whether `id` is waited for in the quiet time: it acted as a page, was heard seeking in this
-   * lobby (it may be away in a pairing now) and never failed. */
+  /** Whether `id` is waited for in the quiet time: it acted as a page, sought here, never failed. */
   _awaited(id, now) {
     return this._active(id, now) && this.published.has(id) && !this.failed.has(id);
   }
@@ -525,15 +524,19 @@ export class Lobby {
     return [{ t: 'busy', p: this.id, to: m.p, c: m.c }];
   }
 
+  /** Whether `m` answers an offer to one that may not pair in the quiet time (then withdrawn). */
+  _dropped(m, now) {
+    if (!(now < this.quietUntil) || this._eligible(m.p, now)) return false;
+    this._withdraw(m.p);
+    return true;
+  }
+
   _accepted(m, now) {
     this.busyRun.delete(m.p);
     const o = this.offers.get(m.p);
     if (!o || o.c !== m.c || this.state !== 'seeking') return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
     if (o.stage !== 'proposed') return [];
-    if (now < this.quietUntil && !this._eligible(m.p, now)) { // (proposed to before an awaited senior showed itself)
-      this._withdraw(m.p);
-      return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
-    }
+    if (this._dropped(m, now)) return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
     // Is it still there? (One that accepts and vanishes never answers this.)
     Object.assign(o, { stage: 'checking', n: this.random(16), r: m.r, k: m.k, at: now });
     return [{ t: 'check', p: this.id, to: m.p, c: o.c, n: o.n }];
@@ -542,10 +545,7 @@ export class Lobby {
   _ready(m, now) {
     const o = this.offers.get(m.p);
     if (!o || o.c !== m.c || o.stage !== 'checking' || o.n !== m.n || this.state !== 'seeking') return [];
-    if (now < this.quietUntil && !this._eligible(m.p, now)) {
-      this._withdraw(m.p);
-      return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
-    }
+    if (this._dropped(m, now)) return [{ t: 'cancel', p: this.id, to: m.p, c: m.c }];
     const out = this._cancelAll(m.p);
     out.push({ t: 'confirm', p: this.id, to: m.p, c: o.c, s: o.s }, { t: 'gone', p: this.id });
     this._paired('host', m.p, o.s, o.r, o.k, now);
