@@ -242,3 +242,21 @@ def test_the_computer_is_offered_only_if_it_plays_the_variant():
     else:
         assert st["error"] == "The computer does not play Hidden Identity yet."
         assert "hidden-identity" not in st["computerVariants"]
+
+
+def test_takebacks_and_draw_offers_show_no_board_to_the_wrong_player():
+    """QA: in Hidden Identity on one device, Black agreed to White's takeback and was shown
+    White's whole setup. The one who answers holds the device, so the asker's board (and the
+    offerer's, for a draw) waits behind the hand-over screen."""
+    s, st = started()
+    st = play(s, ["c2c3"])
+    assert st["handover"] == {"to": "black", "for": "move"}
+    st = s.takeback(now_ms=T0)  # asked by White, agreed by Black at the device
+    assert st["error"] is None and st["viewer"] == "spectator"
+    assert st["handover"] == {"to": "white", "for": "move"} and set(st["fen"]) <= set("?*/12345678")
+    st = s.show_board("white", now_ms=T0)
+    assert st["viewer"] == "white" and set(st["fen"]) - set("?*/12345678")  # (its own identities)
+    st = s.offer_draw(now_ms=T0)
+    assert st["handover"] == {"to": "black", "for": "draw"} and set(st["fen"]) <= set("?*/12345678")
+    st = s.decline_draw(now_ms=T0)
+    assert st["handover"] == {"to": "white", "for": "move"} and set(st["fen"]) <= set("?*/12345678")

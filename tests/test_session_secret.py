@@ -429,3 +429,55 @@ def test_royal_pawn_replay_keeps_the_crowns():
 def test_fen_extensions_reads_only_extension_fields():
     assert fen_extensions("8/8/8/8/8/8/8/K6k w - - 0 1") == {}
     assert fen_extensions("8/8/8/8/8/8/8/K6k w - - 0 1 royal:a1 secret:-") == {"royal": ["a1"], "secret": []}
+
+
+def test_an_agreed_takeback_hands_the_device_back_before_the_askers_board_shows():
+    """QA: White played, the hand-over screen was up, White asked to take the move back and Black,
+    at the device, agreed; White's board then came up in front of Black, neckties and all. The
+    one who agreed holds the device: the asker's board waits for the hand-over."""
+    white, black = ("a2", "b2"), ("g7", "h7")
+    s, _ = sealed_session(white, black)
+    state = play(s, "e2e4")
+    assert state["viewer"] == "spectator" and state["handover"] == {"to": "black", "for": "move"}
+    assert state["takeback"] == {"by": "white", "agree": "black", "san": "e4"}
+    state = s.takeback(now_ms=T0)
+    assert state["error"] is None and state["moves"] == []
+    assert state["viewer"] == "spectator" and state["handover"] == {"to": "white", "for": "move"}
+    assert not set(white + black) & set(strings(state))
+    assert s.move("e2", "e4", now_ms=T0)["error"] == "Pass the device to White first."
+    # Black had taken the device and shown its board: the same.
+    play(s, "e2e4")
+    assert s.show_board(now_ms=T0)["viewer"] == "black"
+    state = s.takeback(now_ms=T0)
+    assert state["viewer"] == "spectator" and not set(white + black) & set(strings(state))
+    assert s.show_board(now_ms=T0)["viewer"] == "white"
+
+
+def test_a_draw_offer_hides_the_offerers_board_until_the_other_side_answers():
+    """QA: White offered a draw from its own board and Black had to answer it in front of White's
+    neckties. The offer now hands the device over first: Black shows its own board to answer, and
+    after a decline the board waits for White again."""
+    white, black = ("a2", "b2"), ("g7", "h7")
+    s, _ = sealed_session(white, black)
+    state = s.show_board(now_ms=T0)
+    assert state["viewer"] == "white" and {"a2", "b2"} <= set(strings(secret_fields(state)))
+    state = s.offer_draw(now_ms=T0)
+    assert state["drawOffer"] == "white" and state["viewer"] == "spectator"
+    assert state["handover"] == {"to": "black", "for": "draw"}
+    assert not set(white + black) & set(strings(state))
+    assert "White offers a draw. Pass the device to Black." in state["speech"]["text"]
+    assert s.show_board("white", now_ms=T0)["error"] == "The device goes to Black now, not to White."
+    assert s.move("e2", "e4", now_ms=T0)["error"] == "Pass the device to Black first."
+    state = s.show_board(now_ms=T0)
+    assert state["viewer"] == "black" and {"g7", "h7"} <= set(strings(secret_fields(state)))
+    assert not {"a2", "b2"} & set(strings(state))
+    state = s.decline_draw(now_ms=T0)
+    assert state["drawOffer"] is None and state["viewer"] == "spectator"
+    assert state["handover"] == {"to": "white", "for": "move"}
+    assert not set(white + black) & set(strings(state))
+    play(s, "e2e4")
+    # Answered from the hand-over screen itself (Black never showed its board): the same.
+    state = s.offer_draw("black", now_ms=T0)
+    assert state["viewer"] == "spectator" and state["handover"] == {"to": "white", "for": "draw"}
+    state = s.decline_draw(now_ms=T0)
+    assert state["viewer"] == "spectator" and state["handover"] == {"to": "black", "for": "move"}

@@ -126,7 +126,7 @@ export function renderHandover(st) {
   const icon = first('handoverIcon', st) || 'assets/img/favicon.svg';
   const img = $('handover').querySelector('.handover-icon');
   if (img.getAttribute('src') !== icon) img.setAttribute('src', icon);
-  let text = first('handoverText', st, who);
+  let text = h.for === 'draw' && st.drawOffer ? `${COLOR_NAMES[st.drawOffer]} offers a draw. ${who} answers it.` : first('handoverText', st, who);
   if (!text) {
     const last = (st.moves || [])[st.moves.length - 1];
     text = last ? `${COLOR_NAMES[last.color]} played ${last.san}. ${who} to move.` : `${who} moves first.`;

@@ -178,6 +178,30 @@ def test_a_whole_game_on_one_device(app):
     expect(app.locator("#rp-pos")).to_have_text("2 / 7")
 
 
+def test_a_takeback_or_a_draw_offer_shows_no_board_to_the_one_who_answers(app):
+    """QA: Black agreed to White's takeback at the device and was shown White's neckties; Black
+    answered White's draw offer in front of them. Both now pass the device first."""
+    app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
+    seal(app, "white", ["a2", "b2"])
+    seal(app, "black", ["g7", "h7"])
+    take_device(app, "white")
+    click_move(app, "e2", "e4")
+    expect(app.locator("#handover")).to_be_visible()
+    app.locator("#btn-takeback").click()  # White asks; Black, now at the device, agrees
+    expect(app.locator("#confirm-title")).to_have_text("White asks to take back e4")
+    app.locator("#confirm-yes").click()
+    take_device(app, "white")  # (checks that nothing secret shows before)
+    assert move_texts(app) == []
+    app.locator("#player-bottom .act-draw").click()  # White offers a draw from its own board
+    expect(app.locator("#handover-text")).to_have_text("White offers a draw. Black answers it.")
+    expect(app.locator("#offer-text")).to_contain_text("White offers a draw")
+    take_device(app, "black")
+    expect(ties(app, "hidden")).to_have_count(2)  # Black's own g7 and h7
+    app.locator("#btn-decline").click()
+    take_device(app, "white")
+    expect(ties(app, "hidden")).to_have_count(2)
+
+
 def test_refused_king_move_is_explained_on_the_board(app):
     fen = "7k/8/8/8/8/3p4/3n4/4K3 w - - 0 1 secret:d3"
     app.evaluate(f"window.hcApp.call('new_game', {{variant: 'secret-pawn', fen: '{fen}'}})")

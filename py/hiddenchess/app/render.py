@@ -116,7 +116,9 @@ def handover(session, viewer: str) -> dict | None:
         return None
     g = session.game
     if g.phase != "setup":
-        return {"to": session.next_viewer(), "for": "penalty" if g.pending_penalty else "move"}
+        due = session.device_due()
+        why = "penalty" if g.pending_penalty else "move" if due == session.next_viewer() else "draw"
+        return {"to": due, "for": why}
     return {"to": session.next_viewer(), "for": session.panel.setup_action}
 
 

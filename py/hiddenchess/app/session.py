@@ -20,8 +20,9 @@ Every action takes ``now_ms`` (the page's time): nothing here reads a clock. Bad
 raises: the state comes back with ``state["error"]`` set to a clear sentence, the game unchanged.
 
 Variants with secrets show one seat's knowledge, the *viewer* (``state["viewer"]``): the seat
-that confirmed it holds the device (action ``show_board``), ``"spectator"`` while the
-hand-over screen is up (public information only), or ``"all"`` (no secrets, or a finished game).
+that confirmed it holds the device (action ``show_board``; :meth:`Session.device_due` says who
+should), ``"spectator"`` while the hand-over screen is up (public information only), or ``"all"``
+(no secrets, or a finished game); see :mod:`hiddenchess.variants.secret_pawn.panel`.
 
 >>> from hiddenchess.app.storage import MemoryBackend
 >>> s = Session(MemoryBackend())
@@ -35,9 +36,6 @@ hand-over screen is up (public information only), or ``"all"`` (no secrets, or a
 ('e4', ['e2', 'e4'], 'black')
 >>> s.move("e2", "e4", now_ms=2000)["error"]
 'Illegal move: e2e4 is not legal in this position.'
-
-A variant with secrets is shown in :mod:`hiddenchess.variants.secret_pawn.panel` (sealing and the
-hand-over screen).
 """
 
 from __future__ import annotations
@@ -127,6 +125,19 @@ class Session:
         pending = g.setup_pending()
         return pending[0] if pending else g.turn
 
+    def device_due(self) -> str | None:
+        """Who must hold the device: :meth:`next_viewer`, or the side an open draw offer is put to."""
+        g = self.game
+        if self.draw_offer and not g.status.over and g.phase == "play" and not g.pending_penalty:
+            return other(self.draw_offer)
+        return self.next_viewer()
+
+    def handed_to(self, seat: str) -> None:
+        """``seat`` holds the device: it showed its board or answered a takeback or a draw offer."""
+        if self.holder != seat:
+            self.panel.viewer_changed(self)
+        self.holder = seat
+
     def viewer(self) -> str:
         """Whose knowledge the page may show: ``"all"``, ``"spectator"``, ``"white"``, ``"black"``."""
         fixed = self.mode.viewer(self)
@@ -137,7 +148,7 @@ class Session:
         holder = self.mode.holder(self)
         if holder is not None:
             return holder
-        due = self.next_viewer()
+        due = self.device_due()
         return due if self.holder == due else "spectator"
 
     @property
@@ -231,11 +242,8 @@ class Session:
             if allow_illegal and not self.panel.allows_illegal:
                 raise SessionError(absent_text("allow_illegal", self.game.variant))
             if self.panel.keeps_secrets and self.viewer() != mover and self.game.phase == "play":
-                raise SessionError(f"pass the device to {title(self.next_viewer())} first")
-            if allow_illegal:
-                self.game.play(uci, allow_illegal=True)
-            else:
-                self.game.play(uci)
+                raise SessionError(f"pass the device to {title(self.device_due())} first")
+            self.game.play(uci, allow_illegal=allow_illegal)
         except HiddenChessError as e:
             return self.error(e, now_ms)
         return self.after_move(mover, now_ms)
@@ -305,6 +313,7 @@ class Session:
         if answer is not None:
             return answer
         self.draw_offer = color
+        self.handed_to(color)  # (the offerer holds the device: the other side's board waits)
         self.save(now_ms)
         return self.state(now_ms=now_ms)
 
@@ -324,6 +333,7 @@ class Session:
             self._require_offer_for(color, now_ms)
         except HiddenChessError as e:
             return self.error(e, now_ms)
+        self.handed_to(other(self.draw_offer))  # (who answered holds the device)
         self.draw_offer = None
         self.save(now_ms)
         return self.state(now_ms=now_ms)
@@ -352,7 +362,7 @@ class Session:
         try:
             if not self.panel.keeps_secrets:
                 raise SessionError(f"{self.game.variant.name} has no secrets: the board is always shown")
-            due = self.next_viewer()
+            due = self.device_due()
             if due is None:
                 raise SessionError("the game is over: everything is shown")
             seat = due if seat is None else seat
@@ -362,9 +372,7 @@ class Session:
                 raise SessionError(f"the device goes to {title(due)} now, not to {title(seat)}")
         except HiddenChessError as e:
             return self.error(e, now_ms)
-        if self.holder != seat:
-            self.panel.viewer_changed(self)
-        self.holder = seat
+        self.handed_to(seat)
         self.orientation = seat
         return self.state(now_ms=now_ms)
 
@@ -480,8 +488,6 @@ class Session:
         ``#replay=`` value (:mod:`hiddenchess.app.exchange`); a damaged text changes nothing."""
         return exchange.import_into(self, text, link, now_ms=now_ms)
 
-    # ------------------------------------------------------------------ games with a friend
-
     def join(self, invite=None, *, now_ms: int) -> dict:
         """Join a friend's game from the invite in the link (``{"g", "v", "c", "h"}``), as the
         guest (see :mod:`hiddenchess.app.modes.friend`); this session's game becomes that one."""
@@ -547,9 +553,7 @@ class Session:
         """The state with ``error``: the sentence of ``e``."""
         if self.game is None:  # refused before anything was loaded: show the saved game
             self.restore(now_ms=now_ms)
-        st = self.state(now_ms=now_ms)
-        st["error"] = error_sentence(str(e))
-        return st
+        return {**self.state(now_ms=now_ms), "error": error_sentence(str(e))}
 
     def check_flag(self, now_ms: int) -> bool:
         """End the game if the running side's flag fell. True if the game is (now) over on time."""
@@ -578,9 +582,7 @@ class Session:
         self.require_play(now_ms)
         if self.draw_offer is None:
             raise SessionError("no draw has been offered.")
-        if color is None:
-            color = other(self.draw_offer)
-        color = self.color_arg(color)
+        color = self.color_arg(other(self.draw_offer) if color is None else color)
         if color == self.draw_offer:
             raise SessionError(f"{title(color)} offered the draw; only {other(color)} can answer it.")
 

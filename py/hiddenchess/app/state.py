@@ -104,8 +104,9 @@ class MenuEntry(TypedDict):
     ids: Dict[str, str]          # "" | "rk" | "rk,tt" ... -> variant id
 
 
-#: ``{"to": side, "for": "seal" | "place" | "move" | "penalty"}``: hide the board and ask for the
-#: device to be passed to ``to`` (action ``show_board``).
+#: ``{"to": side, "for": "seal" | "place" | "move" | "penalty" | "draw"}``: hide the board and
+#: ask for the device to be passed to ``to`` (action ``show_board``); ``"draw"``: to answer a draw
+#: offer (the offerer's board stays hidden).
 Handover = TypedDict("Handover", {"to": Side, "for": str})
 
 

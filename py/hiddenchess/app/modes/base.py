@@ -153,9 +153,11 @@ class Mode:
         page), unless it revealed anything (a secret pawn, a drawn role, a captured identity)."""
         try:
             self._takeback_ply(session)
+            agreed = session.game.turn
             ply = session.game.undo()
         except HiddenChessError as e:
             return session.error(e, now_ms)
+        session.handed_to(agreed)  # (the asker's board waits for the hand-over)
         self.record_takeback(session, [ply])
         clock = session.clock
         if clock is not None and clock.started:
