@@ -258,6 +258,22 @@ onBoardShapes(shapes => {
   if (answer && answer.uci) shapes.push({ orig: answer.uci.slice(0, 2), dest: answer.uci.slice(2, 4), brush: 'paleBlue' });
 });
 
+// Beside the board the side panel scrolls (a finished Reveal game's pools, Secret Pawn's summary):
+// the analysis at its foot is brought into view as it opens and as its answer grows it, by
+// scrolling the panel only (never the page; a phone's panel does not scroll).
+function keepInView() {
+  const box = $('analysis');
+  const panel = box.closest('.moves-panel');
+  if (box.hidden || !an.on || !panel || panel.scrollHeight <= panel.clientHeight) return;
+  const outer = panel.getBoundingClientRect();
+  const top = outer.top + panel.clientTop, bottom = top + panel.clientHeight;
+  const at = box.getBoundingClientRect();
+  const foot = (box.closest('.replay-bar') || box).getBoundingClientRect().bottom; // (with its padding)
+  if (at.bottom > bottom) panel.scrollTop += Math.min(Math.max(foot, at.bottom) - bottom, at.top - top);
+  else if (at.top < top) panel.scrollTop -= top - at.top;
+}
+if (typeof ResizeObserver === 'function') new ResizeObserver(keepInView).observe($('analysis'));
+
 $('btn-analyse').addEventListener('click', () => {
   an.on = !an.on;
   // Stopping: nothing more is asked; a search under way ends within its budget, unseen.

@@ -164,13 +164,9 @@ export function renderMoves(st) {
   // The one move in the tab order: the focused one, else the current one.
   const tab = drawn.spans.includes(document.activeElement) ? document.activeElement : cur || drawn.spans[drawn.spans.length - 1];
   setTab(tab);
-  // keep the current move in view: vertically on desktop, horizontally on phones
-  if (st.replay) {
-    if (cur) cur.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  } else {
-    ol.scrollTop = ol.scrollHeight;
-    ol.scrollLeft = ol.scrollWidth;
-  }
+  // keep the current move in view: vertically on desktop, horizontally on phones (within the
+  // list: scrollIntoView scrolled the side panel too, the pools' heading out of sight)
+  scrollToCurrent(st);
 }
 
 // The list's box changes after the list is drawn: at the game's end the result line and the
@@ -178,8 +174,10 @@ export function renderMoves(st) {
 // move was left below its edge), a set-up panel or the hint comes or goes, the window is resized.
 // The current move stays in view (within the list: the page itself does not scroll for it).
 function keepCurrentInView() {
+  scrollToCurrent(app.state);
+}
+function scrollToCurrent(st) {
   const ol = $('moves');
-  const st = app.state;
   if (!st || !drawn.spans.length) return;
   if (!st.replay) {
     ol.scrollTop = ol.scrollHeight;

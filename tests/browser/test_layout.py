@@ -195,3 +195,68 @@ def test_the_last_move_stays_in_view_when_the_game_ends(app):
     app.wait_for_timeout(100)
     assert list_shows_current(app)
     expect(app.locator("#moves .san.is-current")).to_have_text(state(app)["moves"][-1]["san"])
+
+
+PANEL_VIEW = """sel => {      // inside the side panel's visible part (not scrolled away in it, not cut)
+    const panel = document.querySelector('.moves-panel'), r = panel.getBoundingClientRect();
+    const top = r.top + panel.clientTop, bottom = top + panel.clientHeight;
+    const box = document.querySelector(sel).getBoundingClientRect();
+    return box.height > 0 && box.top >= top - 0.5 && box.bottom <= bottom + 0.5;
+}"""
+
+
+def wheel_over_panel(page, dy):
+    box = page.locator(".moves-panel").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, dy)
+    page.wait_for_timeout(300)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1280, 720), (1366, 768)])
+def test_a_finished_reveal_games_analysis_shows_in_the_side_panel(app, size):
+    """Reveal at 1280x800 (a QA pass): after a resignation, the replay's Analyse put its box under
+    "Stop analysis" with only 2 px of it showing: the side panel (pools, moves, result, replay)
+    was 662 px high in 458, its overflow hidden, and the wheel did not scroll it. The panel
+    scrolls and the analysis is brought into view; everything above it is reachable again."""
+    width, height = size
+    app.set_viewport_size({"width": width, "height": height})
+    try:
+        app.evaluate("window.hcApp.call('new_game', {variant: 'reveal', clock: '3+2'})")
+        play(app, ["e2e4", "e7e5", "g1f3", "b8c6"])
+        app.evaluate("window.hcApp.call('resign', {})")
+        app.locator("#banner-close").click()              # "View board"
+        app.locator("#btn-analyse").click()
+        expect(app.locator("#analysis")).to_be_visible()
+        app.wait_for_timeout(300)
+        for selector in ("#analysis", "#btn-analyse", "#rp-pos"):
+            assert app.evaluate(PANEL_VIEW, selector), selector
+        assert app.evaluate("[document.documentElement.scrollHeight, window.scrollY]") == [height, 0]
+        # The top of the panel is reachable with the wheel, and the analysis again after it.
+        wheel_over_panel(app, -2000)
+        assert app.evaluate("document.querySelector('.moves-panel').scrollTop") == 0
+        assert app.evaluate(PANEL_VIEW, ".pools-title")
+        wheel_over_panel(app, 2000)
+        assert app.evaluate(PANEL_VIEW, "#analysis")
+        for selector in ("#player-top", "#player-bottom", "#btn-exchange"):
+            assert in_viewport(app, selector), selector
+        app.locator("#btn-analyse").click()               # (stop: no search left running)
+        expect(app.locator("#analysis")).to_be_hidden()
+    finally:
+        app.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_the_next_reveal_table_is_reachable_beside_the_first_game_hint(app):
+    """A first Reveal game at 1280x800: the hint pushed the bottom of the "Next reveal" table
+    (Black's chances) out of the side panel, which neither scrolled nor let the wheel scroll it."""
+    app.evaluate("localStorage.removeItem('hiddenchess:hints-seen')")
+    app.evaluate("window.hcApp.call('new_game', {variant: 'reveal', mode: 'computer', level: 1, "
+                 "color: 'white', clock: '3+2'})")
+    expect(app.locator("#hint")).to_be_visible()
+    expect(app.locator("#pools")).to_be_visible()
+    wheel_over_panel(app, 2000)
+    assert app.evaluate(PANEL_VIEW, "#pools-table tbody tr:last-child")
+    assert app.evaluate(PANEL_VIEW, "#moves")
+    wheel_over_panel(app, -2000)
+    assert app.evaluate(PANEL_VIEW, "#hint-close")
+    app.locator("#hint-close").click()
+
