@@ -211,7 +211,8 @@ export function renderFriend(st) {
     if (!el || !seat) continue;
     // (as against the computer: the dot and "You play Black" say the colours; "You · Black" beside
     // the draw and resign buttons and a clock was cut short in the side panel)
-    el.querySelector('.player-name').textContent = color === seat ? 'You' : 'Your friend';
+    const name = el.querySelector('.player-name');
+    name.textContent = name.title = color === seat ? 'You' : 'Your friend';
     el.querySelector('.player-actions').hidden = color !== seat;
   }
   if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer

@@ -20,9 +20,11 @@ export function renderPlayers(st) {
     const comp = st.computer;
     // (an imported game: the players its PGN names, beside their colour)
     const named = st.players && st.players[color];
-    el.querySelector('.player-name').textContent = comp
+    const name = el.querySelector('.player-name');
+    name.textContent = comp
       ? (comp.seat === color ? `Computer · level ${comp.level}` : 'You')
       : named ? `${named} · ${COLOR_NAMES[color]}` : COLOR_NAMES[color];
+    name.title = name.textContent; // (a long name is ellipsised beside the material)
     el.classList.toggle('is-computer', !!comp && comp.seat === color);
     el.querySelector('.player-actions').hidden = !!comp && comp.seat === color;
     const turn = setup ? setupSeat === color : !over && st.turnColor === color;

@@ -260,3 +260,50 @@ def test_the_next_reveal_table_is_reachable_beside_the_first_game_hint(app):
     assert app.evaluate(PANEL_VIEW, "#hint-close")
     app.locator("#hint-close").click()
 
+
+#: A lichess PGN's players: the points ahead (+1) beside "Petrosian_fan · Black" were cut to "+]".
+PLAYERS_PGN = """[Event "Casual"]
+[White "{white}"]
+[Black "{black}"]
+[Result "*"]
+
+1. e4 e5 2. f4 exf4 3. Nf3 g5 4. Bc4 *
+"""
+
+LONG_NAMES = [("kingsgambit77", "Petrosian_fan"),
+              ("kingsgambit77_who_plays_only_gambits", "Petrosian_fan_of_the_hedgehog_defence")]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844), (360, 640)])
+def test_the_points_ahead_show_whole_beside_a_long_name(app, size):
+    """The score is never cut: the name gives way (ellipsised, whole in its title), then the
+    captured pieces but the first; the score's text fits its box, inside the tray and the bar."""
+    width, height = size
+    app.set_viewport_size({"width": width, "height": height})
+    try:
+        for white, black in LONG_NAMES:
+            text = PLAYERS_PGN.format(white=white, black=black)
+            imported = app.evaluate("text => window.hcApp.call('import_game', {text})", text)
+            assert not imported.get("error"), imported.get("error")
+            score = app.locator(".player .tray-score")
+            expect(score).to_have_count(1)
+            expect(score).to_have_text("+1")                    # Black is a pawn up
+            bar = app.locator(".player:has(.tray-score)")
+            fit = score.evaluate("""e => {
+                const s = e.getBoundingClientRect(), tray = e.closest('.tray'), t = tray.getBoundingClientRect();
+                const bar = e.closest('.player').getBoundingClientRect();
+                const name = e.closest('.player').querySelector('.player-name').getBoundingClientRect();
+                const pieces = tray.querySelector('.tray-pieces'), first = pieces.querySelector('.tray-item');
+                return {
+                    text: e.scrollWidth <= e.clientWidth && s.width > 10,
+                    tray: tray.scrollWidth <= tray.clientWidth + 0.5 && s.left >= t.left - 0.5 && s.right <= t.right + 0.5,
+                    bar: s.left >= bar.left && s.right <= bar.right,
+                    name: name.right <= t.left + 0.5,
+                    piece: first.getBoundingClientRect().right <= pieces.getBoundingClientRect().right + 0.5,
+                };
+            }""")
+            assert fit == {k: True for k in fit}, (black, fit)
+            expect(bar.locator(".player-name")).to_have_attribute("title", f"{black} · Black")
+            assert app.evaluate("document.documentElement.scrollWidth") == width
+    finally:
+        app.set_viewport_size({"width": 1280, "height": 800})
