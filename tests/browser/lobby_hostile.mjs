@@ -14,7 +14,7 @@
 //             unknown fields, tags that are not the addressees', a proposal without its ticket
 //
 //   node --experimental-websocket tests/browser/lobby_hostile.mjs --relay ws://... --kind silent
-//        [--count 30] [--variant secret-pawn --clock 300+3] [--bits 15] [--every 100]
+//        [--count 30] [--variant secret-pawn --clock 300+3] [--bits 15] [--every 100] [--lag 5000]
 //   (count: keys for silent and accepter; seeks or junk frames every `every` ms for flood and junk)
 //
 // Prints "ready" once connected, "seeking" once its attack is in the lobby (the silent seekers'
@@ -68,7 +68,7 @@ export function relayEvents(handlers) {
   };
 }
 
-export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BITS, everyMs = 100, WebSocketImpl = globalThis.WebSocket }) {
+export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BITS, everyMs = 100, lag = 0, WebSocketImpl = globalThis.WebSocket }) {
   const noble = await import(NOBLE);
   if (!noble.hashes.sha256) noble.hashes.sha256 = sha256;
   const { schnorr } = noble;
@@ -93,7 +93,7 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
   const publish = ev => send(JSON.stringify(['EVENT', ev]));
   const seek = async key => {
     stats.seeks += 1;
-    publish(await event(key, topic, JSON.stringify({ t: 'seek', k: FAKE_K }), bits));
+    publish(await event(key, topic, JSON.stringify(lag ? { t: 'seek', k: FAKE_K, l: lag } : { t: 'seek', k: FAKE_K }), bits));
   };
   const onEvent = [];
   // The proposals of a batch (peer/batch.js).
@@ -291,6 +291,7 @@ if (isMain) {
   const h = await start({
     relay: arg('--relay', null), kind: arg('--kind', 'silent'), count: Number(arg('--count', 30)),
     topic: lobbyTopic(variant, clock), bits: Number(arg('--bits', SEEK_POW_BITS)), everyMs: Number(arg('--every', 100)),
+    lag: Number(arg('--lag', 0)),
   });
   console.log('ready');
   h.settled.then(() => console.log('seeking'));

@@ -630,6 +630,37 @@ def test_an_acceptor_that_never_answers_its_check_holds_a_page_off_no_longer_tha
     assert all(out.values()), [k for k, v in out.items() if not v]
 
 
+def test_seekers_that_claim_to_be_slow_are_waited_for_without_holding_the_page_back(lobby_page, site):
+    """A red team's silent seekers that claim a 5 s lag in their seeks (`l`): each proposal to one
+    waited 3 s + 5 s, and held one of the page's MAX_OFFERS places all that time, so the page got
+    through a lobby of them at a third of the pace. An offer now holds its place for ANSWER_MS (and
+    two of this page's own lags) only; it still waits out the claimed lag for an answer."""
+    out = steps(lobby_page, site, """
+      const a = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      const slow = ids.slice(1, 1 + L.MAX_OFFERS);
+      for (const id of slow) a.handle({t: 'seek', p: id, k: key, l: L.MAX_CLAIMED_LAG_MS}, 0);
+      log.proposesToAll = a.tick(0).filter(m => m.t === 'propose').length === L.MAX_OFFERS;
+      const other = ids[1 + L.MAX_OFFERS];
+      a.handle({t: 'seek', p: other, k: key}, 100);
+      log.placesHeldWithinTheAnswerTime = !a.tick(L.ANSWER_MS).some(m => m.t === 'propose');
+      log.proposesOnceTheAnswerTimeIsOut = a.tick(L.ANSWER_MS + 1).some(m => m.t === 'propose' && m.to === other);
+      log.slowOffersStillOpen = slow.every(id => a.offers.has(id));
+      // A slow seeker's answer within its claimed lag is still taken up.
+      const c = a.offers.get(slow[0]).c;
+      const [chk] = a.handle({t: 'accept', p: slow[0], to: ids[0], c, r: '9'.repeat(32), k: key}, L.ANSWER_MS + L.MAX_CLAIMED_LAG_MS - 100);
+      log.lateButClaimedAnswerChecked = chk && chk.t === 'check' && chk.to === slow[0];
+      // This page's own lag stretches the places' time: two lags.
+      const b = new L.Lobby({id: ids[0], key, random: rnd, now: 0});
+      b.lag = 1000;
+      for (const id of slow) b.handle({t: 'seek', p: id, k: key, l: L.MAX_CLAIMED_LAG_MS}, 0);
+      b.tick(0);
+      b.handle({t: 'seek', p: other, k: key}, 100);
+      log.ownLagHoldsLonger = !b.tick(L.ANSWER_MS + 2000).some(m => m.t === 'propose')
+        && b.tick(L.ANSWER_MS + 2001).some(m => m.t === 'propose' && m.to === other);
+    """, "0123456789abcd")
+    assert all(out.values()), [k for k, v in out.items() if not v]
+
+
 def test_a_flood_of_proposals_from_one_key_gets_one_busy_at_a_time(lobby_page, site):
     """A red team: a page holding an acceptance signed a busy for each of one key's flooded
     proposals (333 in 12 s)."""

@@ -58,7 +58,7 @@ export const LOCK_MS = 4000; // an acceptance waits this long for the proposer's
 export const BUSY_SKIP_MS = 2000; // a seeker that said busy is left alone this long
 export const CHECK_MS = 2000; // an acceptor that does not answer the check within this is gone
 export const FRESH_CHECK_MS = 1000; // ... and one that has not within this (or two lags) holds off no proposal
-export const MAX_OFFERS = 12; // proposals out at once
+export const MAX_OFFERS = 12; // proposals out at once (each holding its place ANSWER_MS and two lags, see tick)
 export const MAX_SEEKERS = 400; // seekers remembered at once (the oldest are dropped)
 export const RETRY_AFTER_MS = 30000; // a seeker that failed to pair is left alone this long ...
 export const MAX_RETRY_MS = 8 * 60000; // ... doubled after each further failure, up to this
@@ -71,16 +71,13 @@ export const LATE_MS = 2 * MAX_LAG_MS; // a step that ran out of time may be tak
 // While one such is about, only such may pair: the page waits for the honest page away with a ghost.
 // While none is, it proposes to every seeker, to learn who answers busy (red team: 89-120+ s to
 // pair, 31-35 s with seniors only, 19-20 s now).
-export const QUIET_MS = 10000;
-export const SENIOR_MS = 15000;
-export const ACTIVE_MS = 30000;
+export const QUIET_MS = 10000, SENIOR_MS = 15000, ACTIVE_MS = 30000;
 // A seeker never heard before missed this page's last seek (relays keep none): seek again sooner.
 export const NEWCOMER_SEEK_MS = 4000;
 export const BUSY_PATIENCE = 5; // busy answers in a row after which a seeker no longer holds proposal-only keys off
 const MAX_REMEMBERED = 1000; // cancelled commitments and answered proposals remembered
 // What a relevant message needs before it is handled (Lobby.relevant).
-export const OPEN = 'open';
-export const SIGNED = 'signed';
+export const OPEN = 'open', SIGNED = 'signed';
 /** Forget the oldest entry of `memory` (a Map or a Set: oldest first) once it holds more than `max`. */
 const forgetOldest = (memory, max) => memory.size > max && memory.delete(memory.keys().next().value);
 /** A lag (ms) as the deadlines count it: a number from 0 to MAX_LAG_MS (anything else: 0). */
@@ -124,10 +121,10 @@ export class Lobby {
   }
 
   /** A step's deadline: `ms`, plus this page's lag for its own way, plus the larger of its lag
-   * and the one `id`'s seeks claim for the other way. Only an offer (one of MAX_OFFERS, blocking
-   * nothing) believes a claim, up to MAX_CLAIMED_LAG_MS; a held acceptance (which answers everyone
-   * else busy) counts this page's own lag alone, so that a stalling proposer cannot hold it
-   * longer by claiming to be slow. */
+   * and the one `id`'s seeks claim for the other way. Only an offer (blocking nothing, and holding
+   * its place no longer for it: see tick) believes a claim, up to MAX_CLAIMED_LAG_MS; a held
+   * acceptance (which answers everyone else busy) counts this page's own lag alone, so that a
+   * stalling proposer cannot hold it longer by claiming to be slow. */
   _within(ms, id = null) {
     const own = lagOf(this.lag);
     const s = id === null ? null : this.seekers.get(id);
@@ -283,8 +280,7 @@ export class Lobby {
 
   /** Whether this page could take up a step now: seeking, holding nothing, checking no one. */
   _free() {
-    if (this.state !== 'seeking' || this.lock) return false;
-    return !this._checking();
+    return this.state === 'seeking' && !this.lock && !this._checking();
   }
 
   /** A late answer (`_late`, signed): the step goes on as if it had come in time, if this page is
@@ -406,8 +402,12 @@ export class Lobby {
       out.push({ t: 'seek', p: this.id, k: this.key, l: Math.round(lagOf(this.lag)) });
     }
     if (this.state === 'seeking' && this.canPropose && !this._checking()) { // (none while checking)
+      // An offer holds its place for ANSWER_MS and two lags: one to a seeker that claims to be slow
+      // waits longer (_within) but holds no place for it (silent keys claiming 5 s held theirs 8 s).
+      let held = 0;
+      for (const o of this.offers.values()) if (o.stage !== 'proposed' || now - o.at <= ANSWER_MS + 2 * lagOf(this.lag)) held++;
       for (const id of this._candidates(now)) {
-        if (this.offers.size >= MAX_OFFERS) break;
+        if (held++ >= MAX_OFFERS) break;
         const s = this.random(16);
         const c = digest(s);
         this.offers.set(id, { c, s, at: now, stage: 'proposed' });
