@@ -16,6 +16,8 @@ from hiddenchess.app.storage import MemoryBackend, Storage
 from hiddenchess.game.game import Game
 from hiddenchess.game.record import to_record
 
+from test_peer_session import Link
+
 T0 = 1_700_000_000_000
 KEY = "hiddenchess.game."
 
@@ -273,16 +275,28 @@ def test_a_clock_on_this_device_pauses_while_its_game_is_left():
 
 
 def test_a_friend_game_with_a_clock_allows_no_second_game_with_a_clock():
-    backend = MemoryBackend()
-    s = Session(backend)
+    link = Link(clock="5+3")  # the friend joined and the pages talked
+    s = link.a
+    friend = s.game_id
+    st = s.dispatch("new_game", {"clock": "1+0"}, now_ms=link.now + 1)
+    assert "cannot pause" in st["error"] and st["gameId"] == friend
+    st = s.dispatch("new_game", {"variant": "standard"}, now_ms=link.now + 2)  # no clock: fine
+    assert st["error"] is None and st["gameId"] != friend
+
+
+def test_an_invite_nobody_answered_holds_no_game_back_and_awaits_no_one():
+    """QA: an invite with a clock that no one opened (no relay could be reached) was listed as
+    "Your move" and barred every game with a clock until it was resigned, a loss on the record.
+    Its clock cannot run before the friend is heard and a move is made."""
+    s = Session(MemoryBackend())
     s.restore(now_ms=T0)
     st = s.dispatch("new_game", {"mode": "friend", "variant": "standard", "clock": "5+3"}, now_ms=T0)
-    assert st["error"] is None
     friend = st["gameId"]
+    entry = s.library.index("active")[friend]
+    assert entry["m"] == "friend" and entry["n"] == 0 and "y" not in entry
     st = s.dispatch("new_game", {"clock": "1+0"}, now_ms=T0 + 1)
-    assert "cannot pause" in st["error"] and st["gameId"] == friend
-    st = s.dispatch("new_game", {"variant": "standard"}, now_ms=T0 + 2)  # no clock: fine
-    assert st["error"] is None and st["gameId"] != friend
+    assert st["error"] is None and st["gameId"] != friend and st["clock"]["label"] == "1+0"
+    assert friend in s.library.index("active")  # (kept: the friend may still open it)
 
 
 # -- the archive: export, deletion -----------------------------------------------------------------

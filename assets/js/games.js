@@ -110,6 +110,7 @@ const isYours = g => g.r === '*' && ((g.y && g.m !== 'local') || !!newsOf(g));
 function turnText(g) {
   const news = newsOf(g);
   if (news) return newsText(news);
+  if (g.m === 'friend' && g.n === 0 && !g.p) return 'Waiting for your friend to join';
   if (g.y) return g.m === 'local' ? `${g.t === 'white' ? 'White' : 'Black'} to move` : 'Your move';
   if (g.m === 'computer') return 'The computer to move';
   if (g.m === 'friend') return 'Your friend to move';

@@ -6,6 +6,7 @@ stubbed ``Notification``); and screenshots of the Games screen at desktop and ph
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -123,6 +124,21 @@ def test_a_finished_game_is_archived_replayed_from_each_side_exported_and_delete
     expect(rows(page, "done")).to_have_count(3)
     expect(page.locator("#games-done")).to_contain_text("Secret Pawn")
     assert errors == []
+
+
+def test_an_invite_nobody_opened_waits_on_the_games_screen_and_bars_no_clock(context, site):
+    """QA: an invite no one answered was listed as "Your move" and barred every game with a clock
+    until it was resigned."""
+    errors = []
+    page = open_tab(context, site, errors)
+    invite = call(page, "new_game", {"mode": "friend", "variant": "standard", "clock": "5+3"})["gameId"]
+    st = call(page, "new_game", {"variant": "standard", "mode": "computer", "level": 1, "clock": "3+2"})
+    assert st["error"] is None and st["gameId"] != invite and st["clock"]["label"] == "3+2"
+    page.locator("#btn-games").click()
+    row = page.locator(f"#games-live .game-row[data-id='{invite}']")
+    expect(row.locator(".game-state")).to_have_text("Waiting for your friend to join")
+    expect(row).not_to_have_class(re.compile(r"is-yours"))
+    expect(row.get_by_role("button", name=re.compile("^Delete"))).to_be_visible()
 
 
 def test_two_games_in_progress_switch_back_and_forth(context, site, tmp_path):

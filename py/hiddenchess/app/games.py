@@ -41,7 +41,7 @@ from hiddenchess.game.record import from_record, to_pgn
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
 __all__ = ["GAMES_ACTIONS", "ROUTED", "dispatch", "prepare", "note", "summary_of", "check_new",
-           "leave", "opened", "untouched", "export_text", "INDEX_WARNING"]
+           "leave", "opened", "untouched", "unanswered", "export_text", "INDEX_WARNING"]
 
 #: The actions of this module, with the arguments each takes.
 GAMES_ACTIONS = {"open_game": ("id",), "delete_game": ("id",), "export_games": ("ids", "format", "site"),
@@ -77,6 +77,8 @@ def summary_of(session, now_ms: int) -> dict:
     seat = _player_seat(session)
     due = session.next_viewer()
     pg = getattr(session.mode, "pg", None)  # a friend game: what the relays' store knows it by
+    if pg is not None and not pg.chain.recv and not g.ply:
+        due = None  # (an invite nobody has answered: nothing awaits this player yet)
     return make_summary(
         variant=g.variant.id, mode=session.options.get("mode", "local"),
         result=status.result if status.over else "*", reason=status.reason if status.over else None,
@@ -182,6 +184,13 @@ def opened(session, now_ms: int) -> None:
         session.save(now_ms)
 
 
+def unanswered(summary: dict) -> bool:
+    """Whether an index entry is a game with a friend nobody has answered: nothing heard from the
+    friend and no move. Its clock cannot run (a friend game's clock starts with the moves), so it
+    holds no other game back (QA: an invite no one opened barred every game with a clock)."""
+    return summary.get("m") == "friend" and summary.get("n") == 0 and not summary.get("p")
+
+
 def check_new(session, action: str, args: dict) -> None:
     """At most one game with a clock running: games on this device pause theirs when left, but
     a game with a friend cannot, so while one with a clock is in progress a new game with a
@@ -199,7 +208,7 @@ def check_new(session, action: str, args: dict) -> None:
         return
     lib = library_of(session)
     for gid, summary in lib.index("active").items():
-        if summary.get("k") and summary.get("m") == "friend" and lib.has(gid):
+        if summary.get("k") and summary.get("m") == "friend" and lib.has(gid) and not unanswered(summary):
             raise SessionError(
                 f"your game with a friend with a clock ({summary.get('k')}) is still in "
                 "progress, and its clock cannot pause: finish it first, or play this one "
