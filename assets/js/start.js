@@ -189,7 +189,7 @@ function exampleBoard(ex, index) {
     if (f.check) cg.set({ check: f.turn });
     const moves = ex.frames.slice(1, at.ply + 1).map(fr => fr.san);
     stepLine.textContent = at.ply === 0
-      ? `Start position, ${f.turn} to move. Step through the ${last === 1 ? 'move' : `${last} moves`}.`
+      ? `${f.turn === 'white' ? 'White' : 'Black'} to move. Step through the ${last === 1 ? 'move' : `${last} moves`}.` // (not always a game's start)
       : `After ${moves.join(' ')}${f.reveals && f.reveals.length ? ` — revealed: ${f.reveals.join(', ')}` : ''}${f.message ? ` — ${f.message}` : ''}.`;
     caption.textContent = (ex.captions || [])[at.ply] || '';
     caption.hidden = !caption.textContent;
