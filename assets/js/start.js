@@ -69,7 +69,7 @@ function card(entry) {
   const friendly = st.friendVariants === null || st.friendVariants === undefined || st.friendVariants.includes(entry.id);
   if (friendly) {
     actions.append(button('Invite a friend', '', () =>
-      quickStart({ variant: entry.id, mode: 'friend', clock: '5+3', color: 'white' })));
+      quickStart({ variant: entry.id, mode: 'friend', clock: chosen().clock, color: chosen().color })));
     actions.append(button('Quick play 5+3', '', () => startQuickPlay(entry.id)));
   }
   const rules = Object.assign(document.createElement('a'), { href: `#rules=${entry.id}`, className: 'variant-card-rules', textContent: 'Rules' });

@@ -324,6 +324,12 @@ def test_the_start_screen_offers_level_colour_and_clock_and_remembers_them(fresh
     expect(page.locator("#start-level")).to_have_value("1")
     expect(page.locator("#start-clock")).to_have_value("none")
     expect(page.locator("#start-color")).to_have_value("black")
+    # "Invite a friend" takes the colour and the clock too (QA: it always made a 5+3 game as White).
+    page.locator("#start-clock").select_option("3+2")
+    card(page, "standard").get_by_role("button", name="Invite a friend").click()
+    expect(page.locator("#start")).to_be_hidden()
+    invite = state(page)["peer"]["invite"]
+    assert invite["c"] == [180, 2] and invite["h"] == "black" and invite["v"] == "standard"
 
 
 def test_the_new_game_dialog_defaults_to_the_one_click_choice(fresh):
