@@ -280,6 +280,15 @@ def test_the_start_screen_offers_level_colour_and_clock_and_remembers_them(fresh
     # One row: the three choices side by side, above the cards.
     tops = [page.locator(sel).bounding_box()["y"] for sel in ("#start-level", "#start-color", "#start-clock")]
     assert max(tops) - min(tops) < 2, tops
+    # Each choice shows whole (QA: beside a longer note, "2 · Casual ≈13" and "No clo" on a desktop).
+    cut = page.evaluate("""() => ['start-level', 'start-color', 'start-clock'].filter(id => {
+      const el = document.getElementById(id), cs = getComputedStyle(el);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const text = ctx.measureText(el.options[el.selectedIndex].text).width;
+      return el.clientWidth < text + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 16;
+    })""")
+    assert cut == [], cut
     # The one-click default: level 2, White, no clock.
     expect(page.locator("#start-level")).to_have_value("2")
     expect(page.locator("#start-color")).to_have_value("white")
