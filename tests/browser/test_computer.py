@@ -217,7 +217,7 @@ def test_reload_while_the_computer_is_to_move_resumes_thinking(app, shared):
 
 
 def test_draw_offer_and_resignation_against_the_computer(app):
-    app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
+    app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white', clock: '3+2'})")
     # the computer's panel has no buttons: it decides for itself
     expect(app.locator("#player-top .player-actions")).to_be_hidden()
     app.locator("#player-bottom .act-draw").click()
@@ -225,13 +225,15 @@ def test_draw_offer_and_resignation_against_the_computer(app):
     # A neutral notice, not an error: quiet colours, announced politely, clear of the board.
     expect(app.locator("#toast")).to_have_class("toast is-info")
     expect(app.locator("#toast")).to_have_attribute("role", "status")
+    # (and of both clocks: QA found it over the player's own clock in the bottom corner)
     toast_box = app.locator("#toast").bounding_box()
-    board_box = app.locator("#board").bounding_box()
-    apart = (toast_box["y"] >= board_box["y"] + board_box["height"]
-             or toast_box["y"] + toast_box["height"] <= board_box["y"]
-             or toast_box["x"] >= board_box["x"] + board_box["width"]
-             or toast_box["x"] + toast_box["width"] <= board_box["x"])
-    assert apart, (toast_box, board_box)
+    for what in ("#board", "#player-bottom .clock", "#player-top .clock"):
+        box = app.locator(what).bounding_box()
+        apart = (toast_box["y"] >= box["y"] + box["height"]
+                 or toast_box["y"] + toast_box["height"] <= box["y"]
+                 or toast_box["x"] >= box["x"] + box["width"]
+                 or toast_box["x"] + toast_box["width"] <= box["x"])
+        assert apart, (what, toast_box, box)
     assert not state(app)["status"]["over"]
     app.locator("#player-bottom .act-resign").click()
     expect(app.locator("#confirm-title")).to_have_text("Resign?")   # (it said "Resign as White?")
