@@ -271,7 +271,8 @@ $('btn-takeback').addEventListener('click', async () => {
   const t = app.state && app.state.takeback;
   if (t) {
     const ok = await confirmDialog(`${COLOR_NAMES[t.by]} asks to take back ${t.san}`,
-      `${COLOR_NAMES[t.agree]}, do you agree? The move is undone and ${COLOR_NAMES[t.by]} moves again.`, 'Agree');
+      `${COLOR_NAMES[t.agree]}, do you agree? The move is undone and ${COLOR_NAMES[t.by]} moves again.`, 'Agree',
+      { noLabel: 'Decline', danger: false }); // (a question between players, not a risk)
     if (!ok) return;
   }
   call('takeback');

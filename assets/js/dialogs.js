@@ -13,12 +13,17 @@ import { gameChoice, rememberGameChoice } from './settings.js';
 const FRIEND_NOTE = 'Play on another device with a link. No server; every secret is checked at the end.';
 export const OFFLINE_NOTE = 'Needs a network: this device is offline. Play on this device or against the computer meanwhile.';
 
-export function confirmDialog(title, text, yesLabel) {
+/** Asks `title`: resolves true for `yesLabel` (red unless `danger` is false), false for `noLabel`
+ * or Escape. The focus starts on `noLabel`. */
+export function confirmDialog(title, text, yesLabel, { noLabel = 'Cancel', danger = true } = {}) {
   return new Promise(resolve => {
     const dlg = $('dlg-confirm');
     $('confirm-title').textContent = title;
     $('confirm-text').textContent = text;
     $('confirm-yes').textContent = yesLabel;
+    $('confirm-yes').classList.toggle('btn-danger', danger);
+    $('confirm-yes').classList.toggle('btn-primary', !danger);
+    $('confirm-no').textContent = noLabel;
     const done = answer => {
       $('confirm-yes').onclick = $('confirm-no').onclick = null;
       dlg.onclose = null;

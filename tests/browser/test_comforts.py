@@ -28,6 +28,10 @@ def test_a_takeback_needs_the_other_players_yes(app):
     expect(dialog).to_be_visible()
     expect(app.locator("#confirm-title")).to_have_text("Black asks to take back e5")
     expect(app.locator("#confirm-text")).to_contain_text("White, do you agree?")
+    # A question between the players: Decline or Agree, neither red (QA: "Cancel", and Agree red).
+    expect(app.locator("#confirm-no")).to_have_text("Decline")
+    expect(app.locator("#confirm-yes")).to_have_text("Agree")
+    expect(app.locator("#confirm-yes")).not_to_have_class(re.compile(r"btn-danger"))
     app.locator("#confirm-no").click()                    # White says no: nothing changes
     assert [m["san"] for m in state(app)["moves"]] == ["e4", "e5"]
     button.click()
