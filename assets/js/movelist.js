@@ -185,6 +185,11 @@ function scrollToCurrent(st) {
     return;
   }
   const cur = drawn.current;
+  if (st.replay.ply === 0) { // (the start: the list's start, not its end, QA on a phone)
+    ol.scrollTop = 0;
+    ol.scrollLeft = 0;
+    return;
+  }
   if (!cur || !cur.isConnected) return;
   const box = ol.getBoundingClientRect();
   const at = cur.getBoundingClientRect();

@@ -66,6 +66,21 @@ def test_a_long_game_keeps_the_bars_and_the_latest_move_in_view(sized):
     }""")
 
 
+def test_the_replays_start_shows_the_start_of_the_move_list(sized):
+    """QA on a phone: the replay at 0/10 left the move list (one row there) scrolled to its end."""
+    page = sized
+    page.evaluate("window.hcApp.call('new_game', {})")
+    play(page, LONG_GAME[:40])
+    page.evaluate("window.hcApp.call('resign', {})")
+    page.evaluate("window.hcApp.call('replay', {ply: 0})")
+    expect(page.locator("#rp-pos")).to_have_text("0 / 40")
+    page.wait_for_function("""() => { const ol = document.getElementById('moves');
+        return ol.scrollLeft === 0 && ol.scrollTop === 0; }""", timeout=5000)
+    page.evaluate("window.hcApp.call('replay', {ply: 40})")  # and the end again: the last move in view
+    page.wait_for_function("""() => { const ol = document.getElementById('moves');
+        return ol.scrollLeft > 0 || ol.scrollTop > 0; }""", timeout=5000)
+
+
 def test_the_captured_pieces_do_not_squeeze_the_players_names(sized):
     page = sized
     page.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity'})")
@@ -227,16 +242,15 @@ def test_a_finished_reveal_games_analysis_shows_in_the_side_panel(app, size):
         app.locator("#banner-close").click()              # "View board"
         app.locator("#btn-analyse").click()
         expect(app.locator("#analysis")).to_be_visible()
-        app.wait_for_timeout(300)
-        for selector in ("#analysis", "#btn-analyse", "#rp-pos"):
-            assert app.evaluate(PANEL_VIEW, selector), selector
+        for selector in ("#analysis", "#btn-analyse", "#rp-pos"):  # (waited for: a loaded machine)
+            app.wait_for_function(PANEL_VIEW, arg=selector, timeout=10_000)
         assert app.evaluate("[document.documentElement.scrollHeight, window.scrollY]") == [height, 0]
         # The top of the panel is reachable with the wheel, and the analysis again after it.
         wheel_over_panel(app, -2000)
-        assert app.evaluate("document.querySelector('.moves-panel').scrollTop") == 0
-        assert app.evaluate(PANEL_VIEW, ".pools-title")
+        app.wait_for_function("document.querySelector('.moves-panel').scrollTop === 0", timeout=10_000)
+        app.wait_for_function(PANEL_VIEW, arg=".pools-title", timeout=10_000)
         wheel_over_panel(app, 2000)
-        assert app.evaluate(PANEL_VIEW, "#analysis")
+        app.wait_for_function(PANEL_VIEW, arg="#analysis", timeout=10_000)
         for selector in ("#player-top", "#player-bottom", "#btn-exchange"):
             assert in_viewport(app, selector), selector
         app.locator("#btn-analyse").click()               # (stop: no search left running)
@@ -254,10 +268,10 @@ def test_the_next_reveal_table_is_reachable_beside_the_first_game_hint(app):
     expect(app.locator("#hint")).to_be_visible()
     expect(app.locator("#pools")).to_be_visible()
     wheel_over_panel(app, 2000)
-    assert app.evaluate(PANEL_VIEW, "#pools-table tbody tr:last-child")
-    assert app.evaluate(PANEL_VIEW, "#moves")
+    app.wait_for_function(PANEL_VIEW, arg="#pools-table tbody tr:last-child", timeout=10_000)
+    app.wait_for_function(PANEL_VIEW, arg="#moves", timeout=10_000)
     wheel_over_panel(app, -2000)
-    assert app.evaluate(PANEL_VIEW, "#hint-close")
+    app.wait_for_function(PANEL_VIEW, arg="#hint-close", timeout=10_000)
     app.locator("#hint-close").click()
 
 
