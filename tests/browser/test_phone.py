@@ -278,6 +278,33 @@ def test_the_new_game_dialogs_start_button_is_on_a_short_screen(app, size):
         app.set_viewport_size({"width": 1280, "height": 800})
 
 
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_a_choice_the_focus_scrolls_to_stays_clear_of_the_dialogs_buttons(app, size):
+    """QA on a phone: the New game dialog scrolled the Custom clock choice into view under its
+    sticky Cancel / Start game buttons, where a keyboard user could not see it."""
+    width, height = size
+    app.set_viewport_size({"width": width, "height": height})
+    try:
+        settle(app)
+        app.locator("#btn-new").click()
+        expect(app.locator("#dlg-new")).to_be_visible()
+        app.locator("#dlg-new .choice:has(input[name=mode][value=computer])").click()
+        app.evaluate("document.getElementById('dlg-new').scrollTop = 0")
+        app.locator("#dlg-new input[name=clock][value=custom]").focus()
+        app.wait_for_timeout(100)
+        hit = app.evaluate("""() => {
+            const label = document.querySelector('#dlg-new input[name=clock][value=custom]').closest('.choice');
+            const b = label.getBoundingClientRect();
+            const el = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+            return label.contains(el) ? 'ok' : (el && (el.id || el.className)) || 'nothing';
+        }""")
+        assert hit == "ok", hit
+    finally:
+        app.keyboard.press("Escape")
+        expect(app.locator("#dlg-new")).to_be_hidden()
+        app.set_viewport_size({"width": 1280, "height": 800})
+
+
 #: Every tap target drawn, less than 40 px high (or an icon button less than 32 px wide).
 SMALL_TARGETS = """() => [...document.querySelectorAll('.btn, .icon-btn, #moves .san[role=button], .variant-card-rules, .start-close')]
     .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
