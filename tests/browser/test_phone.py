@@ -85,6 +85,7 @@ def test_sealing_secret_pawns(sized):
     page, size = sized
     page.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', level: 1, color: 'white'})")
     expect(page.locator("#seal-panel")).to_be_visible()
+    expect(page.locator("#seal-panel .seal-text")).to_contain_text("Tap or click")  # (QA: "Click" on a phone)
     expect(page.locator("#hint")).to_be_attached()
     on_screen(page, f"seal-{size}", "#seal-submit", "#seal-clear", "#seal-chosen")
     own_squares(page, 2)
@@ -94,6 +95,7 @@ def test_placing_hidden_identity_pieces(sized):
     page, size = sized
     page.evaluate("window.hcApp.call('new_game', {variant: 'hidden-identity', mode: 'computer', level: 1, color: 'white'})")
     expect(page.locator("#place-panel")).to_be_visible()
+    expect(page.locator("#place-panel .seal-text")).to_contain_text("then tap or click a square")
     on_screen(page, f"place-{size}", "#place-tray", "#place-tray button", "#place-confirm",
               "#place-shuffle", "#place-standard")
     own_squares(page, 1)
