@@ -8,6 +8,7 @@ covers it). Set ``HC_SHOTS=/some/dir`` to save a screenshot of each case.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
@@ -259,13 +260,10 @@ def test_a_real_phone_keeps_the_setup_buttons_on_screen(browser, site):
         ctx.close()
 
 
-@pytest.mark.parametrize("size", [(844, 390), (640, 400)])
-def test_the_new_game_dialogs_start_button_is_on_a_short_screen(app, size):
-    """A phone on its side (844x390) and a window zoomed to 200% (640x400): the New game dialog
-    was 1580 px long with 360 px of it on screen, and with "Against the computer" chosen Start
-    game was 1076 px down (a QA pass). Its buttons stick to its foot and the choices go two a
-    row, as on a phone held upright."""
-    width, height = size
+@contextlib.contextmanager
+def computer_dialog(app, width, height):
+    """The New game dialog open at ``width`` x ``height`` with "Against the computer" chosen;
+    closed and the window put back afterwards."""
     app.set_viewport_size({"width": width, "height": height})
     try:
         settle(app)
@@ -273,24 +271,29 @@ def test_the_new_game_dialogs_start_button_is_on_a_short_screen(app, size):
         expect(app.locator("#dlg-new")).to_be_visible()
         app.locator("#dlg-new .choice:has(input[name=mode][value=computer])").click()
         expect(app.locator("#dlg-new input[name=mode][value=computer]")).to_be_checked()
-        on_screen(app, f"new-game-computer-{width}x{height}", "#new-start", "#new-cancel")
+        yield
     finally:
         app.keyboard.press("Escape")
         expect(app.locator("#dlg-new")).to_be_hidden()
         app.set_viewport_size({"width": 1280, "height": 800})
 
 
+@pytest.mark.parametrize("size", [(844, 390), (640, 400)])
+def test_the_new_game_dialogs_start_button_is_on_a_short_screen(app, size):
+    """A phone on its side (844x390) and a window zoomed to 200% (640x400): the New game dialog
+    was 1580 px long with 360 px of it on screen, and with "Against the computer" chosen Start
+    game was 1076 px down (a QA pass). Its buttons stick to its foot and the choices go two a
+    row, as on a phone held upright."""
+    width, height = size
+    with computer_dialog(app, width, height):
+        on_screen(app, f"new-game-computer-{width}x{height}", "#new-start", "#new-cancel")
+
+
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)])
 def test_a_choice_the_focus_scrolls_to_stays_clear_of_the_dialogs_buttons(app, size):
     """QA on a phone: the New game dialog scrolled the Custom clock choice into view under its
     sticky Cancel / Start game buttons, where a keyboard user could not see it."""
-    width, height = size
-    app.set_viewport_size({"width": width, "height": height})
-    try:
-        settle(app)
-        app.locator("#btn-new").click()
-        expect(app.locator("#dlg-new")).to_be_visible()
-        app.locator("#dlg-new .choice:has(input[name=mode][value=computer])").click()
+    with computer_dialog(app, *size):
         app.evaluate("document.getElementById('dlg-new').scrollTop = 0")
         app.locator("#dlg-new input[name=clock][value=custom]").focus()
         app.wait_for_timeout(100)
@@ -301,10 +304,6 @@ def test_a_choice_the_focus_scrolls_to_stays_clear_of_the_dialogs_buttons(app, s
             return label.contains(el) ? 'ok' : (el && (el.id || el.className)) || 'nothing';
         }""")
         assert hit == "ok", hit
-    finally:
-        app.keyboard.press("Escape")
-        expect(app.locator("#dlg-new")).to_be_hidden()
-        app.set_viewport_size({"width": 1280, "height": 800})
 
 
 #: Every tap target drawn, less than 40 px high (or an icon button less than 32 px wide).
