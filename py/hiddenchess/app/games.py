@@ -77,9 +77,7 @@ def summary_of(session, now_ms: int) -> dict:
     seat = _player_seat(session)
     due = session.next_viewer()
     pg = getattr(session.mode, "pg", None)  # a friend game: what the relays' store knows it by
-    if pg is not None and not pg.chain.recv and not g.ply:
-        due = None  # (an invite nobody has answered: nothing awaits this player yet)
-    return make_summary(
+    summary = make_summary(
         variant=g.variant.id, mode=session.options.get("mode", "local"),
         result=status.result if status.over else "*", reason=status.reason if status.over else None,
         plies=g.ply, turn=g.turn, seat=seat, clock=session.options.get("clock"),
@@ -88,6 +86,9 @@ def summary_of(session, now_ms: int) -> dict:
         created=session.created_ms, updated=now_ms, secrets=session.panel.keeps_secrets,
         heard=len(pg.chain.recv) if pg is not None else None,
         peer_game=pg.game_id if pg is not None else None)
+    if unanswered(summary):
+        summary.pop("y", None)  # (an invite nobody has answered: nothing awaits this player yet)
+    return summary
 
 
 def summary_from_text(raw: str) -> dict | None:
