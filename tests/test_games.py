@@ -645,3 +645,28 @@ def test_the_games_screens_json_is_the_export_dialogs_record():
 def export_game_record(s: Session, game_id: str) -> str:
     s.dispatch("open_game", {"id": game_id}, now_ms=T0 + 3)
     return export_game(s)["record"]
+
+
+def test_an_imported_game_is_listed_by_its_players_names():
+    """QA (2026-12-07): the Games screen listed an imported game as "two players on this device".
+    Its index entry keeps the names the PGN gave (``w``), also when read back from the saved game;
+    a side it did not name is ``None``, and a game that names nobody has no ``w``."""
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    backend = s.storage.backend
+    named = ('[White "Alice"]\n[Black "' + "B" * 80 + '"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')
+    half = '[White "?"]\n[Black "Carol"]\n\n1. e4 e5 *\n'
+    bare = "1. d4 d5 *\n"
+    ids = []
+    for text in (named, half, bare):
+        st = s.dispatch("import_game", {"text": text}, now_ms=T0 + len(ids))
+        assert st["error"] is None, st["error"]
+        ids.append(st["gameId"])
+    s.dispatch("new_game", {}, now_ms=T0 + 9)
+    entries = {**index(backend), **index(backend, "archive")}
+    assert entries[ids[0]]["w"] == ["Alice", "B" * 60]
+    assert entries[ids[1]]["w"] == [None, "Carol"]
+    assert "w" not in entries[ids[2]]
+    for gid in ids:
+        read = summary_from_text(backend.data[KEY + gid])
+        assert read.get("w") == entries[gid].get("w")

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from hiddenchess.peer import decode
+from hiddenchess.app.games import summary_from_text
 from hiddenchess.app.session import Session
 from hiddenchess.app.storage import MemoryBackend
 
@@ -18,19 +19,20 @@ class Link:
     """Two pages joined by a data channel: each state's outbox is sent in order while the
     channel is up, dropped while it is down (the resync recovers it)."""
 
-    def __init__(self, variant="standard", clock=None, color="white"):
+    def __init__(self, variant="standard", clock=None, color="white", stranger=False):
         self.now = 1_000
         self.a = Session(MemoryBackend())
         self.b = Session(MemoryBackend())
         self.a.restore(now_ms=self.now)
         self.b.restore(now_ms=self.now)
+        quick = {"stranger": True} if stranger else {}  # (quick play's pairing: a stranger)
         st = self.a.dispatch("new_game", {"mode": "friend", "variant": variant, "clock": clock,
-                                          "color": color}, now_ms=self.now)
+                                          "color": color, **quick}, now_ms=self.now)
         assert st["error"] is None, st["error"]
         self.invite = st["peer"]["invite"]
         # the invite travels through the link as JSON
         invite = json.loads(json.dumps(self.invite))
-        st = self.b.dispatch("join", {"invite": invite}, now_ms=self.now)
+        st = self.b.dispatch("join", {"invite": invite, **quick}, now_ms=self.now)
         assert st["error"] is None, st["error"]
         self.up = False
         self.queue = {"a": [], "b": []}
@@ -248,6 +250,47 @@ def test_rematch_swaps_colours_on_the_same_channel():
     assert b["peer"]["status"] == "playing" and b["orientation"] == "white"
     link.play(["d2d4", "d7d5"])
     assert link.state("a")["moves"][-1]["san"] == "d5"
+
+
+def test_a_stranger_from_quick_play_is_your_opponent_not_your_friend():
+    """QA: in quick play the other side's bar said "Your friend" of a stranger. The pairing's
+    game says so (``stranger``), on both pages, after a reload and a rematch, in the names, the
+    notices, the refusals, the result and the PGN; an invited friend is still "Your friend"."""
+    friendly = Link("standard")
+    assert friendly.state("a")["peer"]["stranger"] is False
+    link = Link("standard", stranger=True)
+    for name, seat in (("a", "white"), ("b", "black")):
+        st = link.state(name)
+        assert st["peer"]["stranger"] is True
+        other = "black" if seat == "white" else "white"
+        assert link.page(name).mode.names(link.page(name)) == {seat: "You", other: "Your opponent"}
+    assert link.call("b", "move", {"orig": "e7", "dest": "e5"})["error"] == "It is your opponent's turn."
+    link.play(["e2e4"])
+    link.call("a", "offer_draw")
+    link.play(["e7e5"])  # (a move declines it)
+    assert link.state("a")["peer"]["notice"] == "Your opponent moved: that declines your draw offer."
+    # A reload keeps it.
+    again = Session(link.a.storage.backend)
+    again.restore(now_ms=link.now + 1)
+    assert again.state(now_ms=link.now + 1)["peer"]["stranger"] is True
+    link.call("b", "resign")
+    st = link.state("a")
+    assert st["status"]["message"].startswith("Your opponent resigns")
+    gid = st["gameId"]
+    pgn = link.a.dispatch("export_games", {"ids": [gid], "format": "pgn"}, now_ms=link.now)["download"]["text"]
+    assert '[White "You"]' in pgn and '[Black "Your opponent"]' in pgn
+    # The Games screen's index says it (q), also when read back from the saved game.
+    backend = link.a.storage.backend
+    index = json.loads(backend.get_item("hiddenchess.archive"))["games"]
+    assert index[gid]["q"] == 1 and index[gid]["s"] == "white"
+    read = summary_from_text(backend.get_item("hiddenchess.game." + gid))
+    assert {k: v for k, v in read.items() if k != "u"} == {k: v for k, v in index[gid].items() if k != "u"}
+    link.call("a", "rematch")
+    link.call("b", "rematch")
+    assert link.state("a")["peer"]["seat"] == "black" and link.state("a")["peer"]["stranger"] is True
+    for dead in (friendly,):
+        dead.call("b", "resign")
+        assert dead.state("a")["status"]["message"].startswith("Your friend resigns")
 
 
 def test_draw_offer_and_accept_through_pages():

@@ -43,7 +43,7 @@ export function confirmDialog(title, text, yesLabel, { noLabel = 'Cancel', dange
  * to resign. Asked by the resign buttons and by the move box's `resign`. */
 export function askResign(color) {
   const st = app.state || {};
-  const foe = st.computer ? 'The computer' : st.peer ? 'Your friend' : null;
+  const foe = st.computer ? 'The computer' : st.peer ? (st.peer.stranger ? 'Your opponent' : 'Your friend') : null;
   return foe
     ? confirmDialog('Resign?', `${foe} wins the game.`, 'Resign')
     : confirmDialog(`Resign as ${COLOR_NAMES[color]}?`, `${COLOR_NAMES[color]} loses the game.`, 'Resign');

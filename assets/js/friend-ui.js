@@ -34,8 +34,13 @@ function byRelays(p) {
   return storeReaches(storeInfo());
 }
 
+/** `text` as this game's player reads it: a stranger met through quick play is "your opponent". */
+export const said = (p, text) => (p && p.stranger && text ? text.replace(/\b([Yy])our friend\b/g, '$1our opponent') : text);
+
 /** What the relays' store is doing for this game, in words (empty when it says nothing new). */
-export function storeNote(p) {
+export const storeNote = p => said(p, storeWords(p));
+
+function storeWords(p) {
   const info = storeInfo();
   if (!info || !byRelays(p)) return '';
   if (info.unconfirmed > 0) return 'Sending to the relays…';
@@ -198,7 +203,7 @@ export function renderFriend(st) {
   bar.hidden = false;
   const pill = $('friend-pill');
   pill.dataset.conn = conn;
-  pill.textContent = friend.taken ? FRIEND_CONN_TEXT.taken : FRIEND_CONN_TEXT[conn];
+  pill.textContent = said(p, friend.taken ? FRIEND_CONN_TEXT.taken : FRIEND_CONN_TEXT[conn]);
   const seat = p.seat || (st.options && st.options.color);
   $('friend-who').textContent = seat && COLOR_NAMES[seat] ? `You play ${COLOR_NAMES[seat]}` : '';
   const show = $('friend-show');
@@ -212,11 +217,11 @@ export function renderFriend(st) {
     // (as against the computer: the dot and "You play Black" say the colours; "You · Black" beside
     // the draw and resign buttons and a clock was cut short in the side panel)
     const name = el.querySelector('.player-name');
-    name.textContent = name.title = color === seat ? 'You' : 'Your friend';
+    name.textContent = name.title = color === seat ? 'You' : said(p, 'Your friend');
     el.querySelector('.player-actions').hidden = color !== seat;
   }
   if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer
-  else if (st.drawOffer && seat) $('offer-text').textContent = 'Your friend offers a draw.';
+  else if (st.drawOffer && seat) $('offer-text').textContent = said(p, 'Your friend offers a draw.');
   const over = isOver(st);
   if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
   let note = storeNote(p);
@@ -239,10 +244,10 @@ export function renderFriend(st) {
   claim.hidden = !p.canClaim;
   if (newClaim) {
     claim.scrollIntoView({ block: 'nearest' });
-    showBoardToast(p.canClaim === 'stalled' ? 'Your friend has not answered in time: you may claim the win.'
-      : "Your friend's time is up: you may claim the win.");
+    showBoardToast(said(p, p.canClaim === 'stalled' ? 'Your friend has not answered in time: you may claim the win.'
+      : "Your friend's time is up: you may claim the win."));
   }
-  claim.textContent = p.canClaim === 'stalled' ? 'Claim the win (your friend stalls)' : 'Claim the win on time';
+  claim.textContent = said(p, p.canClaim === 'stalled' ? 'Claim the win (your friend stalls)' : 'Claim the win on time');
   const rematch = $('friend-rematch');
   const rm = p.rematch;
   rematch.hidden = !over || (rm && rm.by === 'me') || !p.connected;
@@ -284,11 +289,11 @@ function renderFriendCard(card) {
   if (wasShown && el.hidden) requestAnimationFrame(() => app.cg.redrawAll());
   if (!card) return;
   const c = FRIEND_CARDS[card];
-  $('friend-title').textContent = c.title;
-  const steps = $('friend-steps');
   const p = friendGame(app.state);
+  $('friend-title').textContent = said(p, c.title);
+  const steps = $('friend-steps');
   const more = card === 'invite' && p && p.invite && !p.invite.c ? [STORE_STEP] : [];
-  steps.replaceChildren(...c.steps.concat(more).map(t => Object.assign(document.createElement('li'), { textContent: t })));
+  steps.replaceChildren(...c.steps.concat(more).map(t => Object.assign(document.createElement('li'), { textContent: said(p, t) })));
   el.dataset.card = card;
   $('friend-mine').hidden = !friend.code;
   // A link to a page on this computer only (localhost, 127.0.0.1, a file) cannot be opened elsewhere.
@@ -321,9 +326,9 @@ function renderFriendCard(card) {
   $('friend-wait').hidden = !wait;
   if (wait) {
     const long = friend.waitingSince && Date.now() - friend.waitingSince > 60000 && !connecting;
-    $('friend-wait-text').textContent = long
+    $('friend-wait-text').textContent = said(p, long
       ? `${wait} (Still nothing? Your friend may have reloaded the page, or the invite was already taken by someone else.)`
-      : wait;
+      : wait);
   }
 }
 

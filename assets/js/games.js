@@ -79,7 +79,10 @@ function variantName(id) {
 
 function opponent(g) {
   if (g.m === 'computer') return `vs the computer${g.l ? `, level ${g.l}` : ''}`;
-  if (g.m === 'friend') return 'vs a friend, online';
+  if (g.m === 'friend') return g.q ? 'vs a stranger, quick play' : 'vs a friend, online';
+  // (an imported game: its players, as the PGN names them)
+  const names = Array.isArray(g.w) ? g.w.map(n => (typeof n === 'string' && n ? n.slice(0, 60) : '?')) : null;
+  if (names && names.length === 2 && names.some(n => n !== '?')) return `${names[0]} vs ${names[1]}`;
   return 'two players on this device';
 }
 

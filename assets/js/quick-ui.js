@@ -219,7 +219,7 @@ function paired(qp, pair, variant, clock, relays) {
     if (link.state !== 'open' || pair.role !== 'host' || made || quick.link !== link) return;
     made = true;
     adoptLink(link, info);
-    const st = call('new_game', { mode: 'friend', variant, clock: clock.pair, color: pair.white ? 'white' : 'black' }, { quiet: true });
+    const st = call('new_game', { mode: 'friend', variant, clock: clock.pair, color: pair.white ? 'white' : 'black', stranger: true }, { quiet: true });
     if (!st || st.error || !st.peer) {
       fail(`The game could not be made (${(st && st.error) || 'no state'}).`);
       return;
@@ -238,7 +238,7 @@ function paired(qp, pair, variant, clock, relays) {
     }
     made = true;
     adoptLink(link, info);
-    const st = call('join', { invite: inv }, { quiet: true });
+    const st = call('join', { invite: inv, stranger: true }, { quiet: true });
     if (!st || st.error || !st.peer) {
       fail(`The game could not be joined (${(st && st.error) || 'no state'}).`);
       return;

@@ -55,7 +55,8 @@ function showAlert(st) {
   document.documentElement.dataset.yourMove = 'true';
   if ('Notification' in window && window.Notification.permission === 'granted') {
     try {
-      const body = last ? `Your friend played ${last.san} (${variant}).` : `Your friend moved (${variant}).`;
+      const who = st.peer && st.peer.stranger ? 'Your opponent' : 'Your friend';
+      const body = last ? `${who} played ${last.san} (${variant}).` : `${who} moved (${variant}).`;
       const n = new window.Notification('Your move', { body, tag: `hiddenchess-${st.gameId}`, icon: notice.iconHref || undefined });
       n.onclick = () => {
         window.focus();

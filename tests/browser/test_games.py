@@ -141,6 +141,22 @@ def test_an_invite_nobody_opened_waits_on_the_games_screen_and_bars_no_clock(con
     expect(row.get_by_role("button", name=re.compile("^Delete"))).to_be_visible()
 
 
+def test_a_stranger_and_an_imported_game_are_named_on_the_games_screen(context, site):
+    """QA (2026-12-07): a game from quick play was "vs a friend, online" and its opponent's bar
+    "Your friend"; an imported game was "two players on this device", not its players."""
+    errors = []
+    page = open_tab(context, site, errors)
+    pgn = '[White "Alice"]\n[Black "Bob"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
+    imported = call(page, "import_game", {"text": pgn})["gameId"]
+    quick = call(page, "new_game", {"mode": "friend", "variant": "standard", "stranger": True})["gameId"]
+    expect(page.locator("#player-top .player-name")).to_have_text("Your opponent")
+    expect(page.locator("#player-bottom .player-name")).to_have_text("You")
+    page.locator("#btn-games").click()
+    expect(page.locator(f".game-row[data-id='{quick}'] .game-head")).to_contain_text("vs a stranger, quick play")
+    expect(page.locator(f".game-row[data-id='{imported}'] .game-head")).to_contain_text("Alice vs Bob")
+    assert errors == []
+
+
 def test_two_games_in_progress_switch_back_and_forth(context, site, tmp_path):
     errors = []
     page = open_tab(context, site, errors)

@@ -108,6 +108,8 @@ def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
         assert d.state()["options"]["variant"] == "secret-pawn"
     white, black = (a, b) if pa["seat"] == "white" else (b, a)
     making_nothing(players)
+    for d in players:  # (a stranger, not "Your friend": QA)
+        expect(d.page.locator("#player-top .player-name")).to_have_text("Your opponent")
 
     white.seal(["d2", "e2"])
     black.seal(["d7", "e7"])
@@ -130,6 +132,7 @@ def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
     assert left.page.evaluate("window.hcQuick.info().state") == "seeking"
 
     black.page.locator("#player-bottom .act-resign").click()
+    expect(black.page.locator("#confirm-text")).to_have_text("Your opponent wins the game.")
     black.page.locator("#confirm-yes").click()
     for d in (white, black):
         expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)

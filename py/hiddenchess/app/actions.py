@@ -40,7 +40,7 @@ DELETED_TEXT = ("this game was deleted in another tab or window: reload the page
 ACTIONS = {
     "restore": ("game",),
     "state": (),
-    "new_game": ("options", "variant", "mode", "clock", "autoflip", "fen", "level", "color"),
+    "new_game": ("options", "variant", "mode", "clock", "autoflip", "fen", "level", "color", "stranger"),
     "move": ("orig", "dest", "promotion", "allow_illegal"),
     "computer_move": ("uci", "ply", "game", "score"),
     "takeback": (),

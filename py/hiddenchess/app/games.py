@@ -33,7 +33,7 @@ from hiddenchess.app.exchange import check_import, export_record
 from hiddenchess.app.library import GAME_ID, Library, make_summary
 from hiddenchess.app.modes.computer import ComputerMode
 from hiddenchess.app.panels import panel_for
-from hiddenchess.app.pgn import MAX_VALUE, check_kept, clock_comments, export_tags
+from hiddenchess.app.pgn import MAX_VALUE, check_kept, clock_comments, export_tags, names_in, shown_names
 from hiddenchess.app.text import COLORS, other
 from hiddenchess.errors import HiddenChessError, StorageFullError
 from hiddenchess.game.clock import Clock, ClockSettings
@@ -85,7 +85,8 @@ def summary_of(session, now_ms: int) -> dict:
         yours=due is not None and (seat is None or due == seat),
         created=session.created_ms, updated=now_ms, secrets=session.panel.keeps_secrets,
         heard=len(pg.chain.recv) if pg is not None else None,
-        peer_game=pg.game_id if pg is not None else None)
+        peer_game=pg.game_id if pg is not None else None,
+        stranger=getattr(session.mode, "stranger", False), names=shown_names(session))
     if unanswered(summary):
         summary.pop("y", None)  # (an invite nobody has answered: nothing awaits this player yet)
     return summary
@@ -100,7 +101,9 @@ def summary_from_text(raw: str) -> dict | None:
     game, clock, meta = from_record(record)
     meta = meta if isinstance(meta, dict) else {}
     friend = meta.get("friend") if isinstance(meta.get("friend"), dict) else None
-    seat = (friend or {}).get("seat") if friend else meta.get("color")
+    game_json = (friend or {}).get("game")
+    seat = game_json.get("seat") if isinstance(game_json, dict) else meta.get("color")
+    kept = check_kept(meta.get("pgn"))
     mode = meta.get("mode") if meta.get("mode") in ("local", "computer", "friend") else "local"
     created = meta.get("created_ms") if isinstance(meta.get("created_ms"), int) else 0
     updated = doc.get("saved_at") if isinstance(doc.get("saved_at"), int) else created
@@ -112,7 +115,8 @@ def summary_from_text(raw: str) -> dict | None:
         clock=clock.settings.label() if clock is not None else None,
         level=meta.get("level") if mode == "computer" else None,
         yours=seat not in COLORS or game.turn == seat, created=created, updated=updated,
-        secrets=panel_for(game.variant).keeps_secrets)
+        secrets=panel_for(game.variant).keeps_secrets,
+        stranger=bool(friend) and friend.get("stranger") is True, names=names_in(kept))
 
 
 def prepare(session, requested, now_ms: int) -> None:
@@ -372,7 +376,8 @@ class _Saved:
             friend = meta.get("friend") if isinstance(meta.get("friend"), dict) else {}
             seat = friend.get("game", {}).get("seat") if isinstance(friend.get("game"), dict) else None
             if seat in COLORS:
-                self._names = {seat: "You", other(seat): "Your friend"}
+                foe = "Your opponent" if friend.get("stranger") is True else "Your friend"
+                self._names = {seat: "You", other(seat): foe}
             if clock is None:  # (a friend game's clock is in its invite: [initial s, increment s])
                 spec = friend.get("game", {}).get("settings", {}) if isinstance(
                     friend.get("game"), dict) else {}

@@ -66,10 +66,15 @@ def is_over(summary: dict) -> bool:
     return summary.get("r", "*") != "*"
 
 
+#: How much of an imported game's player name its index entry keeps.
+NAME_CHARS = 60
+
+
 def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, turn: str,
                  seat, clock, level, yours: bool, created: int, updated: int,
                  secrets: bool = False, heard: int | None = None,
-                 peer_game: str | None = None) -> dict:
+                 peer_game: str | None = None, stranger: bool = False,
+                 names: dict | None = None) -> dict:
     """A game's line in the index, in short keys (thousands of them are kept):
 
     ``v`` variant id, ``m`` mode (``local``/``computer``/``friend``), ``l`` the computer's level,
@@ -79,7 +84,10 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
     ``h`` 1 when the variant keeps secrets (its replay shows what each side knew), ``n`` (a
     friend game in progress) how many of the friend's messages this device has and ``g`` the game's id in
     the protocol (its room and relays' store are under it): the Games screen asks the relays
-    whether the friend has sent more (assets/js/peer/awaiting.js).
+    whether the friend has sent more (assets/js/peer/awaiting.js). ``q`` 1 when the other side
+    of a friend game is a stranger met through quick play; ``w`` the players' names an imported
+    game gave, ``[white, black]`` (``None`` for a side it did not name, each at most
+    :data:`NAME_CHARS` characters).
 
     >>> make_summary(variant="standard", mode="computer", result="*", reason=None, plies=3,
     ...              turn="black", seat="black", clock="5+3", level=2, yours=True, created=1,
@@ -96,6 +104,10 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
         out["y"] = 1
     if secrets:
         out["h"] = 1
+    if stranger:
+        out["q"] = 1
+    if names and any(names.get(c) for c in ("white", "black")):
+        out["w"] = [names[c][:NAME_CHARS] if names.get(c) else None for c in ("white", "black")]
     return out
 
 

@@ -258,7 +258,12 @@ def check_kept(data) -> "dict | None":
 def shown_names(session) -> "dict | None":
     """The names an imported PGN gave the players (``{"white": "Ann", "black": None}``), for the
     player boxes; ``None`` when it gave none."""
-    tags = (session.pgn or {}).get("tags", {})
+    return names_in(session.pgn)
+
+
+def names_in(kept) -> "dict | None":
+    """:func:`shown_names` of what an import kept (``{"tags", "clk"}``, or ``None``)."""
+    tags = (kept or {}).get("tags", {})
     out = {c: tags.get(c.title()) for c in COLORS}
     out = {c: (v if v and v.strip().lower() not in NO_NAME else None) for c, v in out.items()}
     return out if any(out.values()) else None

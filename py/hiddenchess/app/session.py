@@ -488,10 +488,11 @@ class Session:
         ``#replay=`` value (:mod:`hiddenchess.app.exchange`); a damaged text changes nothing."""
         return exchange.import_into(self, text, link, now_ms=now_ms)
 
-    def join(self, invite=None, *, now_ms: int) -> dict:
+    def join(self, invite=None, stranger: bool = False, *, now_ms: int) -> dict:
         """Join a friend's game from the invite in the link (``{"g", "v", "c", "h"}``), as the
-        guest (see :mod:`hiddenchess.app.modes.friend`); this session's game becomes that one."""
-        return friend_mode().join_friend_game(self, invite, now_ms)
+        guest (see :mod:`hiddenchess.app.modes.friend`; ``stranger``: quick play's); this
+        session's game becomes that one."""
+        return friend_mode().join_friend_game(self, invite, now_ms, stranger)
 
     # ------------------------------------------------------------------ state
 

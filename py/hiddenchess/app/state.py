@@ -222,6 +222,7 @@ class PeerView(TypedDict):      # games with a friend (hiddenchess.app.modes.fri
     connected: bool
     heard: bool                  # the friend's page has sent a message of this game (it joined)
     notice: Optional[str]
+    stranger: bool               # the other side is a stranger from quick play ("Your opponent")
     canClaim: Optional[str]      # "flag" | "stalled"
     rematch: Optional[dict]
     fork: Optional[str]

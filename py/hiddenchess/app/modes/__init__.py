@@ -17,7 +17,7 @@ __all__ = ["friend_mode", "FRIEND_ACTIONS", "ROUTED_ACTIONS", "FRIEND_OPTIONS"]
 
 #: Actions only friend games have.
 FRIEND_ACTIONS = {
-    "join": ("invite",),
+    "join": ("invite", "stranger"),
     "peer_open": (),
     "peer_receive": ("data",),
     "peer_closed": (),
@@ -29,7 +29,7 @@ FRIEND_ACTIONS = {
 ROUTED_ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw",
                   "tick", "takeback", "computer_move", "show_board")
 #: The new-game options of a friend game.
-FRIEND_OPTIONS = ("mode", "variant", "clock", "color", "autoflip")
+FRIEND_OPTIONS = ("mode", "variant", "clock", "color", "autoflip", "stranger")
 
 
 def friend_mode():

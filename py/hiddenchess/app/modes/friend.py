@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import string
 
 from hiddenchess.app.modes.base import Mode
@@ -97,6 +98,10 @@ def friend_variants() -> list:
     return list(_FRIEND_VARIANTS[1])
 
 
+#: "your friend" in a text shown to the player (a stranger from quick play is "your opponent").
+_FRIEND = re.compile(r"\b([Yy])our friend\b")
+
+
 def new_game_id(rng=None) -> str:
     """A fresh random game id (16 letters and digits)."""
     rng = rng or random.SystemRandom()
@@ -127,9 +132,11 @@ class Friend(Mode):
     name = "friend"
     actions = ("peer_open", "peer_receive", "peer_closed", "peer_stored", "rematch", "claim_win")
 
-    def __init__(self, pg: PeerGame, role: str):
+    def __init__(self, pg: PeerGame, role: str, stranger: bool = False):
         self.pg = pg
         self.role = role
+        #: The other side is a stranger met through quick play, not a friend who was invited.
+        self.stranger = stranger
         self.ever_connected = False
         self.restored = False
         #: Ids of the games before a rematch: their late messages are dropped quietly.
@@ -144,13 +151,14 @@ class Friend(Mode):
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
         return {"role": self.role, "ever": self.ever_connected, "game": self.pg.to_json(),
-                "old": list(self.old_games[-4:]), "relayed": self.relayed, "pub": self.published}
+                "old": list(self.old_games[-4:]), "relayed": self.relayed, "pub": self.published,
+                **({"stranger": True} if self.stranger else {})}
 
     @classmethod
     def from_json(cls, data) -> "Friend":
         if not isinstance(data, dict) or data.get("role") not in ("host", "guest"):
             raise ProtocolError("the saved friend game is incomplete")
-        friend = cls(PeerGame.from_json(data.get("game")), data["role"])
+        friend = cls(PeerGame.from_json(data.get("game")), data["role"], data.get("stranger") is True)
         friend.ever_connected = bool(data.get("ever"))
         old = data.get("old")
         friend.old_games = [g for g in old if isinstance(g, str)] if isinstance(old, list) else []
@@ -198,7 +206,12 @@ class Friend(Mode):
 
     def names(self, session) -> dict:
         seat = self.pg.seat
-        return {seat: "You", other(seat): "Your friend"}
+        return {seat: "You", other(seat): self.said("Your friend")}
+
+    def said(self, text):
+        """``text`` as this game's player reads it: a stranger met through quick play is "your
+        opponent", not "your friend" (any other value is returned as it is)."""
+        return _FRIEND.sub(r"\1our opponent", text) if self.stranger and isinstance(text, str) else text
 
     def speakers(self, session) -> dict:
         return self.names(session)   # ("Your friend resigns — You win", as against the computer)
@@ -227,7 +240,7 @@ class Friend(Mode):
         # A forfeit names its evidence (a rule break proven at once, or a withheld message).
         evidence = (pg.ending or {}).get("evidence")
         if evidence and status["over"]:
-            status["message"] += f" ({evidence})"
+            status["message"] = self.said(f"{status['message']} ({evidence})")
         dests = pg.dests()
         promotions = {}
         # (only a pawn promotes, or a Reveal cover on its conditional promotion: no other look)
@@ -263,6 +276,7 @@ class Friend(Mode):
         if pg.rematch:
             rematch = {"by": "me" if pg.rematch["by"] == pg.seat else "friend",
                        "game": pg.rematch["game"]}
+        owed = owed_state(pg, now_ms)
         st["peer"] = {
             "role": self.role,
             "status": self.status,
@@ -271,16 +285,17 @@ class Friend(Mode):
             "invite": dict(pg.settings),
             "outbox": pg.take_outbox(),
             "waiting_for": pg.waiting_for(),
-            "rejected": pg.rejected,
-            "audit": audit,
+            "rejected": self.said(pg.rejected),
+            "audit": audit and {**audit, "problems": [self.said(p) for p in audit.get("problems", [])]},
             "connected": pg.connected,
             "heard": bool(pg.recv),
-            "notice": pg.notice,
+            "notice": self.said(pg.notice),
+            "stranger": self.stranger,
             "canClaim": can_claim,
             "rematch": rematch,
-            "fork": pg.resync_note,
+            "fork": self.said(pg.resync_note),
             "provisional": provisional(pg),
-            "owed": owed_state(pg, now_ms),
+            "owed": owed and {**owed, "text": self.said(owed["text"])},
             "relayed": self.relayed,
             "publish": self.take_publish(),
             "unacked": self.unacked if self.unacked is not None else [],
@@ -383,7 +398,7 @@ class Friend(Mode):
             # move refused because this side's own time had just run out, which it says so)
             session.game = self.pg.local
             session.save(now_ms)
-            return session.error(e, now_ms)
+            return session.error(HiddenChessError(self.said(str(e))), now_ms)
         session.game = self.pg.local
         session.save(now_ms)
         return session.state(now_ms=now_ms)
@@ -478,17 +493,18 @@ def new_friend_game(session, options: dict, now_ms: int) -> dict:
         pg = PeerGame(settings, color)
     except HiddenChessError as e:
         return session.error(e, now_ms)
-    _adopt_into(session, Friend(pg, "host"), now_ms)
+    _adopt_into(session, Friend(pg, "host", options.get("stranger") is True), now_ms)
     return session.state(now_ms=now_ms)
 
 
-def join_friend_game(session, invite, now_ms: int) -> dict:
-    """``join {invite}``: the guest's side, from the invite in the link."""
+def join_friend_game(session, invite, now_ms: int, stranger: bool = False) -> dict:
+    """``join {invite}``: the guest's side, from the invite in the link (``stranger``: an
+    invite that quick play brought, from a stranger)."""
     try:
         settings = check_settings(invite)
         seat = "black" if settings["h"] == "white" else "white"
         pg = PeerGame(settings, seat)
     except HiddenChessError as e:
         return session.error(e, now_ms)
-    _adopt_into(session, Friend(pg, "guest"), now_ms)
+    _adopt_into(session, Friend(pg, "guest", stranger is True), now_ms)
     return session.state(now_ms=now_ms)
