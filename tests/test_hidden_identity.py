@@ -92,8 +92,9 @@ def test_any_arrangement_is_allowed_and_hidden_until_both_have_placed():
     g.setup("white", "pppppppp/rnbqkbnr")  # pawns on the first row
     with pytest.raises(SetupError, match="waiting for black"):
         g.play("a1a3")
-    assert g.view("black").board == "8/8/8/8/8/8/8/8"
-    assert g.view("white").board == "8/8/8/8/8/8/RNBQKBNR/PPPPPPPP"
+    # (each side sees the other's two home rows as unknown pieces: full, whatever stands there)
+    assert g.view("black").board == "8/8/8/8/8/8/????????/????????"
+    assert g.view("white").board == "********/********/8/8/8/8/RNBQKBNR/PPPPPPPP"
     g.setup("black", "bbqkrrnn/pppppppp")  # bishops on one colour
     assert g.phase == "play"
     assert g.view("black").board == "bbqkrrnn/pppppppp/8/8/8/8/????????/????????"
@@ -452,7 +453,7 @@ def test_session_move_placed_moves_and_swaps_pieces_of_the_draft():
     st = s.dispatch("move_placed", {"orig": "d1", "dest": "a2"}, now_ms=5)  # onto a piece: swap
     assert st["placing"]["draft"] == {"a2": "q", "d1": "k"}
     assert st["placing"]["left"]["k"] == 0 and st["placing"]["left"]["q"] == 0
-    assert st["fen"] == "8/8/8/8/8/8/Q7/3K4"
+    assert st["fen"] == "********/********/8/8/8/8/Q7/3K4"
     assert s.move_placed("d1", "d1", now_ms=6)["placing"]["draft"] == {"a2": "q", "d1": "k"}
 
 

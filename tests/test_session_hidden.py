@@ -78,7 +78,7 @@ def test_setup_through_the_handover_screen():
     assert s.place("d1", "x", now_ms=T0)["error"].startswith("The piece must be one of k, q")
     st = s.confirm_setup(now_ms=T0)
     assert st["error"] == "Place all 16 pieces first (15 still in the tray)."
-    assert st["placing"]["draft"] == {"e1": "k"} and st["fen"] == "8/8/8/8/8/8/8/4K3"
+    assert st["placing"]["draft"] == {"e1": "k"} and st["fen"] == "********/********/8/8/8/8/8/4K3"
     # Taking a piece off, the layouts, and confirming.
     assert s.place("e1", None, now_ms=T0)["placing"]["draft"] == {}
     st = s.layout("shuffle", now_ms=T0)
@@ -87,14 +87,14 @@ def test_setup_through_the_handover_screen():
     assert s.layout("clear", now_ms=T0)["placing"]["draft"] == {}
     assert s.layout("diagonal", now_ms=T0)["error"].startswith("Layout must be 'standard'")
     st = s.layout("standard", now_ms=T0)
-    assert st["fen"] == "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    assert st["fen"] == "********/********/8/8/8/8/PPPPPPPP/RNBQKBNR"  # (Black's rows: unknown)
     st = s.confirm_setup(now_ms=T0)
     assert st["error"] is None and st["handover"] == {"to": "black", "for": "place"}
     assert st["fen"] == "8/8/8/8/8/8/8/8"  # White's pieces are not shown to anyone yet
     st = s.show_board("black", now_ms=T0)
     assert st["placing"]["seat"] == "black" and st["placing"]["draft"] == {}  # a fresh tray
     st = s.layout("standard", now_ms=T0)
-    assert st["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/8/8"
+    assert st["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/????????/????????"  # (QA: White's were not drawn)
     st = s.confirm_setup(now_ms=T0)
     assert st["phase"] == "play" and st["handover"] == {"to": "white", "for": "move"}
     assert st["fen"] == "********/********/8/8/8/8/????????/????????"

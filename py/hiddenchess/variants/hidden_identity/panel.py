@@ -52,15 +52,24 @@ def ep_not_a_pawn_text(move: dict) -> str:
 
 
 def draft_board(draft: dict, seat: str) -> str:
-    """The FEN placement of ``seat``'s draft alone.
+    """The FEN placement of ``seat``'s draft, and the other side's two home rows as unknown
+    pieces (they stand there whatever that side places, as in the view: QA found them missing).
 
     >>> draft_board({"e1": "k", "a2": "p"}, "white")
-    '8/8/8/8/8/8/P7/4K3'
+    '********/********/8/8/8/8/P7/4K3'
+    >>> draft_board({"e8": "k"}, "black")
+    '4k3/8/8/8/8/8/????????/????????'
     """
+    foe = "black" if seat == "white" else "white"
+    hidden = dict.fromkeys(home_squares(foe), "*" if foe == "black" else "?")
     rows = []
     for rank in "87654321":
         row, empty = "", 0
         for file in "abcdefgh":
+            if file + rank in hidden:
+                row += (str(empty) if empty else "") + hidden[file + rank]
+                empty = 0
+                continue
             role = draft.get(file + rank)
             if role is None:
                 empty += 1
@@ -146,7 +155,7 @@ class HiddenIdentityPanel(SecretsPanel):
         >>> _ = s.show_board("white", now_ms=1)
         >>> st = s.place("e1", "k", now_ms=2)
         >>> st["placing"]["draft"], st["placing"]["left"]["k"], st["fen"]
-        ({'e1': 'k'}, 0, '8/8/8/8/8/8/8/4K3')
+        ({'e1': 'k'}, 0, '********/********/8/8/8/8/8/4K3')
         >>> s.place("e1", "q", now_ms=3)["placing"]["draft"]
         {'e1': 'q'}
         >>> s.place("e4", "q", now_ms=4)["error"]

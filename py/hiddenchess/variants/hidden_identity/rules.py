@@ -417,6 +417,10 @@ class HiddenIdentityRules(Rules):
                 color = COLOR_NAMES.index(seat)
                 for sq, role in game.setup_data[seat].items():
                     pos.put(SQUARE_INDEX[sq], color, LETTER_TYPE[role])
+            if seat in COLOR_NAMES:  # (the other side fills its two home rows, whatever it places)
+                foe = 1 - COLOR_NAMES.index(seat)
+                for sq in home_squares(COLOR_NAMES[foe]):
+                    pos.put(SQUARE_INDEX[sq], foe, LETTER_TYPE["p"])  # (shown as unknown pieces)
             return board_text(pos, seat, {}, False)
         return board_text(game.position, seat, self.candidates_after(game, seat, game.ply),
                            _shows_all(game))
