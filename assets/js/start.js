@@ -178,15 +178,17 @@ function exampleBoard(ex, index) {
     const shapes = (ex.outline || []).map(sq => ({ orig: sq, brush: 'green' }));
     each('guideMarks', f.marks || {}, { svg: (sq, html) => shapes.push({ orig: sq, customSvg: { html } }), cls: () => {} });
     const custom = new Map((f.reveals || []).map(sq => [sq, 'reveal']));
+    // (the checked royal piece's own square, as in a game: chessground's check would mark the
+    // king, which is not royal in Royal Pawn Chess -- QA)
+    if (f.check) custom.set(f.check, `${custom.get(f.check) || ''} check`.trim());
     cg.set({
       fen: f.board,
       turnColor: f.turn,
       lastMove: f.lastMove || undefined,
-      check: f.check ? true : false,
-      highlight: { custom, lastMove: true, check: true },
+      check: false,
+      highlight: { custom, lastMove: true, check: false },
       drawable: { autoShapes: shapes, visible: true },
     });
-    if (f.check) cg.set({ check: f.turn });
     const moves = ex.frames.slice(1, at.ply + 1).map(fr => fr.san);
     stepLine.textContent = at.ply === 0
       ? `${f.turn === 'white' ? 'White' : 'Black'} to move. Step through the ${last === 1 ? 'move' : `${last} moves`}.` // (not always a game's start)

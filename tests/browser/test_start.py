@@ -170,8 +170,12 @@ def test_the_royal_pawn_page_warns_and_the_first_game_hint_is_remembered(fresh):
     card(page, "royal-pawn").get_by_role("link", name="Rules").click()
     expect(page.locator("#rules-warning")).to_contain_text("1.e4 d5+ 2.e5 Nc6 is checkmate")
     ex = page.locator("#rules .rules-example").first
-    for _ in range(4):
+    # The check glow on the royal pawn (QA: it sat on White's king, which is not royal here).
+    for ply, square in enumerate((None, "e4", None, "e5"), start=1):
         ex.get_by_role("button", name="Next ▶").click()
+        expect(ex).to_have_attribute("data-ply", str(ply))
+        page.wait_for_function("([el, sq]) => [...el.querySelectorAll('square.check')].map(e => e.cgKey)"
+                               ".join() === (sq || '')", arg=[ex.element_handle(), square])
     expect(ex.locator(".rules-step")).to_contain_text("Checkmate — Black wins")
     page.keyboard.press("Escape")
     expect(page.locator("#rules")).to_be_hidden()
