@@ -7,6 +7,8 @@ moves as on lichess.
 from __future__ import annotations
 
 import re
+import struct
+import zlib
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
@@ -203,3 +205,65 @@ def test_the_points_ahead_show_whole_beside_a_clock(app, size):
         assert seen["middle"] < 8, seen  # on the bar's line, not pushed under the pieces
     finally:
         app.set_viewport_size({"width": 1280, "height": 800})
+
+
+def png_pixels(data):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB or RGBA PNG, as Playwright's screenshots are."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    assert depth == 8 and ctype in (2, 6), (depth, ctype)
+    n = 3 if ctype == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), width * n, [], bytearray(width * n)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - n] if i >= n else 0
+            b, c = prev[i], prev[i - n] if i >= n else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * n:x * n + 3]) for x in range(width)])
+        prev = line
+    return width, height, rows
+
+
+#: The player bars' colour dots: each one's box and its bar's background colour.
+DOTS = """() => [...document.querySelectorAll('.player')].map(bar => {
+    const d = bar.querySelector('.dot').getBoundingClientRect();
+    return {color: bar.dataset.color, bar: getComputedStyle(bar).backgroundColor,
+            box: {x: d.x, y: d.y, width: d.width, height: d.height}};
+})"""
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_both_colour_dots_stand_out_from_their_bars_in_either_theme(app, theme):
+    """QA: in the dark theme Black's dot (black on the dark bar) looked hollow, only its 1 px ring
+    showing, as White's did in the light theme (white on the white bar). Each dot has a ring and a
+    halo apart from its bar: a third of its disc at least stands out from the bar by 3:1."""
+    was = app.evaluate("document.documentElement.dataset.theme")
+    app.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+    try:
+        app.evaluate("window.hcApp.call('new_game', {})")
+        dots = app.evaluate(DOTS)
+        assert sorted(d["color"] for d in dots) == ["black", "white"]
+        for dot in dots:
+            under = tuple(int(float(c)) for c in dot["bar"][dot["bar"].index("(") + 1:-1].split(",")[:3])
+            width, height, rows = png_pixels(app.screenshot(clip=dot["box"]))
+            r = width / 2
+            disc = [rows[y][x] for y in range(height) for x in range(width)
+                    if (x + 0.5 - r) ** 2 + (y + 0.5 - height / 2) ** 2 <= r * r]
+            apart = sum(contrast(px, under) >= 3 for px in disc) / len(disc)
+            assert apart >= 1 / 3, (theme, dot["color"], round(apart, 2))
+    finally:
+        app.evaluate("was => { document.documentElement.dataset.theme = was; }", was)
