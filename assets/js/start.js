@@ -168,10 +168,20 @@ function exampleBoard(ex, index) {
   const cg = Chessground(holder, { viewOnly: true, coordinates: true, animation: { enabled: false }, orientation: ex.orientation || 'white' });
   rulesPage.boards.push(cg);
   const last = ex.frames.length - 1;
-  const prev = button('◀ Back', 'btn-small', () => show(at.ply - 1));
-  const next = button('Next ▶', 'btn-small btn-primary', () => show(at.ply + 1));
-  const reset = button('⟲ Again', 'btn-small', () => show(0));
+  const prev = button('◀ Back', 'btn-small', () => step(at.ply - 1));
+  const next = button('Next ▶', 'btn-small btn-primary', () => step(at.ply + 1));
+  const reset = button('⟲ Again', 'btn-small', () => step(0));
   nav.append(prev, next, reset);
+  // A step's caption may be a line longer: the buttons pushed under the page's foot come back up,
+  // never the board under its head (QA on a phone: Next went off screen, or the board did).
+  function step(ply) {
+    show(ply);
+    const page = fig.closest('dialog');
+    const foot = page.getBoundingClientRect().top + page.clientTop + page.clientHeight;
+    const below = nav.getBoundingClientRect().bottom + 8 - foot;
+    const room = holder.getBoundingClientRect().top - page.querySelector('.rules-head').getBoundingClientRect().bottom;
+    if (below > 0) page.scrollTop += Math.max(0, Math.min(below, room));
+  }
   function show(ply) {
     at.ply = Math.max(0, Math.min(last, ply));
     const f = ex.frames[at.ply];

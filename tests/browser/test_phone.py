@@ -306,6 +306,47 @@ def test_a_choice_the_focus_scrolls_to_stays_clear_of_the_dialogs_buttons(app, s
         assert hit == "ok", hit
 
 
+
+#: The part of the rules page under its sticky head, and an example's board and buttons in it.
+RULES_VIEW = """i => {
+    const page = document.getElementById('rules'), head = page.querySelector('.rules-head').getBoundingClientRect();
+    const bottom = page.getBoundingClientRect().top + page.clientTop + page.clientHeight;
+    const fig = document.querySelectorAll('#rules .rules-example')[i];
+    const inside = el => { const b = el.getBoundingClientRect(); return b.top >= head.bottom - 0.5 && b.bottom <= bottom + 0.5; };
+    return {board: inside(fig.querySelector('.rules-board')), buttons: inside(fig.querySelector('.rules-nav')),
+            top: Math.round(fig.querySelector('.rules-board').getBoundingClientRect().top)};
+}"""
+
+
+def test_stepping_a_rules_example_keeps_its_board_in_view(app):
+    """QA on a phone: Next in Hidden Identity's third example (its caption grows a line) scrolled
+    the rules page 400 px, the board half under the page's head. The page took the New game
+    dialog's room for its sticky buttons (scroll-padding-bottom), which it has not: Next near the
+    bottom counted as out of view, and was scrolled to the middle. And a step's longer caption
+    pushed the buttons under the page's foot: they come back up, the board staying in view."""
+    app.set_viewport_size({"width": 390, "height": 844})
+    try:
+        settle(app)
+        app.locator(".brand").click()
+        app.locator('.variant-card[data-variant="hidden-identity"]').get_by_role("link", name="Rules").click()
+        example = app.locator("#rules .rules-example").nth(2)
+        expect(example.locator(".rules-step")).to_contain_text("Step through")
+        example.locator(".rules-board").evaluate("e => e.scrollIntoView({block: 'center'})")
+        app.wait_for_timeout(100)
+        before = app.evaluate(RULES_VIEW, 2)
+        assert before["board"] and before["buttons"], before
+        step = example.get_by_role("button", name="Next ▶")
+        while step.is_enabled():
+            step.click()
+            app.wait_for_timeout(100)
+            seen = app.evaluate(RULES_VIEW, 2)
+            assert seen["board"] and seen["buttons"], (before, seen)
+        expect(example.locator(".rules-step")).to_contain_text("not-a-pawn")
+    finally:
+        app.keyboard.press("Escape")
+        expect(app.locator("#rules")).to_be_hidden()
+        app.set_viewport_size({"width": 1280, "height": 800})
+
 #: Every tap target drawn, less than 40 px high (or an icon button less than 32 px wide).
 SMALL_TARGETS = """() => [...document.querySelectorAll('.btn, .icon-btn, #moves .san[role=button], .variant-card-rules, .start-close')]
     .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
