@@ -307,6 +307,25 @@ def test_a_choice_the_focus_scrolls_to_stays_clear_of_the_dialogs_buttons(app, s
 
 
 
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)])
+def test_each_variants_icon_is_beside_its_name_in_the_new_game_dialog(app, size):
+    """QA on a phone: Hidden Identity's icon wrapped onto a line of its own under the name (the
+    other variants' beside theirs). It stays on the line of the name's last word."""
+    with computer_dialog(app, *size):
+        lines = app.evaluate("""() => [...document.querySelectorAll('#dlg-new .choice-body strong')]
+            .filter(name => name.querySelector('.crown-icon')).map(name => {
+                const icon = name.querySelector('.crown-icon').getBoundingClientRect();
+                const text = document.createRange();
+                text.selectNodeContents(name);
+                text.setEndBefore(name.querySelector('.crown-icon'));
+                const words = [...text.getClientRects()].filter(r => r.width > 0), last = words[words.length - 1];
+                return [name.textContent.trim(), Math.abs((icon.top + icon.bottom) / 2 - (last.top + last.bottom) / 2) < last.height / 2
+                        && icon.left >= last.right - 0.5];
+            })""")
+        assert [name for name, _ in lines] == ["Royal Pawn", "Secret Pawn", "Reveal", "Hidden Identity"]
+        assert all(beside for _, beside in lines), lines
+
 #: The part of the rules page under its sticky head, and an example's board and buttons in it.
 RULES_VIEW = """i => {
     const page = document.getElementById('rules'), head = page.querySelector('.rules-head').getBoundingClientRect();
