@@ -260,11 +260,19 @@ onBoardShapes(shapes => {
 
 // Beside the board the side panel scrolls (a finished Reveal game's pools, Secret Pawn's summary):
 // the analysis at its foot is brought into view as it opens and as its answer grows it, by
-// scrolling the panel only (never the page; a phone's panel does not scroll).
+// scrolling the panel only (never the page). A phone's panel does not scroll: the page does, as
+// far as the analysis's foot but never the board's top off the screen (QA on a phone: the
+// analysis opened under the screen's foot, unseen).
 function keepInView() {
   const box = $('analysis');
   const panel = box.closest('.moves-panel');
-  if (box.hidden || !an.on || !panel || panel.scrollHeight <= panel.clientHeight) return;
+  if (box.hidden || !an.on || !panel) return;
+  if (panel.scrollHeight <= panel.clientHeight) {
+    const below = box.getBoundingClientRect().bottom + 8 - window.innerHeight;
+    const board = $('board').getBoundingClientRect().top;
+    if (below > 0 && board > 0) window.scrollBy(0, Math.min(below, board));
+    return;
+  }
   const outer = panel.getBoundingClientRect();
   const top = outer.top + panel.clientTop, bottom = top + panel.clientHeight;
   const at = box.getBoundingClientRect();

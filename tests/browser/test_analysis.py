@@ -136,6 +136,41 @@ def test_analysis_of_a_game_against_the_computer(app):
           f"same, 48,000 nodes), {second_ms} ms (after 3 plies, 24,000 nodes)")
 
 
+
+#: Whether an element lies whole on the screen (the page's own scroll as it is).
+ON_SCREEN = """sel => {
+    const b = document.querySelector(sel).getBoundingClientRect();
+    return b.height > 0 && b.top >= -0.5 && b.bottom <= innerHeight + 0.5;
+}"""
+
+
+def test_a_phones_analysis_opens_on_screen_beside_the_board_stepped_through(app):
+    """QA on a phone (390x844): Analyse in the replay opened its box under the screen's foot
+    (814-908 px), unseen. The page scrolls it into view, as far as the board's top and no further:
+    the board, the replay's buttons and the analysis all on screen, as the answer grows it."""
+    app.set_viewport_size({"width": 390, "height": 844})
+    try:
+        app.evaluate("window.hcApp.call('new_game', {mode: 'computer', level: 1, color: 'white'})")
+        for plies, uci in enumerate(("e2e4", "g1f3", "f1c4"), start=1):
+            app.evaluate(f"window.hcApp.call('move', {{orig: '{uci[:2]}', dest: '{uci[2:]}'}})")
+            wait_for_reply(app, 2 * plies)
+        app.evaluate("window.hcApp.call('resign')")
+        app.wait_for_function("window.hcApp.state().status.over")
+        app.locator("#banner-close").click()              # "View board"
+        app.evaluate("window.scrollTo(0, 0)")
+        app.locator("#rp-prev").click()
+        app.locator("#btn-analyse").click()
+        wait_analysed(app)
+        app.wait_for_timeout(100)
+        shot(app, "analysis-opened-390x844")
+        for selector in ("#analysis", "#board", "#rp-pos", "#btn-analyse"):
+            assert app.evaluate(ON_SCREEN, selector), (selector, app.evaluate("scrollY"))
+        app.locator("#btn-analyse").click()               # (stop: no search left running)
+        expect(app.locator("#analysis")).to_be_hidden()
+    finally:
+        app.evaluate("window.scrollTo(0, 0)")
+        app.set_viewport_size({"width": 1280, "height": 800})
+
 def secret_pawn_record() -> str:
     """A finished Secret Pawn game (White resigned) where Black's sealed f-pawn takes
     sideways: 1. e4 f5?? is not playable, so Black's f7 pawn is secret and e4 is attacked by
