@@ -216,7 +216,8 @@ PANEL_VIEW = """sel => {      // inside the side panel's visible part (not scrol
     const panel = document.querySelector('.moves-panel'), r = panel.getBoundingClientRect();
     const top = r.top + panel.clientTop, bottom = top + panel.clientHeight;
     const box = document.querySelector(sel).getBoundingClientRect();
-    return box.height > 0 && box.top >= top - 0.5 && box.bottom <= bottom + 0.5;
+    // (1 px: clientHeight is the panel's height rounded, its scrollTop a whole number)
+    return box.height > 0 && box.top >= top - 1 && box.bottom <= bottom + 1;
 }"""
 
 
@@ -258,6 +259,26 @@ def test_a_finished_reveal_games_analysis_shows_in_the_side_panel(app, size):
     finally:
         app.set_viewport_size({"width": 1280, "height": 800})
 
+
+
+def test_a_reveal_games_move_list_keeps_five_rows_beside_its_pools(app):
+    """Reveal at 1280x800 (a QA pass): under the pools the move list was three rows high (109 px
+    in play, 84 after the end). It keeps about five, the latest move inside the panel's visible
+    part while playing; after the end the panel scrolls for the rest (see the analysis above)."""
+    app.evaluate("window.hcApp.call('new_game', {variant: 'reveal', clock: '3+2'})")
+    play(app, ["e2e4", "e7e5", "g1f3", "b8c6", "d2d4", "d7d6", "b1c3", "g8f6", "c1e3", "c8e6"])
+    expect(app.locator("#pools")).to_be_visible()
+    rows = lambda: app.evaluate("""() => {
+        const list = document.getElementById('moves');
+        return (list.clientHeight - 8) / list.querySelector('li').getBoundingClientRect().height;
+    }""")
+    app.wait_for_function(PANEL_VIEW, arg="#moves .san.is-current", timeout=10_000)
+    assert rows() >= 4.5, rows()
+    app.evaluate("window.hcApp.call('resign', {})")
+    app.locator("#banner-close").click()              # "View board"
+    expect(app.locator("#replay-bar")).to_be_visible()
+    assert rows() >= 4.5, rows()
+    assert app.evaluate("[document.documentElement.scrollHeight, window.scrollY]") == [800, 0]
 
 def test_the_next_reveal_table_is_reachable_beside_the_first_game_hint(app):
     """A first Reveal game at 1280x800: the hint pushed the bottom of the "Next reveal" table
