@@ -267,3 +267,33 @@ def test_both_colour_dots_stand_out_from_their_bars_in_either_theme(app, theme):
             assert apart >= 1 / 3, (theme, dot["color"], round(apart, 2))
     finally:
         app.evaluate("was => { document.documentElement.dataset.theme = was; }", was)
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_a_piece_taken_stands_out_from_its_bar_in_either_theme(app, theme):
+    """QA: in the dark theme a black pawn taken, beside White's name, was black on the dark bar:
+    only "+1" could be read. A piece taken stands out from its bar: a twentieth of its box at least
+    differs from the bar by 3:1 (0.3 % before, for Black's pawn on the dark bar; 6 % with its light
+    edge)."""
+    was = app.evaluate("document.documentElement.dataset.theme")
+    app.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+    try:
+        items = []
+        # (a black pawn taken, beside White; then a white one, beside Black)
+        for pgn in ("1. e4 d5 2. exd5 *", "1. d4 e5 2. e4 exd4 *"):
+            assert app.evaluate("t => window.hcApp.call('import_game', {text: t})", pgn)["error"] is None
+            items += app.evaluate("""() => [...document.querySelectorAll('.player .tray-material')].map(i => {
+                const b = i.getBoundingClientRect();
+                return {color: i.querySelector('piece').className, bar: getComputedStyle(i.closest('.player')).backgroundColor,
+                        box: {x: b.x, y: b.y, width: b.width, height: b.height}, png: null};
+            })""")
+            for item in items:
+                item["png"] = item["png"] or app.screenshot(clip=item["box"])
+        assert [i["color"] for i in items] == ["pawn black", "pawn white"], items
+        for item in items:
+            under = tuple(int(float(c)) for c in item["bar"][item["bar"].index("(") + 1:-1].split(",")[:3])
+            width, height, rows = png_pixels(item["png"])
+            apart = sum(contrast(px, under) >= 3 for row in rows for px in row) / (width * height)
+            assert apart >= 0.05, (theme, item["color"], round(apart, 3))
+    finally:
+        app.evaluate("was => { document.documentElement.dataset.theme = was; }", was)
