@@ -62,7 +62,7 @@ async function importGame(args) {
     const checked = call('check_import', args, { quiet: true });
     if (!checked || checked.error) return checked;
   }
-  if (going && !(await confirmDialog('Import a game?', 'The imported game opens beside the game in progress, which is kept in Your games.', 'Import'))) {
+  if (going && !(await confirmDialog('Import a game?', 'The imported game opens beside the game in progress, which is kept in Your games.', 'Import', { danger: false }))) {
     return null;
   }
   const res = call('import_game', args, { quiet: true });

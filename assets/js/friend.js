@@ -466,7 +466,7 @@ export async function friendOpenLink() {
   }
   const inProgress = st && !isOver(st) && (st.moves || []).length > 0;
   if (inProgress) {
-    const ok = await confirmDialog("Join your friend's game?", 'The game in progress is kept in Your games.', 'Join');
+    const ok = await confirmDialog("Join your friend's game?", 'The game in progress is kept in Your games.', 'Join', { danger: false });
     if (!ok) {
       clearHash();
       return;

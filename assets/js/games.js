@@ -193,7 +193,7 @@ function rows(games, current) {
 function renderMore() {
   const left = screen.archive.length - screen.shown;
   $('games-more').hidden = left <= 0;
-  $('games-more').textContent = `Show ${Math.min(PAGE, left)} more of ${left}`;
+  $('games-more').textContent = left > 0 ? `Show ${Math.min(PAGE, left)} more of ${left}` : '';
 }
 
 // The next page of finished games, added below those drawn.

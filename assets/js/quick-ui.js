@@ -118,7 +118,7 @@ export async function startQuick(variant, clockValue, again = '') {
   const clock = clockChoice(clockValue);
   const st = app.state;
   if (!again && st && !isOver(st) && (st.moves || []).length > 0) {
-    const ok = await confirmDialog('Quick play?', 'The game in progress is kept in Your games.', 'Find an opponent');
+    const ok = await confirmDialog('Quick play?', 'The game in progress is kept in Your games.', 'Find an opponent', { danger: false });
     if (!ok) return;
   }
   stopQuick();

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -45,6 +46,9 @@ def test_a_lichess_pgn_asks_before_replacing_a_game_and_comes_back_finished(page
     confirm = page.locator("#dlg-confirm")
     expect(confirm).to_be_visible()
     expect(page.locator("#confirm-title")).to_have_text("Import a game?")  # (the game in progress is kept, issue 26)
+    # (nothing is lost: the button is the primary one, not a red one like Delete's -- QA)
+    expect(page.locator("#confirm-yes")).to_have_class(re.compile(r"\bbtn-primary\b"))
+    expect(page.locator("#confirm-yes")).not_to_have_class(re.compile(r"\bbtn-danger\b"))
     shot(page, "confirm")
     page.locator("#confirm-no").click()
     expect(confirm).to_be_hidden()
