@@ -110,6 +110,19 @@ def test_an_illegal_or_garbled_move_is_refused_and_changes_nothing():
     assert s.dispatch("typed", {}, now_ms=T0)["error"].startswith("The typed text must be a string")
 
 
+def test_a_move_refused_in_check_says_what_is_in_check():
+    """QA: in Royal Pawn, 3...Nd4+ then Be3 was "not a move you can play now", not why."""
+    s = session()
+    play_all(s, ["e4", "e5", "Bc4", "Nc6", "Bxf7"])  # (check: the king on e8)
+    assert typed(s, "Nf6")["error"] == "Nf6 is not a move you can play now (your king on e8 is in check)."
+    assert typed(s, "Kxf7")["error"] is None
+    r = session({"variant": "royal-pawn"})
+    play_all(r, ["e4", "d5"])  # 1...d5+ checks the royal pawn on e4
+    assert r.state(now_ms=T0)["check"] == "e4"
+    assert typed(r, "Nf3")["error"] == "Nf3 is not a move you can play now (your royal pawn on e4 is in check)."
+    assert typed(r, "Ke2")["error"] == "Ke2 is not a move you can play now (your royal pawn on e4 is in check)."
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.text(max_size=12))
 def test_any_text_either_acts_or_changes_nothing(text):

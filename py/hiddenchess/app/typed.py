@@ -66,6 +66,21 @@ def _strip(text: str) -> str:
     return text
 
 
+def _in_check(state, squares: dict) -> str:
+    """Why a move may be refused, when the board shows it: ``" (your king on e1 is in check)"``,
+    or ``" (your royal pawn on e4 is in check)"`` in Royal Pawn Chess; else ``""``.
+
+    >>> _in_check({"check": "e4"}, {"e4": "P"}), _in_check({"check": None}, {})
+    (' (your royal pawn on e4 is in check)', '')
+    """
+    square = (state or {}).get("check")
+    letter = squares.get(square, "") if isinstance(square, str) else ""
+    if not letter:
+        return ""
+    royal = "king" if letter.upper() == "K" else "royal pawn" if letter.upper() == "P" else "royal piece"
+    return f" (your {royal} on {square} is in check)"
+
+
 def match_move(text: str, squares: dict, dests: dict, promotions: dict, turn: str,
                keyboard: Keyboard, state: "dict | None" = None) -> tuple:
     """``(orig, dest, promotion)`` of the one move among ``dests`` (the moves the viewer may
@@ -100,7 +115,7 @@ def match_move(text: str, squares: dict, dests: dict, promotions: dict, turn: st
     else:
         raise SessionError(f"{said!r} is not a move or a command: type help for the list")
     if not found:
-        raise SessionError(f"{said} is not a move you can play now")
+        raise SessionError(f"{said} is not a move you can play now{_in_check(state, squares)}")
     if len(found) > 1:
         raise SessionError(f"{said} is ambiguous: type one of {', '.join(sorted(o + d for o, d in found))}")
     orig, dest = found[0]
