@@ -15,7 +15,7 @@ GUIDE = Guide(
          "then reveals a role drawn at random from its side's pool."),
     icon="reveal.svg",
     hint="A ? marks a covered piece: it moves as the piece of its starting square, then becomes "
-         "whatever its pool draws. The panel beside the board shows the odds of the next reveal.",
+         "whatever its pool draws. The Next reveal table by the board shows the odds.",
     sections=(
         Section("Covers", (
             "The kings stand visible on e1 and e8. Each side's other 15 pieces start covered on "

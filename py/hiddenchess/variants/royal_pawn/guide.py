@@ -25,7 +25,8 @@ GUIDE = Guide(
             "it attacked. Checkmate the enemy royal pawn to win.",
             "A royal pawn may not move through check on its two-square advance, nor stop where an "
             "enemy pawn could take it en passant.",
-            "A royal pawn that reaches its last rank wins the game at once; it does not promote.",
+            "A royal pawn that reaches its last rank wins the game at once: that is its "
+            "promotion, and it does not become another piece.",
         )),
         Section("Everything else", (
             "All other rules are those of chess: the other pawns promote, castling needs an "
