@@ -648,14 +648,16 @@ def export_game_record(s: Session, game_id: str) -> str:
 
 
 def test_an_imported_game_is_listed_by_its_players_names():
-    """QA (2026-12-07): the Games screen listed an imported game as "two players on this device".
-    Its index entry keeps the names the PGN gave (``w``), also when read back from the saved game;
+    """QA (2026-12-07): the Games screen listed an imported game as "two players on this device",
+    on the day of its import. Its index entry keeps the names the PGN gave (``w``) and the day it
+    was played (``d``), also when read back from the saved game;
     a side it did not name is ``None``, and a game that names nobody has no ``w``."""
     s = Session(MemoryBackend())
     s.restore(now_ms=T0)
     backend = s.storage.backend
-    named = ('[White "Alice"]\n[Black "' + "B" * 80 + '"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')
-    half = '[White "?"]\n[Black "Carol"]\n\n1. e4 e5 *\n'
+    named = ('[White "Alice"]\n[Black "' + "B" * 80 + '"]\n[Date "2024.03.01"]\n[Result "0-1"]\n\n'
+             '1. f3 e5 2. g4 Qh4# 0-1\n')
+    half = '[White "?"]\n[Black "Carol"]\n[Date "2024.??.??"]\n\n1. e4 e5 *\n'
     bare = "1. d4 d5 *\n"
     ids = []
     for text in (named, half, bare):
@@ -664,9 +666,9 @@ def test_an_imported_game_is_listed_by_its_players_names():
         ids.append(st["gameId"])
     s.dispatch("new_game", {}, now_ms=T0 + 9)
     entries = {**index(backend), **index(backend, "archive")}
-    assert entries[ids[0]]["w"] == ["Alice", "B" * 60]
-    assert entries[ids[1]]["w"] == [None, "Carol"]
+    assert entries[ids[0]]["w"] == ["Alice", "B" * 60] and entries[ids[0]]["d"] == "2024.03.01"
+    assert entries[ids[1]]["w"] == [None, "Carol"] and "d" not in entries[ids[1]]  # (no whole day)
     assert "w" not in entries[ids[2]]
     for gid in ids:
         read = summary_from_text(backend.data[KEY + gid])
-        assert read.get("w") == entries[gid].get("w")
+        assert (read.get("w"), read.get("d")) == (entries[gid].get("w"), entries[gid].get("d"))

@@ -100,6 +100,11 @@ function resultText(g) {
 const moves = plies => `${Math.ceil((plies || 0) / 2)} move${Math.ceil((plies || 0) / 2) === 1 ? '' : 's'}`;
 const DATES = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 const date = ms => (ms ? DATES.format(ms) : '');
+// (an imported game: the day its PGN says it was played, "2024.03.01", else the day it came)
+const day = g => {
+  const m = typeof g.d === 'string' && /^(\d{4})\.(\d{2})\.(\d{2})$/.exec(g.d);
+  return m ? DATES.format(new Date(+m[1], +m[2] - 1, +m[3])) : date(g.c);
+};
 
 /** The relays' news of a game, while it holds (the game not opened since). */
 const newsOf = g => {
@@ -158,10 +163,10 @@ function row(g, current) {
   state.textContent = over ? resultText(g) : turnText(g);
   // (a game the relays say moved on: the moves this device has seen so far)
   const length = !over && newsOf(g) ? `${moves(g.p)} seen here` : moves(g.p);
-  meta.append(state, ` · ${length} · ${date(g.c)}${g.id === current ? ' · open here' : ''}`);
+  meta.append(state, ` · ${length} · ${day(g)}${g.id === current ? ' · open here' : ''}`);
   const tools = document.createElement('div');
   tools.className = 'game-tools';
-  const label = `${variantName(g.v)}, ${date(g.c)}`;
+  const label = `${variantName(g.v)}, ${day(g)}`;
   if (!over) {
     if (g.id !== current) tools.append(button('Open', 'open', g.id, { primary: true, label: `Open ${label}` }));
   } else if (g.h) {

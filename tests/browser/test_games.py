@@ -143,10 +143,11 @@ def test_an_invite_nobody_opened_waits_on_the_games_screen_and_bars_no_clock(con
 
 def test_a_stranger_and_an_imported_game_are_named_on_the_games_screen(context, site):
     """QA (2026-12-07): a game from quick play was "vs a friend, online" and its opponent's bar
-    "Your friend"; an imported game was "two players on this device", not its players."""
+    "Your friend"; an imported game was "two players on this device", on the day it came, not its
+    players and the day they played."""
     errors = []
     page = open_tab(context, site, errors)
-    pgn = '[White "Alice"]\n[Black "Bob"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
+    pgn = '[White "Alice"]\n[Black "Bob"]\n[Date "2024.03.01"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
     imported = call(page, "import_game", {"text": pgn})["gameId"]
     quick = call(page, "new_game", {"mode": "friend", "variant": "standard", "stranger": True})["gameId"]
     expect(page.locator("#player-top .player-name")).to_have_text("Your opponent")
@@ -154,6 +155,9 @@ def test_a_stranger_and_an_imported_game_are_named_on_the_games_screen(context, 
     page.locator("#btn-games").click()
     expect(page.locator(f".game-row[data-id='{quick}'] .game-head")).to_contain_text("vs a stranger, quick play")
     expect(page.locator(f".game-row[data-id='{imported}'] .game-head")).to_contain_text("Alice vs Bob")
+    played = page.evaluate("new Intl.DateTimeFormat(undefined, {year: 'numeric', month: 'short', day: 'numeric'})"
+                           ".format(new Date(2024, 2, 1))")
+    expect(page.locator(f".game-row[data-id='{imported}'] .game-meta")).to_contain_text(played)
     assert errors == []
 
 

@@ -33,7 +33,7 @@ from hiddenchess.app.exchange import check_import, export_record
 from hiddenchess.app.library import GAME_ID, Library, make_summary
 from hiddenchess.app.modes.computer import ComputerMode
 from hiddenchess.app.panels import panel_for
-from hiddenchess.app.pgn import MAX_VALUE, check_kept, clock_comments, export_tags, names_in, shown_names
+from hiddenchess.app.pgn import MAX_VALUE, check_kept, clock_comments, export_tags, names_in, played_on, shown_names
 from hiddenchess.app.text import COLORS, other
 from hiddenchess.errors import HiddenChessError, StorageFullError
 from hiddenchess.game.clock import Clock, ClockSettings
@@ -86,7 +86,8 @@ def summary_of(session, now_ms: int) -> dict:
         created=session.created_ms, updated=now_ms, secrets=session.panel.keeps_secrets,
         heard=len(pg.chain.recv) if pg is not None else None,
         peer_game=pg.game_id if pg is not None else None,
-        stranger=getattr(session.mode, "stranger", False), names=shown_names(session))
+        stranger=getattr(session.mode, "stranger", False), names=shown_names(session),
+        played=played_on(session.pgn))
     if unanswered(summary):
         summary.pop("y", None)  # (an invite nobody has answered: nothing awaits this player yet)
     return summary
@@ -116,7 +117,8 @@ def summary_from_text(raw: str) -> dict | None:
         level=meta.get("level") if mode == "computer" else None,
         yours=seat not in COLORS or game.turn == seat, created=created, updated=updated,
         secrets=panel_for(game.variant).keeps_secrets,
-        stranger=bool(friend) and friend.get("stranger") is True, names=names_in(kept))
+        stranger=bool(friend) and friend.get("stranger") is True, names=names_in(kept),
+        played=played_on(kept))
 
 
 def prepare(session, requested, now_ms: int) -> None:

@@ -74,7 +74,7 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
                  seat, clock, level, yours: bool, created: int, updated: int,
                  secrets: bool = False, heard: int | None = None,
                  peer_game: str | None = None, stranger: bool = False,
-                 names: dict | None = None) -> dict:
+                 names: dict | None = None, played: str | None = None) -> dict:
     """A game's line in the index, in short keys (thousands of them are kept):
 
     ``v`` variant id, ``m`` mode (``local``/``computer``/``friend``), ``l`` the computer's level,
@@ -87,7 +87,8 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
     whether the friend has sent more (assets/js/peer/awaiting.js). ``q`` 1 when the other side
     of a friend game is a stranger met through quick play; ``w`` the players' names an imported
     game gave, ``[white, black]`` (``None`` for a side it did not name, each at most
-    :data:`NAME_CHARS` characters).
+    :data:`NAME_CHARS` characters), and ``d`` the day it was played, ``"2024.03.01"`` (its
+    ``Date`` tag, when whole).
 
     >>> make_summary(variant="standard", mode="computer", result="*", reason=None, plies=3,
     ...              turn="black", seat="black", clock="5+3", level=2, yours=True, created=1,
@@ -108,6 +109,8 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
         out["q"] = 1
     if names and any(names.get(c) for c in ("white", "black")):
         out["w"] = [names[c][:NAME_CHARS] if names.get(c) else None for c in ("white", "black")]
+    if played:
+        out["d"] = played
     return out
 
 

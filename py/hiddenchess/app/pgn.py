@@ -253,12 +253,26 @@ def check_kept(data) -> "dict | None":
     return {"tags": dict(tags), "clk": list(clk)}
 
 
+_DAY = re.compile(r"^[12][0-9]{3}\.(0[1-9]|1[0-2])\.(0[1-9]|[12][0-9]|3[01])$")
+
+
 # -- names and export ------------------------------------------------------------------------------
 
 def shown_names(session) -> "dict | None":
     """The names an imported PGN gave the players (``{"white": "Ann", "black": None}``), for the
     player boxes; ``None`` when it gave none."""
     return names_in(session.pgn)
+
+
+def played_on(kept) -> "str | None":
+    """The day an imported game was played, from its ``Date`` tag when it names a whole day
+    (``"2024.03.01"``; not ``"2024.??.??"``), else ``None``.
+
+    >>> played_on({"tags": {"Date": "2024.03.01"}}), played_on({"tags": {"Date": "2024.??.??"}})
+    ('2024.03.01', None)
+    """
+    day = (kept or {}).get("tags", {}).get("Date")
+    return day if isinstance(day, str) and _DAY.match(day) else None
 
 
 def names_in(kept) -> "dict | None":
