@@ -117,11 +117,12 @@ const isYours = g => g.r === '*' && ((g.y && g.m !== 'local') || !!newsOf(g));
 
 function turnText(g) {
   const news = newsOf(g);
-  if (news) return newsText(news);
-  if (g.m === 'friend' && g.n === 0 && !g.p) return 'Waiting for your friend to join';
+  // (a stranger from quick play is "your opponent", as in its game)
+  if (news) return g.q ? newsText(news).replace('your friend', 'your opponent').replace('Your friend', 'Your opponent') : newsText(news);
+  if (g.m === 'friend' && g.n === 0 && !g.p) return `Waiting for your ${g.q ? 'opponent' : 'friend'} to join`;
   if (g.y) return g.m === 'local' ? `${g.t === 'white' ? 'White' : 'Black'} to move` : 'Your move';
   if (g.m === 'computer') return 'The computer to move';
-  if (g.m === 'friend') return 'Your friend to move';
+  if (g.m === 'friend') return g.q ? 'Your opponent to move' : 'Your friend to move';
   return `${g.t === 'white' ? 'White' : 'Black'} to move`;
 }
 

@@ -154,6 +154,7 @@ def test_a_stranger_and_an_imported_game_are_named_on_the_games_screen(context, 
     expect(page.locator("#player-bottom .player-name")).to_have_text("You")
     page.locator("#btn-games").click()
     expect(page.locator(f".game-row[data-id='{quick}'] .game-head")).to_contain_text("vs a stranger, quick play")
+    expect(page.locator(f".game-row[data-id='{quick}'] .game-state")).to_have_text("Waiting for your opponent to join")
     expect(page.locator(f".game-row[data-id='{imported}'] .game-head")).to_contain_text("Alice vs Bob")
     played = page.evaluate("new Intl.DateTimeFormat(undefined, {year: 'numeric', month: 'short', day: 'numeric'})"
                            ".format(new Date(2024, 2, 1))")
