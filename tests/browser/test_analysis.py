@@ -136,7 +136,6 @@ def test_analysis_of_a_game_against_the_computer(app):
           f"same, 48,000 nodes), {second_ms} ms (after 3 plies, 24,000 nodes)")
 
 
-
 #: Whether an element lies whole on the screen (the page's own scroll as it is).
 ON_SCREEN = """sel => {
     const b = document.querySelector(sel).getBoundingClientRect();
@@ -170,6 +169,7 @@ def test_a_phones_analysis_opens_on_screen_beside_the_board_stepped_through(app)
     finally:
         app.evaluate("window.scrollTo(0, 0)")
         app.set_viewport_size({"width": 1280, "height": 800})
+
 
 def secret_pawn_record() -> str:
     """A finished Secret Pawn game (White resigned) where Black's sealed f-pawn takes
