@@ -115,6 +115,7 @@ export function renderBoard(st) {
   // then) as soon as it has moved, as on lichess.
   const c = st.computer;
   const premove = !!c && !!c.thinking && !st.replay && !isOver(st) && st.phase === 'play';
+  const turned = app.cg.state.orientation !== st.orientation;
   app.cg.set({
     ...(still ? {} : { fen: board.fen }),
     // No animation when a blank may turn into a piece (it must not linger as a fading ghost).
@@ -128,6 +129,10 @@ export function renderBoard(st) {
     premovable: { enabled: premove || !!app.cg.state.premovable.current },
     drawable: { autoShapes: sized(shapes) },
   });
+  // Turning the board, chessground builds it anew; a redraw it had scheduled before then draws on
+  // the old one, and the new one kept the shapes of the moment it turned (after a rematch, the
+  // colours swapped, the last game's neckties stayed: QA). Build it once more after that redraw.
+  if (turned) requestAnimationFrame(() => app.cg.redrawAll());
   if (still) setAllPieces(board);
   if (app.cg.state.premovable.current) {
     if (isOver(st) || !c) app.cg.cancelPremove();

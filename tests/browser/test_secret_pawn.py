@@ -236,3 +236,25 @@ def test_reload_during_play_asks_for_the_device_again(app):
     expect(ties(app, "hidden")).to_have_count(2)
     assert state(app)["secrets"]["own"] == ["a7", "h7"]
     assert move_texts(app) == ["e4"]
+
+
+#: How many neckties the board draws.
+TIES = "document.querySelectorAll('#board [class*=necktie]').length"
+
+
+def test_a_new_game_in_the_other_colour_keeps_no_necktie_of_the_last(app):
+    """QA (a rematch between friends, colours swapped): the last game's neckties stayed on the
+    new game's board. Turning the board, chessground builds it anew, and a redraw it had already
+    scheduled (here by the state asked just before) then drew on the old board, leaving the new one
+    with the shapes of the moment it turned."""
+    app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', color: 'white', level: 1})")
+    app.evaluate("window.hcApp.call('seal', {squares: ['d2', 'e2']})")
+    app.wait_for_function(f"{TIES} === 2")
+    app.evaluate("""() => {
+        window.hcApp.call('state', {});
+        window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', color: 'black', level: 1});
+    }""")
+    assert app.evaluate("window.hcApp.state().orientation") == "black"
+    # (after the frame of the stale redraw and of the board built anew)
+    app.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert app.evaluate(TIES) == 0
