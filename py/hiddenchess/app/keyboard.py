@@ -23,6 +23,8 @@ for the variant's id, else its parent's, ...; a variant without one gets :class:
 
 from __future__ import annotations
 
+import re
+
 from hiddenchess.engine.variant import VARIANTS, get_variant, load_plugin
 
 __all__ = ["Keyboard", "KEYBOARDS", "register_keyboard", "keyboard_for"]
@@ -40,11 +42,28 @@ def register_keyboard(variant_id: str):
     return deco
 
 
+#: A square of White's two home rows in a text (its file and rank).
+_HOME_SQUARE = re.compile(r"(?<![a-z])([a-h])([12])\b")
+
+
 class Keyboard:
     """Standard chess: moves in SAN or UCI, no setup, no words beyond the usual events."""
 
-    #: What to type during the setup phase (said when a setup text is not understood).
+    #: What to type during the setup phase (said when a setup text is not understood), as White
+    #: reads it: :meth:`setup_words` gives Black its own squares.
     setup_help = ""
+
+    def setup_words(self, seat) -> str:
+        """:attr:`setup_help` for ``seat``: Black's squares where the example names White's home
+        rows (QA: Black was told "for example seal d2 e2").
+
+        >>> k = Keyboard(); k.setup_help = "type Ke1 or Pa2, seal d2 e2; remove e1"
+        >>> k.setup_words("black")
+        'type Ke8 or Pa7, seal d7 e7; remove e8'
+        """
+        if seat != "black":
+            return self.setup_help
+        return _HOME_SQUARE.sub(lambda m: m.group(1) + "87"[int(m.group(2)) - 1], self.setup_help)
 
     def clean(self, text: str) -> str:
         """``text`` without the marks this variant's notation adds to a move that the page's

@@ -123,7 +123,7 @@ def announce(session, st: dict, keyboard: Keyboard) -> dict:
             parts.append(f"{title(penalty['by'])} removes {n} enemy piece{'s' if n != 1 else ''}: "
                          "type remove and the squares.")
         elif st["phase"] == "setup" and keyboard.setup_help:
-            parts.append(keyboard.setup_help)
+            parts.append(keyboard.setup_words(st["viewer"]))
         elif st["phase"] == "play":
             parts.append(f"{title(st['turnColor'])} to move.")
     # (with the state's gameId, the page knows when to speak; the key holds no secret)

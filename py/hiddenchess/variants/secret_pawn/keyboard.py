@@ -40,7 +40,8 @@ class SecretPawnKeyboard(Keyboard):
         if not words or not all(_SQUARE.match(w) for w in words):
             return None
         if len(words) != 2:
-            raise SessionError(f"seal exactly two pawns, e.g. seal d2 e2 (got {len(words)})")
+            example = "seal d7 e7" if seat == "black" else "seal d2 e2"
+            raise SessionError(f"seal exactly two pawns, e.g. {example} (got {len(words)})")
         return "seal", {"squares": words}
 
     def event_words(self, event: dict, seat: str):
