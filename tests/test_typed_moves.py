@@ -162,6 +162,24 @@ def test_resign_draw_decline_flip_and_claim():
     assert typed(s, "resign")["error"].startswith("The game is over")  # (refused, not asked)
 
 
+def test_takeback_typed_asks_as_the_button_does():
+    """QA: in a game with a friend, "takeback" answered "It is not your move" (read as a move)."""
+    s = session()
+    play_all(s, ["e4"])
+    before = snapshot(s)
+    state = typed(s, "takeback")  # (on one device the other player agrees first: the page asks)
+    assert state["error"] is None and state["ask"] == {"action": "takeback", "args": {}}
+    assert state["takeback"] == {"by": "white", "agree": "black", "san": "e4"}
+    assert snapshot(s) == before
+    computer = session({"mode": "computer", "color": "white", "level": 1})
+    play_all(computer, ["e4"])
+    computer.dispatch("computer_move", {"uci": "e7e5", "ply": 1, "game": computer.state(now_ms=T0)["gameId"]}, now_ms=T0)
+    assert typed(computer, "undo")["moves"] == []  # (against the computer: at once)
+    friend = session({"mode": "friend", "variant": "standard"})
+    for text in ("takeback", "undo", "take back"):
+        assert typed(friend, text)["error"] == "There are no takebacks in a game with a friend."
+
+
 def test_draw_accepts_an_open_offer():
     s = session()
     play_all(s, ["e4"])
@@ -221,6 +239,12 @@ def test_secret_pawn_sealing_typed_and_refused_when_wrong():
     assert snapshot(s) == before
     state = typed(s, "seal d2 e2")
     assert state["handover"] == {"to": "black", "for": "seal"}
+    # Black is shown its own pawns' squares (QA: it was told "for example seal d2 e2")
+    play_all(s, ["show"])
+    assert typed(s, "seal d7")["error"] == "Seal exactly two pawns, e.g. seal d7 e7 (got 1)."
+    assert typed(s, "Nf6")["error"] == ("Choose your two secret pawns: type seal and the squares of "
+                                        "two of your pawns, for example seal d7 e7.")
+    assert "for example seal d7 e7" in s.state(now_ms=T0)["speech"]["text"]
 
 
 def test_secret_pawn_extra_move_typed_as_the_move_list_writes_it():

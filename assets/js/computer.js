@@ -4,11 +4,11 @@
 // which checks it like any move.
 
 import { PyWorker } from '../vendor/pyscript/core.js';
-import { $, COLOR_NAMES } from './dom.js';
+import { $ } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { showToast } from './toast.js';
-import { confirmDialog } from './dialogs.js';
+import { takeBack } from './dialogs.js';
 
 /** How long after the worker is up its snapshot is made (when the computer is not thinking). */
 const SNAPSHOT_DELAY_MS = 8000;
@@ -267,13 +267,4 @@ export function renderComputer(st) {
   ai.shownMessage = c ? c.message : null;
 }
 
-$('btn-takeback').addEventListener('click', async () => {
-  const t = app.state && app.state.takeback;
-  if (t) {
-    const ok = await confirmDialog(`${COLOR_NAMES[t.by]} asks to take back ${t.san}`,
-      `${COLOR_NAMES[t.agree]}, do you agree? The move is undone and ${COLOR_NAMES[t.by]} moves again.`, 'Agree',
-      { noLabel: 'Decline', danger: false }); // (a question between players, not a risk)
-    if (!ok) return;
-  }
-  call('takeback');
-});
+$('btn-takeback').addEventListener('click', () => takeBack());

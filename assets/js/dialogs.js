@@ -38,6 +38,21 @@ export function confirmDialog(title, text, yesLabel, { noLabel = 'Cancel', dange
   });
 }
 
+/** Take back the last move, as the Take back button does: on one device the other player agrees
+ * first (state.takeback: who asks, who agrees, the move); against the computer at once. Resolves
+ * true once asked of the Session. Also the move box's `takeback`. */
+export async function takeBack() {
+  const t = app.state && app.state.takeback;
+  if (t) {
+    const ok = await confirmDialog(`${COLOR_NAMES[t.by]} asks to take back ${t.san}`,
+      `${COLOR_NAMES[t.agree]}, do you agree? The move is undone and ${COLOR_NAMES[t.by]} moves again.`, 'Agree',
+      { noLabel: 'Decline', danger: false }); // (a question between players, not a risk)
+    if (!ok) return false;
+  }
+  call('takeback');
+  return true;
+}
+
 /** "Resign?" in the words the result will use ("You resign — Computer wins"): against the
  * computer or a friend the opponent wins; on one device the colour `color` loses. Resolves true
  * to resign. Asked by the resign buttons and by the move box's `resign`. */

@@ -4,7 +4,7 @@
 // against what the seat at the device may try: this module sends the text and shows the answer.
 
 import { $ } from './dom.js';
-import { askResign } from './dialogs.js';
+import { askResign, takeBack } from './dialogs.js';
 import { app } from './state.js';
 import { call, onRender } from './bridge.js';
 import { announce } from './announce.js';
@@ -47,6 +47,14 @@ function build() {
   });
 }
 
+// The box again, once a question is answered. Chromium gives the focus back to it as the dialog
+// closes, but after a click on the dialog's button typed keys then reach no text (QA: "take back"
+// typed after Decline was lost): focused anew, it takes them.
+function refocus(input) {
+  input.blur();
+  input.focus();
+}
+
 async function send(input, msg) {
   const text = input.value.trim();
   if (!app.ready) return;
@@ -71,9 +79,15 @@ async function send(input, msg) {
   // Session checked that the player may resign, the answer to the question is the player's.
   if (st.ask && st.ask.action === 'resign') {
     const ok = await askResign(st.ask.args.color);
-    input.focus();
+    refocus(input);
     if (ok) call('resign', st.ask.args);
     msg.textContent = ok ? HINT : 'Not resigned.';
+  }
+  // `takeback` on one device: the other player agrees first, as with the button.
+  if (st.ask && st.ask.action === 'takeback') {
+    const ok = await takeBack();
+    refocus(input);
+    msg.textContent = ok ? HINT : 'Not taken back.';
   }
 }
 

@@ -102,6 +102,23 @@ def test_a_refused_text_is_said_and_changes_nothing(kb):
     assert len(state(page)["moves"]) == 1
 
 
+def test_takeback_typed_asks_the_other_player_as_the_button_does(kb):
+    """QA: "takeback" typed was read as a move. Now a command: on one device the other player is
+    asked (Decline keeps the move). The dialog answered with the mouse, the box takes typed keys
+    at once (they reached no text before, though the box had the focus)."""
+    page = kb
+    play(page, "e4")
+    type_move(page, "takeback")
+    expect(page.locator("#confirm-title")).to_have_text("White asks to take back e4")
+    page.locator("#confirm-no").click()
+    expect(page.locator("#move-box-msg")).to_have_text("Not taken back.")
+    assert len(state(page)["moves"]) == 1
+    type_move(page, "take back")
+    page.locator("#confirm-yes").click()
+    page.wait_for_function("window.hcApp.state().moves.length === 0")
+    expect(page.locator("#move-box-msg")).to_have_text("Press Enter to play. Type help for the commands.")
+
+
 def test_reading_commands(kb):
     page = kb
     play(page, "e4", "e5", "Nf3")

@@ -10,7 +10,8 @@ nothing. Forms understood:
   typed in lower case) and UCI or long algebraic (``e2e4``, ``e2-e4``, ``g1-f3``, ``e7e8q``);
 * the variant's own forms through its :class:`~hiddenchess.app.keyboard.Keyboard` plug-in
   (the marks of its notation, a setup step, a promotion chosen before the move);
-* commands: ``resign`` (asked first: the state's ``ask``), ``draw`` (offer, or accept an offer), ``decline``, ``claim``, ``flip``,
+* commands: ``resign`` (asked first: the state's ``ask``), ``draw`` (offer, or accept an offer), ``decline``, ``claim``,
+  ``takeback`` (or ``undo``, ``take back``: as the Take back button), ``flip``,
   ``show`` (the hand-over), ``c`` (both clocks), ``l`` (the last move), ``p`` (every piece),
   ``p N`` / ``p n`` (White's / Black's knights), ``s e4`` (one square), ``scan a`` / ``scan 4``
   (a file or a rank), ``help``.
@@ -46,7 +47,7 @@ __all__ = ["run", "match_move", "MAX_TEXT", "HELP"]
 MAX_TEXT = 60
 
 HELP = ("Type a move such as e4, Nf3, exd5, O-O, e7e8=Q or e2e4. Commands: resign, draw, decline, "
-        "claim, flip, show, c for the clocks, l for the last move, p for every piece, p N for "
+        "claim, takeback, flip, show, c for the clocks, l for the last move, p for every piece, p N for "
         "White's knights (p n for Black's), s e4 for a square, scan a or scan 4 for a file or a "
         "rank.")
 
@@ -177,6 +178,8 @@ def _command(session, words: list, st: dict) -> "tuple | None":
     viewer = st["viewer"]
     me = {"color": viewer} if viewer in COLORS else {}
     head = words[0]
+    if words in (["takeback"], ["undo"], ["take", "back"]):
+        return "takeback", {}  # (as the Take back button: refused in a game with a friend)
     if len(words) != 1:
         return None
     if head == "resign":
@@ -217,6 +220,10 @@ def run(session, text, now_ms: int) -> dict:
             command = _move_action(session, line, st)
         if command[0] == "resign":
             return _ask_resign(session, command[1], st, now_ms)
+        if command[0] == "takeback" and st.get("takeback"):
+            # (on one device the other player agrees first: the page asks, as the button does)
+            st["ask"] = {"action": "takeback", "args": {}}
+            return _answer(session, st, "Take back?")
     except HiddenChessError as e:
         return session.error(e, now_ms)
     return session.dispatch(command[0], command[1], now_ms=now_ms)
@@ -243,7 +250,7 @@ def _move_action(session, line: str, st: dict) -> tuple:
     if g.phase == "setup":
         action = keyboard.setup(session, line, st["viewer"])
         if action is None:
-            raise SessionError(keyboard.setup_help or "the game has not started yet")
+            raise SessionError(keyboard.setup_words(st["viewer"]) or "the game has not started yet")
         return action
     action = keyboard.play_action(session, line, st["viewer"])
     if action is not None:
