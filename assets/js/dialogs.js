@@ -38,6 +38,17 @@ export function confirmDialog(title, text, yesLabel, { noLabel = 'Cancel', dange
   });
 }
 
+/** Before another game takes this page: a game with a friend whose clock runs goes on without it
+ * (QA: the host left for a new invite, unwarned, and the friend saw only "Connection lost").
+ * Asks first; resolves true to go on (at once when there is no such game). */
+export async function mayLeave() {
+  const st = app.state;
+  // (a friend game's clock starts with the moves: before one, leaving costs nothing)
+  if (!st || !st.peer || !st.clock || isOver(st) || st.peer.status === 'over' || !(st.moves || []).length) return true;
+  const who = st.peer.stranger ? 'your opponent' : 'your friend';
+  return confirmDialog('Leave this game?', `The game with ${who} goes on while you are away: the clocks keep running, and you may lose on time. It stays in Your games.`, 'Leave', { noLabel: 'Stay' });
+}
+
 /** Take back the last move, as the Take back button does: on one device the other player agrees
  * first (state.takeback: who asks, who agrees, the move); against the computer at once. Resolves
  * true once asked of the Session. Also the move box's `takeback`. */
@@ -251,7 +262,7 @@ export function customClock() {
   return { minutes: Number(minutes.value), increment: Number(increment.value) };
 }
 
-function startNewGame(e) {
+async function startNewGame(e) {
   e.preventDefault();
   const f = new FormData(form());
   let clock = f.get('clock');
@@ -275,6 +286,7 @@ function startNewGame(e) {
     options.color = f.get('color') || 'white';
   }
   if (options.mode === 'friend') options.color = f.get('fcolor') || 'white';
+  if (!(await mayLeave())) return;
   const st = call('new_game', options, { quiet: true }); // an error is shown in the dialog itself
   if (st && st.error) {
     $('new-error').textContent = st.error;

@@ -5,7 +5,7 @@
 import { $, COLOR_NAMES, COLORS, isOver, playerEl } from './dom.js';
 import { app } from './state.js';
 import { afterCall, call, peek, render } from './bridge.js';
-import { showBoardToast } from './toast.js';
+import { hideBoardToast, showBoardToast } from './toast.js';
 import { any, first } from './panels/index.js';
 import { mountSettings } from './signal/form.js';
 import { storeReaches } from './signal/store.js';
@@ -223,6 +223,11 @@ export function renderFriend(st) {
   if (st.drawOffer && seat && st.drawOffer === seat) $('offer').hidden = true; // my own offer: nothing to answer
   else if (st.drawOffer && seat) $('offer-text').textContent = said(p, 'Your friend offers a draw.');
   const over = isOver(st);
+  // A notice of the game as it was ("Draw offered…", "Your friend offers a rematch.") goes when it
+  // ends or the next one starts (QA: they stayed over the result and the rematch).
+  const phase = `${p.game_id}|${over}`;
+  if (friend.phase && phase !== friend.phase) hideBoardToast();
+  friend.phase = phase;
   if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
   let note = storeNote(p);
   // (no direct path: the game goes on through the relays all the same, a little slower)

@@ -21,7 +21,7 @@ import { StoreLink, YOUNG_MS, storeKeyOf, trace } from './signal/store.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
-import { confirmDialog } from './dialogs.js';
+import { confirmDialog, mayLeave } from './dialogs.js';
 import { showToast } from './toast.js';
 
 export const friend = {
@@ -462,6 +462,10 @@ export async function friendOpenLink() {
       return;
     }
     await friendAnswer(link.offer, card);
+    return;
+  }
+  if (!(await mayLeave())) {
+    clearHash();
     return;
   }
   const inProgress = st && !isOver(st) && (st.moves || []).length > 0;

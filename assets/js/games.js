@@ -15,7 +15,7 @@
 import { $, download, isGoing } from './dom.js';
 import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
-import { confirmDialog } from './dialogs.js';
+import { confirmDialog, mayLeave } from './dialogs.js';
 import { dismissBanner } from './status.js';
 import { rememberTabGame } from './tabgame.js';
 import { permissionText, askPermission } from './yourmove.js';
@@ -283,6 +283,7 @@ async function onAction(e) {
   if (!b) return;
   const { action, id, persp } = b.dataset;
   if (action === 'open' || action === 'replay') {
+    if (!(await mayLeave())) return;
     const st = call('open_game', { id });
     if (!st || st.error || st.gameId !== id) return renderGames();
     if (action === 'replay') {

@@ -9,7 +9,7 @@ import { $, gameFocus, isGoing, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { each } from './panels/index.js';
-import { openNewGame } from './dialogs.js';
+import { mayLeave, openNewGame } from './dialogs.js';
 import { hideToasts } from './toast.js';
 import { gameChoice, rememberGameChoice } from './settings.js';
 import { showLevelRatings } from './levels.js';
@@ -29,7 +29,8 @@ function button(text, cls, onClick) {
 }
 
 /** Start a game at once (the defaults of the long form); an error goes to a toast. */
-function quickStart(options) {
+async function quickStart(options) {
+  if (!(await mayLeave())) return;
   const st = call('new_game', { clock: 'none', autoflip: false, ...options }, { quiet: true });
   if (st && st.error) {
     $('start-error').textContent = st.error;

@@ -27,6 +27,12 @@ export function hideToasts() {
   $('board-toast').hidden = true;
 }
 
+/** Take the board's notice away (it spoke of a moment that has passed). */
+export function hideBoardToast() {
+  clearTimeout(timers.board);
+  $('board-toast').hidden = true;
+}
+
 export function showBoardToast(text) {
   const t = $('board-toast');
   t.textContent = text;

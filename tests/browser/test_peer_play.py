@@ -398,6 +398,9 @@ def test_stale_answer_own_link_and_damaged_link_are_explained(devices):
     expect(guest.page.locator("#board-toast")).to_contain_text("Draw offered")
     expect(host.page.locator("#offer-text")).to_have_text("Your friend offers a draw.")
     host.page.locator("#btn-accept").click()
+    # "Draw offered" goes as the game ends, not 3.5 s after it was shown (QA: it stayed over the result)
+    guest.page.wait_for_function("window.hcApp.state().status.over", timeout=CONNECT_MS)
+    assert guest.page.locator("#board-toast").is_hidden()
     for d in (host, guest):
         expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
         assert d.state()["status"]["result"] == "1/2-1/2"
@@ -408,6 +411,9 @@ def test_stale_answer_own_link_and_damaged_link_are_explained(devices):
     expect(guest.page.locator("#friend-rematch")).to_have_text("Accept the rematch", timeout=CONNECT_MS)
     expect(guest.page.locator("#board-toast")).to_have_text("Your friend offers a rematch.")
     guest.page.locator("#friend-rematch").click()
+    # (at once, not 3.5 s after: no "offers a rematch" left over the new game -- QA)
+    guest.page.wait_for_function(f"window.hcApp.state().peer.game_id !== '{old_game}'", timeout=CONNECT_MS)
+    assert guest.page.locator("#board-toast").is_hidden()
     for d in (host, guest):
         d.page.wait_for_function(f"window.hcApp.state().peer.game_id !== '{old_game}'", timeout=CONNECT_MS)
         d.wait_connected()
@@ -445,6 +451,16 @@ def test_reveal_game_with_a_clock(devices):
         for bar in ("#player-bottom", "#player-top"):
             assert name_is_whole(d.page.locator(f"{bar} .player-name")), (d.name, bar)
     shot(guest.page, "reveal-clock")
+    # Leaving for another game is asked first: the clocks run on without this page (QA: the
+    # host left for a new invite unwarned, and its friend saw only "Connection lost").
+    host.page.locator("#btn-new").click()
+    host.page.locator("#new-start").click()
+    expect(host.page.locator("#confirm-title")).to_have_text("Leave this game?")
+    expect(host.page.locator("#confirm-text")).to_contain_text("the clocks keep running")
+    host.page.locator("#confirm-no").click()
+    expect(host.page.locator("#confirm-title")).to_be_hidden()
+    host.page.keyboard.press("Escape")
+    assert host.state()["peer"]["status"] != "over" and host.state()["moves"]
 
 
 def test_guest_reloads_before_the_host_connects(devices):
