@@ -241,6 +241,12 @@ export function renderFriend(st) {
     if (!over) $('status-line').textContent = p.owed.text;
     else $('friend-who').textContent = p.owed.text;
   }
+  // A taken invite: a game that will never start waits for no one and has no colour (QA: "Waiting
+  // for your friend…" and "You play Black" under "this game will not start").
+  if (friend.taken) {
+    $('status-line').textContent = 'This game will not start.';
+    $('friend-who').textContent = '';
+  }
 
   // Claims (the friend's flag fell, or a draw opening is overdue) and the rematch.
   const claim = $('friend-claim');
@@ -300,10 +306,11 @@ function renderFriendCard(card) {
   const more = card === 'invite' && p && p.invite && !p.invite.c ? [STORE_STEP] : [];
   steps.replaceChildren(...c.steps.concat(more).map(t => Object.assign(document.createElement('li'), { textContent: said(p, t) })));
   el.dataset.card = card;
-  $('friend-mine').hidden = !friend.code;
+  const mine = !!friend.code && card !== 'taken'; // (a taken game's link or code would be sent in vain)
+  $('friend-mine').hidden = !mine;
   // A link to a page on this computer only (localhost, 127.0.0.1, a file) cannot be opened elsewhere.
   const local = localPage();
-  $('friend-local').hidden = !local || !/^https?:|^file:/.test(friend.code || '');
+  $('friend-local').hidden = !local || !mine || !/^https?:|^file:/.test(friend.code || '');
   if (!local) $('friend-local').replaceChildren();
   else if ($('friend-local').dataset.page !== local) {
     // Rebuilt only when the address changes, so that a render never swaps the link under the pointer.
@@ -321,7 +328,7 @@ function renderFriendCard(card) {
   if (c.paste) $('friend-paste-label').textContent = c.paste;
   const err = $('friend-error');
   const newError = !!friend.error && err.textContent !== friend.error;
-  err.hidden = !friend.error;
+  err.hidden = !friend.error || card === 'taken'; // (the card's own words say it: not twice, QA)
   err.textContent = friend.error;
   if (newError) err.scrollIntoView({ block: 'nearest' });
   $('friend-signal').hidden = !friend.signalNote;

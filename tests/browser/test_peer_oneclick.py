@@ -88,7 +88,14 @@ def test_the_link_alone_connects_and_a_third_opener_is_told_it_is_taken(three):
     # A third device with the same link: the host refuses it, and it says so.
     third.open(link)
     expect(third.page.locator("#friend-title")).to_have_text("This game is already taken", timeout=CONNECT_MS)
-    expect(third.page.locator("#friend-error")).to_contain_text("already taken")
+    expect(third.page.locator("#friend-steps")).to_contain_text("Another player joined this invite first")
+    # Said once, and nothing under it of a game that waits (QA: the error said it again, and the
+    # panel "Waiting for your friend…", "You play Black", the clocks and the move box)
+    expect(third.page.locator("#friend-error")).to_be_hidden()
+    expect(third.page.locator("#status-line")).to_have_text("This game will not start.")
+    expect(third.page.locator("#friend-who")).to_have_text("")
+    for hidden in ("#player-bottom .clock", "#player-top .to-move", "#move-box"):
+        expect(third.page.locator(hidden)).to_be_hidden()
     expect(third.page.locator("#friend-mine")).to_be_hidden()  # no answer code to send in vain
     # (nor a warning about the host's messages to its real guest, which the store path may have read)
     expect(third.page.locator("#friend-rejected")).to_be_hidden()
@@ -98,6 +105,8 @@ def test_the_link_alone_connects_and_a_third_opener_is_told_it_is_taken(three):
     wait_ready(third.page)
     expect(third.page.locator("#friend-title")).to_have_text("This game is already taken", timeout=CONNECT_MS)
     expect(third.page.locator("#player-bottom .player-actions")).to_be_hidden()
+    for hidden in ("#friend-mine", "#friend-local", "#friend-error"):  # (no link to send in vain)
+        expect(third.page.locator(hidden)).to_be_hidden()
     assert third.page.evaluate("document.body.classList.contains('is-taken')")
     expect(third.page.locator("#friend-rejected")).to_be_hidden()
     shot(third.page, "relay-taken-reloaded")
