@@ -4,7 +4,7 @@
 // state.options.menu: {id, options: [keys]}); which of them the computer and a friend can play
 // is state.computerVariants and state.friendVariants.
 
-import { $, COLOR_NAMES, gameFocus, isOver } from './dom.js';
+import { $, COLOR_NAMES, foeWords, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { hideToasts } from './toast.js';
@@ -45,8 +45,7 @@ export async function mayLeave() {
   const st = app.state;
   // (a friend game's clock starts with the moves: before one, leaving costs nothing)
   if (!st || !st.peer || !st.clock || isOver(st) || st.peer.status === 'over' || !(st.moves || []).length) return true;
-  const who = st.peer.stranger ? 'your opponent' : 'your friend';
-  return confirmDialog('Leave this game?', `The game with ${who} goes on while you are away: the clocks keep running, and you may lose on time. It stays in Your games.`, 'Leave', { noLabel: 'Stay' });
+  return confirmDialog('Leave this game?', foeWords(st.peer.stranger, 'The game with your friend goes on while you are away: the clocks keep running, and you may lose on time. It stays in Your games.'), 'Leave', { noLabel: 'Stay' });
 }
 
 /** Take back the last move, as the Take back button does: on one device the other player agrees
@@ -69,7 +68,7 @@ export async function takeBack() {
  * to resign. Asked by the resign buttons and by the move box's `resign`. */
 export function askResign(color) {
   const st = app.state || {};
-  const foe = st.computer ? 'The computer' : st.peer ? (st.peer.stranger ? 'Your opponent' : 'Your friend') : null;
+  const foe = st.computer ? 'The computer' : st.peer ? foeWords(st.peer.stranger, 'Your friend') : null;
   return foe
     ? confirmDialog('Resign?', `${foe} wins the game.`, 'Resign')
     : confirmDialog(`Resign as ${COLOR_NAMES[color]}?`, `${COLOR_NAMES[color]} loses the game.`, 'Resign');

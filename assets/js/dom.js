@@ -9,6 +9,11 @@ export const COLOR_NAMES = { white: 'White', black: 'Black' };
 export const COLORS = ['white', 'black'];
 export const FILES = 'abcdefgh';
 
+/** `text` as the player of a game with a stranger reads it (`stranger`: quick play's): "your
+ * opponent", not "your friend" -- the one rule of every such text (friend-ui.js, the Games screen,
+ * the dialogs, the notifications; the Session words its own by app/text.py foe_words). */
+export const foeWords = (stranger, text) => (stranger && text ? text.replace(/\b([Yy])our friend\b/g, '$1our opponent') : text);
+
 export const isOver = st => !!(st && st.status && st.status.over);
 /** A game going on (the start screen's "Continue your game"): not over, and a move played, the
  * secrets being chosen, or a friend in it. The untouched board of a first visit or of a new game

@@ -2,7 +2,7 @@
 // card over the board, the bar (connection pill, who plays what, claims, rematch), the refused
 // messages and the audit. The connection itself is friend.js.
 
-import { $, COLOR_NAMES, COLORS, isOver, playerEl } from './dom.js';
+import { $, COLOR_NAMES, COLORS, foeWords, isOver, playerEl } from './dom.js';
 import { app } from './state.js';
 import { afterCall, call, peek, render } from './bridge.js';
 import { hideBoardToast, showBoardToast } from './toast.js';
@@ -35,7 +35,7 @@ function byRelays(p) {
 }
 
 /** `text` as this game's player reads it: a stranger met through quick play is "your opponent". */
-export const said = (p, text) => (p && p.stranger && text ? text.replace(/\b([Yy])our friend\b/g, '$1our opponent') : text);
+export const said = (p, text) => foeWords(!!(p && p.stranger), text);
 
 /** What the relays' store is doing for this game, in words (empty when it says nothing new). */
 export const storeNote = p => said(p, storeWords(p));

@@ -12,7 +12,7 @@
 // relays are asked whether the friend has sent a move in the others (signal/awaits.js, decided by
 // peer/awaiting.js); such a game awaits you until it is opened.
 
-import { $, download, isGoing } from './dom.js';
+import { $, download, foeWords, isGoing } from './dom.js';
 import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
 import { confirmDialog, mayLeave } from './dialogs.js';
@@ -117,12 +117,12 @@ const isYours = g => g.r === '*' && ((g.y && g.m !== 'local') || !!newsOf(g));
 
 function turnText(g) {
   const news = newsOf(g);
-  // (a stranger from quick play is "your opponent", as in its game)
-  if (news) return g.q ? newsText(news).replace('your friend', 'your opponent').replace('Your friend', 'Your opponent') : newsText(news);
-  if (g.m === 'friend' && g.n === 0 && !g.p) return `Waiting for your ${g.q ? 'opponent' : 'friend'} to join`;
+  // (a stranger from quick play is "your opponent", as in its game: foeWords)
+  if (news) return foeWords(g.q, newsText(news));
+  if (g.m === 'friend' && g.n === 0 && !g.p) return foeWords(g.q, 'Waiting for your friend to join');
   if (g.y) return g.m === 'local' ? `${g.t === 'white' ? 'White' : 'Black'} to move` : 'Your move';
   if (g.m === 'computer') return 'The computer to move';
-  if (g.m === 'friend') return g.q ? 'Your opponent to move' : 'Your friend to move';
+  if (g.m === 'friend') return foeWords(g.q, 'Your friend to move');
   return `${g.t === 'white' ? 'White' : 'Black'} to move`;
 }
 

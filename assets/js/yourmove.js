@@ -7,6 +7,8 @@
 // the page opens the game again and the friends' pages connect; the Games screen then shows which
 // games await you.
 
+import { foeWords } from './dom.js';
+
 const notice = { on: false, title: '', icon: null, iconHref: null, dotted: null, seen: null };
 
 /** Whether this state is a game with a friend whose move is now this page's to make. */
@@ -55,7 +57,7 @@ function showAlert(st) {
   document.documentElement.dataset.yourMove = 'true';
   if ('Notification' in window && window.Notification.permission === 'granted') {
     try {
-      const who = st.peer && st.peer.stranger ? 'Your opponent' : 'Your friend';
+      const who = foeWords(st.peer && st.peer.stranger, 'Your friend');
       const body = last ? `${who} played ${last.san} (${variant}).` : `${who} moved (${variant}).`;
       const n = new window.Notification('Your move', { body, tag: `hiddenchess-${st.gameId}`, icon: notice.iconHref || undefined });
       n.onclick = () => {

@@ -34,7 +34,7 @@ from hiddenchess.app.library import GAME_ID, Library, make_summary
 from hiddenchess.app.modes.computer import ComputerMode
 from hiddenchess.app.panels import panel_for
 from hiddenchess.app.pgn import MAX_VALUE, check_kept, clock_comments, export_tags, names_in, played_on, shown_names
-from hiddenchess.app.text import COLORS, other
+from hiddenchess.app.text import COLORS, foe_words, other
 from hiddenchess.errors import HiddenChessError, StorageFullError
 from hiddenchess.game.clock import Clock, ClockSettings
 from hiddenchess.game.record import from_record, to_pgn
@@ -378,7 +378,7 @@ class _Saved:
             friend = meta.get("friend") if isinstance(meta.get("friend"), dict) else {}
             seat = friend.get("game", {}).get("seat") if isinstance(friend.get("game"), dict) else None
             if seat in COLORS:
-                foe = "Your opponent" if friend.get("stranger") is True else "Your friend"
+                foe = foe_words(friend.get("stranger") is True, "Your friend")
                 self._names = {seat: "You", other(seat): foe}
             if clock is None:  # (a friend game's clock is in its invite: [initial s, increment s])
                 spec = friend.get("game", {}).get("settings", {}) if isinstance(

@@ -7,7 +7,7 @@ import re
 
 from hiddenchess.game.events import REASON_TEXT, SEATS
 
-__all__ = ["message", "title", "sentence", "error_sentence", "other", "CLAIM_TEXT", "COLORS",
+__all__ = ["message", "foe_words", "title", "sentence", "error_sentence", "other", "CLAIM_TEXT", "COLORS",
            "MAX_ERROR_CHARS"]
 
 #: The longest error sentence shown; a longer one (quoting a long input) is cut.
@@ -27,6 +27,21 @@ CLAIM_TEXT = {
 def other(color: str) -> str:
     """The other seat."""
     return "black" if color == "white" else "white"
+
+
+#: "your friend" in a text (a stranger from quick play is "your opponent": :func:`foe_words`).
+_FRIEND = re.compile(r"\b([Yy])our friend\b")
+
+
+def foe_words(stranger: bool, text):
+    """``text`` as the player of a game with a stranger reads it (``stranger``: quick play's):
+    "your opponent", not "your friend"; any other value as it is (assets/js/dom.js ``foeWords``
+    is the page's side of the rule).
+
+    >>> foe_words(True, "Your friend declined your draw offer."), foe_words(False, "your friend")
+    ('Your opponent declined your draw offer.', 'your friend')
+    """
+    return _FRIEND.sub(r"\1our opponent", text) if stranger and isinstance(text, str) else text
 
 
 def title(name: str) -> str:

@@ -63,13 +63,12 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import string
 
 from hiddenchess.app.modes.base import Mode
 from hiddenchess.app.modes import FRIEND_ACTIONS, FRIEND_OPTIONS, ROUTED_ACTIONS
 from hiddenchess.app.panels import absent_text, base_variant, variant_actions
-from hiddenchess.app.text import COLORS, message, other
+from hiddenchess.app.text import COLORS, foe_words, message, other
 from hiddenchess.engine.core import SQUARE_INDEX
 from hiddenchess.engine.variant import VARIANTS
 from hiddenchess.errors import HiddenChessError
@@ -96,10 +95,6 @@ def friend_variants() -> list:
     if _FRIEND_VARIANTS[0] != key:
         _FRIEND_VARIANTS[:] = [key, list(peer.PEER_VARIANTS)]
     return list(_FRIEND_VARIANTS[1])
-
-
-#: "your friend" in a text shown to the player (a stranger from quick play is "your opponent").
-_FRIEND = re.compile(r"\b([Yy])our friend\b")
 
 
 def new_game_id(rng=None) -> str:
@@ -211,7 +206,7 @@ class Friend(Mode):
     def said(self, text):
         """``text`` as this game's player reads it: a stranger met through quick play is "your
         opponent", not "your friend" (any other value is returned as it is)."""
-        return _FRIEND.sub(r"\1our opponent", text) if self.stranger and isinstance(text, str) else text
+        return foe_words(self.stranger, text)
 
     def speakers(self, session) -> dict:
         return self.names(session)   # ("Your friend resigns — You win", as against the computer)
