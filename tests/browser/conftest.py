@@ -49,6 +49,10 @@ from urllib.parse import urlsplit
 import pytest
 
 from . import cores
+# The network namespace's fixtures, defined here once: a test module that imported them itself
+# defined them again, and each such module got a namespace, a site server and a Chromium of its
+# own, kept until the end of the run (14 modules: up to 14 Chromiums alive in one worker).
+from .netns import netns, nostr_relay, ns_browser, ns_site  # noqa: F401,E402  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

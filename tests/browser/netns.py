@@ -18,8 +18,8 @@ network of its own, so nothing the test does can leave the machine:
 Creating a namespace needs root (or CAP_SYS_ADMIN + CAP_NET_ADMIN); without it every
 fixture here skips with the reason (e.g. "netns: `unshare -n` failed: Operation not permitted").
 
-Fixtures (import them into the test module that uses them:
-``from .netns import netns, ns_site, ns_browser  # noqa: F401``)::
+Fixtures (conftest.py imports them, so one namespace serves the whole test process; a test
+module that imported them again would get a namespace and a Chromium of its own)::
 
     netns       (session) a :class:`NetNs`: ``.pid``, ``.addresses``, ``.run([...])``,
                 ``.popen([...])`` (a process inside the namespace, killed at teardown),
@@ -238,7 +238,7 @@ def _read_line(proc: subprocess.Popen, timeout_s: float) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# pytest fixtures (import them into the test module that uses them)
+# pytest fixtures (conftest.py imports them: one of each per test process)
 
 try:
     import pytest

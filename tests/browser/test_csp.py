@@ -14,7 +14,6 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import APP_TIMEOUT_MS, ROOT, build, square_center, state
-from .netns import netns, nostr_relay, ns_browser, ns_site  # noqa: F401  (fixtures)
 from .test_peer_play import agreed, shot
 
 pytestmark = pytest.mark.browser

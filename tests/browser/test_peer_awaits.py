@@ -14,7 +14,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .netns import netns, ns_browser, ns_site, nostr_relay  # noqa: F401
 from .test_peer_play import CONNECT_MS, invite, shot
 from .test_peer_store import ALL_STORED, relays, two  # noqa: F401
 

@@ -26,7 +26,6 @@ from test_peer_adversarial import lie
 from test_peer_protocol import SP_MOVES
 
 from .conftest import state, wait_ready
-from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
 from .test_peer_play import CONNECT_MS, connect, devices  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser

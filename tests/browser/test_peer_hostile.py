@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .netns import _read_line, netns, ns_browser, ns_site, nostr_relay  # noqa: F401  (fixtures)
+from .netns import _read_line
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_quick import paired, quick_play
 from .test_peer_play import shot

@@ -16,7 +16,6 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .netns import netns, ns_browser, ns_site, nostr_relay  # noqa: F401  (fixtures)
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_play import invite, shot
 

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_ready
-from .netns import netns, ns_browser, ns_site, nostr_relay, relay_init_script  # noqa: F401  (fixtures)
+from .netns import relay_init_script
 from .test_peer_play import CONNECT_MS, Device, agreed, invite, seal_and_reveal_both_ways, shot
 
 pytestmark = pytest.mark.browser

@@ -22,7 +22,6 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_ready
-from .netns import netns, ns_browser, ns_site, nostr_relay  # noqa: F401  (fixtures)
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_play import CONNECT_MS, agreed, invite, shot
 

@@ -26,7 +26,6 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from .conftest import SHARED_BOOT_TIMEOUT_MS, crash_recovered, name_is_whole, square_center, state, wait_ready
-from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

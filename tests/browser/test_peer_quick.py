@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import wait_ready
-from .netns import netns, ns_browser, ns_site, nostr_relay, relay_init_script  # noqa: F401  (fixtures)
+from .netns import relay_init_script
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_play import CONNECT_MS, agreed, shot
 

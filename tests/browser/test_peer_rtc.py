@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .netns import Relay, netns, ns_browser, ns_site  # noqa: F401  (fixtures)
+from .netns import Relay
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_quick import paired, quick_play
 from .test_peer_play import shot

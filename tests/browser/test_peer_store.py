@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import hold_engine
-from .netns import RELAY_PORT, Relay, netns, ns_browser, ns_site, nostr_relay, relay_init_script  # noqa: F401
+from .netns import RELAY_PORT, Relay, relay_init_script
 from .test_peer_play import CONNECT_MS, Device, invite, shot
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 from test_peer_protocol import SP_MOVES
 
-from .netns import netns, ns_browser, ns_site  # noqa: F401  (fixtures)
 from .test_peer_play import CONNECT_MS, agreed, connect, devices, shot  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
