@@ -124,7 +124,18 @@ def test_a_standard_game_through_two_pages():
         assert st["peer"]["status"] == "over"
         assert st["peer"]["audit"] == {"status": "verified", "problems": []}
         assert [m["san"] for m in st["moves"]] == ["f3", "e5", "g4", "Qh4#"]
+        # what "Verified" says the audit proved: a Standard game has no secret and no draw
+        assert st["audited"] == "every move"
     assert link.rejections == []
+
+
+@pytest.mark.parametrize("variant, audited", [
+    ("royal-pawn", "every move"), ("reveal", "every move and every draw"),
+    ("secret-pawn", "every move, answer and secret"), ("hidden-identity", "every move, answer and secret"),
+])
+def test_verified_names_what_the_variants_audit_proves(variant, audited):
+    link = Link(variant)
+    assert link.state("a")["audited"] == link.state("b")["audited"] == audited
 
 
 def test_the_outbox_is_drained_by_each_state():

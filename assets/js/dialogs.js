@@ -40,11 +40,15 @@ export function confirmDialog(title, text, yesLabel, { noLabel = 'Cancel', dange
 
 /** Before another game takes this page: a game with a friend whose clock runs goes on without it
  * (QA: the host left for a new invite, unwarned, and the friend saw only "Connection lost").
- * Asks first; resolves true to go on (at once when there is no such game). */
-export async function mayLeave() {
+ * Asks first; resolves true to go on (at once when there is no such game). `otherwise`: the
+ * caller's own question, [title, text, yes label, options] ("Import a game?"), asked instead when
+ * this one is not (QA: both came one after the other, and this one already says the game is kept). */
+export async function mayLeave(otherwise = null) {
   const st = app.state;
   // (a friend game's clock starts with the moves: before one, leaving costs nothing)
-  if (!st || !st.peer || !st.clock || isOver(st) || st.peer.status === 'over' || !(st.moves || []).length) return true;
+  if (!st || !st.peer || !st.clock || isOver(st) || st.peer.status === 'over' || !(st.moves || []).length) {
+    return otherwise ? confirmDialog(...otherwise) : true;
+  }
   return confirmDialog('Leave this game?', foeWords(st.peer.stranger, 'The game with your friend goes on while you are away: the clocks keep running, and you may lose on time. It stays in Your games.'), 'Leave', { noLabel: 'Stay' });
 }
 
@@ -156,7 +160,9 @@ export function openNewGame() {
     const v = f.querySelector(`input[name=variant][value="${CSS.escape(chosen.id || '')}"]`);
     if (v) v.checked = true;
     for (const box of f.querySelectorAll('input[data-option]')) box.checked = (chosen.options || []).includes(box.dataset.option);
-    const m = f.querySelector(`input[name=mode][value="${o.mode}"]`);
+    // (a game with a stranger is quick play's, not an invite's: QA found "Invite a friend" chosen)
+    const mode = o.mode === 'friend' && st.peer && st.peer.stranger ? 'quick' : o.mode;
+    const m = f.querySelector(`input[name=mode][value="${mode}"]`);
     if (m && !m.disabled) m.checked = true;
     $('new-autoflip').checked = !!st.autoFlip;
   }

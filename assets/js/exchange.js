@@ -7,7 +7,7 @@
 import { $, download, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
-import { confirmDialog, mayLeave } from './dialogs.js';
+import { mayLeave } from './dialogs.js';
 import { showToast } from './toast.js';
 
 const out = { data: null };
@@ -62,8 +62,7 @@ async function importGame(args) {
     const checked = call('check_import', args, { quiet: true });
     if (!checked || checked.error) return checked;
   }
-  if (!(await mayLeave())) return null;
-  if (going && !(await confirmDialog('Import a game?', 'The imported game opens beside the game in progress, which is kept in Your games.', 'Import', { danger: false }))) {
+  if (!(await mayLeave(going && ['Import a game?', 'The imported game opens beside the game in progress, which is kept in Your games.', 'Import', { danger: false }]))) {
     return null;
   }
   const res = call('import_game', args, { quiet: true });

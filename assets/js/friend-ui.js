@@ -355,7 +355,7 @@ function renderFriendAudit(audit, provisional) {
   banner.dataset.audit = audit.status;
   box.replaceChildren();
   let title;
-  if (audit.status === 'verified') title = '✓ Verified: every move, answer and secret of both sides checks out.';
+  if (audit.status === 'verified') title = `✓ Verified: ${app.state.audited || 'every move'} of both sides checks out.`;
   else if (audit.status === 'failed') title = "✗ Not verified: your friend's device broke the rules.";
   else if (audit.status === 'closed') title = 'The result is final: the end-of-game check did not take place.';
   else title = 'Provisional result. Checking the game: waiting for both sides to open their secrets…';

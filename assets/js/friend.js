@@ -21,7 +21,7 @@ import { StoreLink, YOUNG_MS, storeKeyOf, trace } from './signal/store.js';
 import { $, isOver } from './dom.js';
 import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
-import { confirmDialog, mayLeave } from './dialogs.js';
+import { mayLeave } from './dialogs.js';
 import { showToast } from './toast.js';
 
 export const friend = {
@@ -464,17 +464,10 @@ export async function friendOpenLink() {
     await friendAnswer(link.offer, card);
     return;
   }
-  if (!(await mayLeave())) {
+  const inProgress = st && !isOver(st) && (st.moves || []).length > 0;
+  if (!(await mayLeave(inProgress && ["Join your friend's game?", 'The game in progress is kept in Your games.', 'Join', { danger: false }]))) {
     clearHash();
     return;
-  }
-  const inProgress = st && !isOver(st) && (st.moves || []).length > 0;
-  if (inProgress) {
-    const ok = await confirmDialog("Join your friend's game?", 'The game in progress is kept in Your games.', 'Join', { danger: false });
-    if (!ok) {
-      clearHash();
-      return;
-    }
   }
   const joined = call('join', { invite: link.invite }, { quiet: true });
   if (!joined) return;

@@ -10,7 +10,7 @@ import HCPeer from '../peer.js';
 import { $, isOver, showTitle } from './dom.js';
 import { app } from './state.js';
 import { call, render } from './bridge.js';
-import { OFFLINE_NOTE, confirmDialog, customClock, mayLeave } from './dialogs.js';
+import { OFFLINE_NOTE, customClock, mayLeave } from './dialogs.js';
 import { adoptLink } from './friend.js';
 import { SEEK_EVERY_MS, lagOf } from './peer/lobby.js';
 import { QuickPlay } from './signal/quick.js';
@@ -117,11 +117,8 @@ function renderQuick() {
 export async function startQuick(variant, clockValue, again = '') {
   const clock = clockChoice(clockValue);
   const st = app.state;
-  if (!again && !(await mayLeave())) return;
-  if (!again && st && !isOver(st) && (st.moves || []).length > 0) {
-    const ok = await confirmDialog('Quick play?', 'The game in progress is kept in Your games.', 'Find an opponent', { danger: false });
-    if (!ok) return;
-  }
+  const going = st && !isOver(st) && (st.moves || []).length > 0;
+  if (!again && !(await mayLeave(going && ['Quick play?', 'The game in progress is kept in Your games.', 'Find an opponent', { danger: false }]))) return;
   stopQuick();
   const relays = relayUrls();
   const seen = () => {

@@ -341,7 +341,7 @@ def test_secret_pawn_game_with_a_friend(devices):
     guest.page.locator("#confirm-yes").click()
     for d in (host, guest):
         expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
-        expect(d.page.locator("#friend-audit")).to_contain_text("Verified")
+        expect(d.page.locator("#friend-audit")).to_contain_text("Verified: every move, answer and secret of both")
         assert d.state()["status"]["over"] and d.state()["status"]["result"] == "1-0"
     shot(host.page, "verified")
     shot(guest.page, "verified-guest")
@@ -403,6 +403,8 @@ def test_stale_answer_own_link_and_damaged_link_are_explained(devices):
     for d in (host, guest):
         expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
         assert d.state()["status"]["result"] == "1/2-1/2"
+        # (a Standard game has no secret: "every secret" read as an error there, QA)
+        expect(d.page.locator("#friend-audit")).to_contain_text("Verified: every move of both sides checks out.")
 
     # A rematch on the same connection: colours swap, the new game starts on both devices.
     old_game = host.peer()["game_id"]
@@ -460,6 +462,16 @@ def test_reveal_game_with_a_clock(devices):
     expect(host.page.locator("#confirm-title")).to_be_hidden()
     host.page.keyboard.press("Escape")
     assert host.state()["peer"]["status"] != "over" and host.state()["moves"]
+    # An import asks that one question, not "Leave this game?" and then "Import a game?" (QA).
+    game_id = host.state()["gameId"]
+    host.page.locator("#btn-exchange").click()
+    host.page.locator("#import-text").fill("1. e4 e5 2. Nf3 *")
+    host.page.locator("#import-go").click()
+    expect(host.page.locator("#confirm-title")).to_have_text("Leave this game?")
+    host.page.locator("#confirm-yes").click()
+    host.page.wait_for_function("(id) => window.hcApp.state().gameId !== id", arg=game_id)
+    expect(host.page.locator("#dlg-confirm")).to_be_hidden()
+    assert host.state()["moves"] and len(host.state()["moves"]) == 3
 
 
 def test_guest_reloads_before_the_host_connects(devices):

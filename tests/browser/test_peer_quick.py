@@ -139,6 +139,10 @@ def test_quick_play_pairs_two_of_three_who_finish_a_verified_game(three):
         expect(d.page.locator("#banner-audit")).to_have_text("✓ Verified")
         assert d.state()["status"]["result"] == "1-0"
     shot(white.page, "quick-verified")
+    # New game offers quick play again, not an invite to a friend (QA).
+    white.page.locator("#btn-new").click()
+    expect(white.page.locator("#dlg-new input[name=mode][value=quick]")).to_be_checked()
+    white.page.keyboard.press("Escape")
 
     # Cancel: the third stops waiting.
     left.page.locator("#quick-cancel").click()

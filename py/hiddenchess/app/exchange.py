@@ -56,8 +56,9 @@ def export_game(session, site: "str | None" = None) -> dict:
     page's address, the PGN's ``Site`` (:func:`hiddenchess.app.pgn.export_tags`)."""
     g = session.game
     if not _truth_shown(session):
+        # (not "both sides' secrets": in a game with a friend this device holds its own only)
         raise SessionError("this game can be exported once it is over: until then its record "
-                           "would show both sides' secrets")
+                           "would give away secrets still hidden")
     if site is not None and (not isinstance(site, str) or len(site) > MAX_VALUE):
         site = None
     tags = export_tags(session, site)

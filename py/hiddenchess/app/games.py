@@ -418,7 +418,7 @@ def export_text(session, ids, fmt, site=None) -> tuple:
         record, game, clock = _load(lib, game_id)
         if panel_for(game.variant).keeps_secrets and not game.status.over:
             raise SessionError(f"the {game.variant.name} game {game_id} can be exported once it "
-                               "is over: until then its record would show both sides' secrets")
+                               "is over: until then its record would give away secrets still hidden")
         meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
         saved = _Saved(game, clock, meta)
         if fmt == "pgn":

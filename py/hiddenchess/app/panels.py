@@ -115,6 +115,9 @@ class Panel:
     #: The variant keeps secrets from a player: the device is handed over between turns, and the
     #: state shows one seat's knowledge (``viewer``) and its ``secrets``.
     keeps_secrets = False
+    #: What a game with a friend's end-of-game check proves, in the words "✓ Verified: ... of both
+    #: sides checks out" (a Standard game has no secret: "every secret" read as an error there).
+    audited = "every move"
     #: What the hand-over screen asks for during the setup phase (``"seal"``, ``"place"``).
     setup_action = None
     #: ``move`` may carry ``allow_illegal`` (a bluff, tabletop rules).
@@ -198,6 +201,7 @@ class SecretsPanel(Panel):
 
     keeps_secrets = True
     shows_material = False
+    audited = "every move, answer and secret"
 
     def secrets(self, session, viewer: str) -> dict:
         """The ``secrets`` key: what ``viewer`` knows (:meth:`Rules.secrets

@@ -64,6 +64,7 @@ def _state(session, now_ms: int) -> dict:
     options["menu"] = menu_choice(g.variant.id, menu)
     st = {
         "variant": {"id": g.variant.id, "name": g.variant.name},
+        "audited": panel.audited,
         "fen": panel.board(session, viewer),
         "orientation": session.orientation,
         "autoFlip": session.auto_flip,

@@ -241,6 +241,7 @@ class Speech(TypedDict):
 
 class State(TypedDict):
     variant: VariantInfo
+    audited: str                 # what a friend game's audit proves ("every move", ...: Panel.audited)
     fen: str                     # board placement only (chessground's fen)
     orientation: Side            # the side at the bottom of the screen
     autoFlip: bool

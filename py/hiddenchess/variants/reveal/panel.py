@@ -120,6 +120,7 @@ def reveal_state(pos, last_events, promotions: dict) -> dict:
 class RevealPanel(Panel):
     game_options = ("seed", "draws")
     shows_material = False  # a captured cover's role was never decided
+    audited = "every move and every draw"
     reveal_kinds = frozenset(("reveal",))
     game_options_text = "seed and draws are options of Reveal Chess"
 
