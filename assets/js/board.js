@@ -14,6 +14,10 @@ const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
 const calm = () => !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
 // The animation speed of the settings (settings.js): 0 turns it off.
 const animMs = () => (app.settings && typeof app.settings.animMs === 'number' ? app.settings.animMs : 180);
+// The game last drawn: another game (a new one, one of Your games, an import) is drawn at once,
+// not slid from the last game's position. While pieces slide, chessground leaves the marks drawn
+// on the board as they were (QA: a Reveal game's "?" stood on an imported Standard game).
+let drawnGame = null;
 const ROLE_OF_LETTER = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
 
 /** Draw the board at once (before Python is up): the saved game's position as last shown
@@ -116,10 +120,12 @@ export function renderBoard(st) {
   const c = st.computer;
   const premove = !!c && !!c.thinking && !st.replay && !isOver(st) && st.phase === 'play';
   const turned = app.cg.state.orientation !== st.orientation;
+  const sameGame = st.gameId === drawnGame;
+  drawnGame = st.gameId;
   app.cg.set({
     ...(still ? {} : { fen: board.fen }),
     // No animation when a blank may turn into a piece (it must not linger as a fading ghost).
-    animation: { enabled: !still && !calm() && animMs() > 0, duration: animMs() },
+    animation: { enabled: sameGame && !still && !calm() && animMs() > 0, duration: animMs() },
     orientation: st.orientation,
     turnColor: st.turnColor,
     lastMove: st.lastMove || undefined,

@@ -78,3 +78,22 @@ def test_a_game_with_secrets_is_exported_only_once_it_is_over(page, site, record
     page.locator("#btn-exchange").click()
     expect(page.locator("#export-error")).to_contain_text("once it is over")
     expect(page.locator("#export-out")).to_be_hidden()
+
+
+def test_a_game_imported_from_a_reveal_game_is_drawn_at_once_without_its_covers(page, site, recorder):
+    """Another game is drawn at once, not slid from the last game's position: while pieces slid,
+    chessground left the marks on the board as they were, and a Reveal game's "?" on each cover
+    stood on an imported Standard game (QA, a screenshot taken as the import came)."""
+    page.goto(site.url("/index.html"))
+    wait_for_app(page, recorder=recorder)
+    wait_ready(page)
+    page.evaluate("window.hcApp.call('new_game', {variant: 'reveal'})")
+    page.evaluate("window.hcApp.call('move', {orig: 'b1', dest: 'c3'})")
+    marks = "[...document.querySelectorAll('#board svg.cg-custom-svgs g')].filter(g => g.childElementCount).length"
+    page.wait_for_function(f"{marks} > 20")          # the covers' "?"
+    left = page.evaluate("""async (marks) => {
+      window.hcApp.call('import_game', {text: '1. e4 e5 2. Nf3 *'});
+      await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return [window.hcApp.state().variant.id, eval(marks)];
+    }""", marks)
+    assert left == ["standard", 0], left
