@@ -27,7 +27,7 @@ import re
 
 from hiddenchess.engine.variant import VARIANTS, get_variant, load_plugin
 
-__all__ = ["Keyboard", "KEYBOARDS", "register_keyboard", "keyboard_for"]
+__all__ = ["Keyboard", "KEYBOARDS", "register_keyboard", "keyboard_for", "for_seat"]
 
 #: variant id -> :class:`Keyboard` subclass (filled by the variants' ``keyboard`` plug-ins).
 KEYBOARDS: dict = {}
@@ -46,6 +46,20 @@ def register_keyboard(variant_id: str):
 _HOME_SQUARE = re.compile(r"(?<![a-z])([a-h])([12])\b")
 
 
+def for_seat(text: str, seat) -> str:
+    """``text``, an example written for White, as ``seat`` reads it: Black's own squares where it
+    names White's home rows (QA: Black was told "for example seal d2 e2").
+
+    >>> for_seat("type Ke1 or Pa2, seal d2 e2; remove e1", "black")
+    'type Ke8 or Pa7, seal d7 e7; remove e8'
+    >>> for_seat("seal d2 e2", "white")
+    'seal d2 e2'
+    """
+    if seat != "black":
+        return text
+    return _HOME_SQUARE.sub(lambda m: m.group(1) + "87"[int(m.group(2)) - 1], text)
+
+
 class Keyboard:
     """Standard chess: moves in SAN or UCI, no setup, no words beyond the usual events."""
 
@@ -54,16 +68,13 @@ class Keyboard:
     setup_help = ""
 
     def setup_words(self, seat) -> str:
-        """:attr:`setup_help` for ``seat``: Black's squares where the example names White's home
-        rows (QA: Black was told "for example seal d2 e2").
+        """:attr:`setup_help` as ``seat`` reads it (:func:`for_seat`).
 
         >>> k = Keyboard(); k.setup_help = "type Ke1 or Pa2, seal d2 e2; remove e1"
         >>> k.setup_words("black")
         'type Ke8 or Pa7, seal d7 e7; remove e8'
         """
-        if seat != "black":
-            return self.setup_help
-        return _HOME_SQUARE.sub(lambda m: m.group(1) + "87"[int(m.group(2)) - 1], self.setup_help)
+        return for_seat(self.setup_help, seat)
 
     def clean(self, text: str) -> str:
         """``text`` without the marks this variant's notation adds to a move that the page's

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from hiddenchess.app.errors import SessionError
-from hiddenchess.app.keyboard import Keyboard, register_keyboard
+from hiddenchess.app.keyboard import Keyboard, for_seat, register_keyboard
 from hiddenchess.app.text import title
 
 __all__ = ["SecretPawnKeyboard"]
@@ -40,8 +40,7 @@ class SecretPawnKeyboard(Keyboard):
         if not words or not all(_SQUARE.match(w) for w in words):
             return None
         if len(words) != 2:
-            example = "seal d7 e7" if seat == "black" else "seal d2 e2"
-            raise SessionError(f"seal exactly two pawns, e.g. {example} (got {len(words)})")
+            raise SessionError(for_seat(f"seal exactly two pawns, e.g. seal d2 e2 (got {len(words)})", seat))
         return "seal", {"squares": words}
 
     def event_words(self, event: dict, seat: str):
