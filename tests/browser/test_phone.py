@@ -198,11 +198,22 @@ def test_the_header_title_never_breaks_a_phrase(sized, variant, clock):
 
 def test_the_quick_play_card_keeps_its_colours_on_a_phone(app):
     """On a phone the dialogs' button rows stick to the bottom on the panel's colour; the quick-play
-    card on the board (dark) keeps its own: no light band behind Cancel."""
+    card on the board (dark) keeps its own: no light band behind Cancel. While it seeks, nothing
+    of the last game shows: not its players, clocks and trays (under and over the card on a phone),
+    nor its move box and board controls; cancelled, the game is back as it was."""
     app.set_viewport_size({"width": 390, "height": 844})
+    app.evaluate("window.hcApp.call('new_game', {variant: 'standard', clock: '5+3'})")
+    for uci in ("e2e4", "e7e5"):
+        assert not app.evaluate("u => window.hcApp.call('move', {orig: u.slice(0, 2), dest: u.slice(2)})", uci).get("error")
+    last_game = ("#player-top", "#player-bottom", "#player-bottom .clock", "#move-box", "#btn-flip", "#btn-exchange")
+    for sel in last_game:
+        expect(app.locator(sel)).to_be_visible()
     try:
         app.evaluate("import('./assets/js/quick-ui.js').then(m => { m.startQuick('secret-pawn', '5+3'); })")
+        app.get_by_role("button", name="Find an opponent").click()  # (the game in progress is kept)
         expect(app.locator("#quick-card")).to_be_visible()
+        for sel in last_game:
+            expect(app.locator(sel)).to_be_hidden()
         on_screen(app, "quick-card-390x844", "#quick-cancel")
         row = app.evaluate("""() => {
             const s = getComputedStyle(document.querySelector('#quick-card .dialog-buttons'));
@@ -215,6 +226,9 @@ def test_the_quick_play_card_keeps_its_colours_on_a_phone(app):
         app.evaluate("import('./assets/js/quick-ui.js').then(m => m.stopQuick())")
         expect(app.locator("#quick-card")).to_be_hidden()
         app.set_viewport_size({"width": 1280, "height": 800})
+    for sel in last_game:
+        expect(app.locator(sel)).to_be_visible()
+    assert app.evaluate("window.hcApp.state().moves.length") == 2
 
 
 def touch_phone(browser, site, width: int, height: int):
