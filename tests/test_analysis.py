@@ -195,6 +195,22 @@ def test_the_session_asks_for_the_position_the_replay_shows():
         analysis_request(s, 3)
 
 
+def test_a_game_that_ended_on_the_board_says_so_in_the_words_of_its_result_line():
+    """The analysis of a mate names who won as the result line does ("Computer wins"), not
+    the colour ("Black wins") beside it."""
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    st = s.new_game({"variant": "standard", "mode": "computer", "level": 1, "color": "white"},
+                    now_ms=T0)
+    for ply, (mine, its) in enumerate([("f2f3", "e7e5"), ("g2g4", "d8h4")]):
+        s.move(mine[:2], mine[2:], None, now_ms=T0)
+        st = s.computer_move(its, ply=2 * ply + 1, game=st["gameId"], now_ms=T0)
+        assert st["error"] is None, st["error"]
+    assert st["status"]["message"] == "Checkmate — Computer wins"
+    final = analysis_request(s)
+    assert final["over"] == "Checkmate — Computer wins" and final["result"] == "0-1"
+
+
 def test_bad_requests_get_clear_errors(monkeypatch):
     game = knight_behind_pawns(["a7", "b7"])
     with pytest.raises(SessionError, match="perspective"):

@@ -19,11 +19,15 @@ for the request of the position the replay shows, and hands it to the computer's
 ('white', 2, False, 'white')
 >>> position_request(g, 4, "all")["over"]
 'Checkmate — Black wins'
+>>> position_request(g, 4, "all", {"white": "You", "black": "Computer"})["over"]
+'Checkmate — Computer wins'
 """
 
 from hiddenchess.ai import computer_plays
 from hiddenchess.ai.analysis import ANALYSIS_PASSES
 from hiddenchess.app.errors import SessionError
+from hiddenchess.app.pgn import speakers
+from hiddenchess.app.text import message
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.record import from_record, to_record
 
@@ -56,19 +60,20 @@ def analysis_request(session, ply=None, perspective=None) -> dict:
         # device knows only its own side)
         raise SessionError(f"until everything in the game is known, only what {viewer.title()} knew "
                            "can be analysed")
-    request = position_request(game, at["ply"], at["perspective"])
+    request = position_request(game, at["ply"], at["perspective"], speakers(session))
     request["game"] = session.game_id
     request["hidden"] = bool(session.panel.keeps_secrets)
     request["passes"] = list(ANALYSIS_PASSES)
     return request
 
 
-def position_request(game, ply: int, perspective: str) -> dict:
+def position_request(game, ply: int, perspective: str, names: "dict | None" = None) -> dict:
     """The analysis request of ``game`` (finished) after ``ply`` half-moves, as ``perspective``
     (``"white"``, ``"black"`` or ``"all"``) knew it. Keys: ``key`` (the same request, the same
     key), ``ply``, ``perspective``, ``label``, ``turn``, and either ``view`` (plus ``truth`` for
-    ``"all"``) or ``over`` and ``result`` (the game had ended there: its ending's text and
-    result)."""
+    ``"all"``) or ``over`` and ``result`` (the game had ended there: its ending's text, in the
+    words of the game's result line with ``names`` (``{"white": "You", "black": "Computer"}``),
+    and its result)."""
     if not game.status.over:
         raise SessionError("the analysis is there once the game is over")
     if perspective not in PERSPECTIVE_LABELS:
@@ -95,7 +100,7 @@ def position_request(game, ply: int, perspective: str) -> dict:
         "turn": then.turn,
     }
     if then.status.over:
-        out["over"] = then.status.to_json()["message"]
+        out["over"] = message(then.status.to_json(), names)
         out["result"] = then.status.result
         return out
     seat = then.turn if perspective == "all" else perspective
