@@ -9,6 +9,7 @@ from hiddenchess.app.session import Session
 from hiddenchess.app.storage import MemoryBackend
 from hiddenchess.game.game import Game
 from test_session_computer import T0, answer, computer_game
+from test_session_secret import play, sealed_session
 
 
 def local(**extra) -> Session:
@@ -95,3 +96,12 @@ def test_an_error_that_opens_with_a_move_keeps_its_notation():
         s.dispatch("typed", {"text": uci}, now_ms=T0)
     assert s.dispatch("typed", {"text": "exd6"}, now_ms=T0)["error"].startswith("exd6 ")
     assert s.dispatch("resign", {"color": "purple"}, now_ms=T0)["error"].startswith("Colour must be")
+
+
+def test_a_secret_pawn_move_keeps_its_notation_in_the_refusal():
+    """QA (2026-12-07): Take back's title and the move box said "Ef4 **f4 revealed something": the
+    pawn's file was capitalised as if it were a piece letter (a secret pawn's step, file + square)."""
+    s, st = sealed_session(white=("d2", "e2"), black=("d7", "e7"))
+    st = play(s, "e2e4", "a7a6", "e4f4")
+    assert st["moves"][-1]["san"] == "ef4 **f4"
+    assert st["takebackWhy"] == "ef4 **f4 revealed something: it cannot be taken back."

@@ -49,8 +49,9 @@ def title(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-#: A sentence that opens with a pawn's move or a square (``e4``, ``exd5``, ``e2e4``, ``bxa3``).
-_OPENS_WITH_MOVE = re.compile(r"[a-h](?:[1-8]|x[a-h])")
+#: A sentence that opens with a pawn's move or a square (``e4``, ``exd5``, ``e2e4``, ``bxa3``, and
+#: a secret pawn's step, ``ef4 **f4``).
+_OPENS_WITH_MOVE = re.compile(r"[a-h](?:[1-8]|x[a-h]|[a-h][1-8])")
 
 
 def sentence(text: str) -> str:
@@ -59,6 +60,8 @@ def sentence(text: str) -> str:
 
     >>> sentence("the game is over."), sentence("bxa3 is not a move you can play now.")
     ('The game is over.', 'bxa3 is not a move you can play now.')
+    >>> sentence("ef4 **f4 revealed something."), sentence("bad move.")
+    ('ef4 **f4 revealed something.', 'Bad move.')
     """
     return text if _OPENS_WITH_MOVE.match(text) else title(text)
 
