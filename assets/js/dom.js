@@ -14,6 +14,12 @@ export const FILES = 'abcdefgh';
  * the dialogs, the notifications; the Session words its own by app/text.py foe_words). */
 export const foeWords = (stranger, text) => (stranger && text ? text.replace(/\b([Yy])our friend\b/g, '$1our opponent') : text);
 
+/** "1 move", "4 moves": a game's length in moves, as the Games screen and the start screen say it
+ * (a move is White's and Black's, so 8 plies are 4 moves). */
+export const movesText = plies => {
+  const n = Math.ceil((plies || 0) / 2);
+  return `${n} move${n === 1 ? '' : 's'}`;
+};
 export const isOver = st => !!(st && st.status && st.status.over);
 /** A game going on (the start screen's "Continue your game"): not over, and a move played, the
  * secrets being chosen, or a friend in it. The untouched board of a first visit or of a new game

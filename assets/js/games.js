@@ -12,7 +12,7 @@
 // relays are asked whether the friend has sent a move in the others (signal/awaits.js, decided by
 // peer/awaiting.js); such a game awaits you until it is opened.
 
-import { $, download, foeWords, isGoing } from './dom.js';
+import { $, download, foeWords, isGoing, movesText as moves } from './dom.js';
 import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
 import { confirmDialog, mayLeave } from './dialogs.js';
@@ -97,7 +97,6 @@ function resultText(g) {
   return why ? `${text} · ${why}` : text;
 }
 
-const moves = plies => `${Math.ceil((plies || 0) / 2)} move${Math.ceil((plies || 0) / 2) === 1 ? '' : 's'}`;
 const DATES = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 const date = ms => (ms ? DATES.format(ms) : '');
 // (an imported game: the day its PGN says it was played, "2024.03.01", else the day it came)

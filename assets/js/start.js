@@ -5,7 +5,7 @@
 // module names no variant.
 
 import { Chessground } from '../vendor/chessground/chessground.min.js';
-import { $, gameFocus, isGoing, isOver } from './dom.js';
+import { $, gameFocus, isGoing, isOver, movesText } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { each } from './panels/index.js';
@@ -119,7 +119,7 @@ function renderCards() {
   const st = app.state;
   const going = isGoing(st);
   $('start-continue').hidden = !going;
-  if (going) $('start-continue-text').textContent = [st.variant && st.variant.name, `${(st.moves || []).length} moves`].join(' · ');
+  if (going) $('start-continue-text').textContent = [st.variant && st.variant.name, movesText((st.moves || []).length)].join(' · ');
 }
 
 export function openStart() {

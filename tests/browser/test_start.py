@@ -102,6 +102,17 @@ def test_first_visit_shows_the_variants_and_each_starts_in_one_click(fresh):
     expect(page.locator("#dlg-new")).to_be_visible()
 
 
+def test_continue_your_game_counts_moves_as_the_games_screen_does(fresh):
+    """QA (2026-12-07): "Continue your game" said "Standard · 8 moves" for four moves (it counted
+    plies), and "1 moves" for one, where the Games screen said "4 moves", "1 move"."""
+    page = fresh
+    card(page, "standard").get_by_role("button", name="Play on this device").click()
+    for orig, dest in (("e2", "e4"), ("e7", "e5"), ("g1", "f3")):
+        page.evaluate(f"window.hcApp.call('move', {{orig: '{orig}', dest: '{dest}'}})")
+    page.locator(".brand").click()
+    expect(page.locator("#start-continue-text")).to_have_text("Standard · 2 moves")
+
+
 def test_a_reload_goes_straight_to_the_board(fresh, site):
     page = fresh
     card(page, "secret-pawn").get_by_role("button", name="Play the computer").click()
