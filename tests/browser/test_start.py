@@ -113,6 +113,16 @@ def test_continue_your_game_counts_moves_as_the_games_screen_does(fresh):
     expect(page.locator("#start-continue-text")).to_have_text("Standard · 2 moves")
 
 
+def test_the_new_game_dialog_keeps_start_game_on_screen(fresh):
+    """QA (2026-12-07): on a 1280x800 desktop the New game form against the computer is 1636 px
+    long, and Start game stood 900 px below the dialog's foot; a phone's dialog kept it there."""
+    page = fresh
+    page.get_by_role("button", name="More options…").click()
+    expect(page.locator("#dlg-new")).to_be_visible()
+    page.locator("#form-new label:has(input[name=mode][value=computer])").click()
+    expect(page.locator("#new-start")).to_be_in_viewport(ratio=1)
+
+
 def test_a_reload_goes_straight_to_the_board(fresh, site):
     page = fresh
     card(page, "secret-pawn").get_by_role("button", name="Play the computer").click()
