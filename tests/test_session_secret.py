@@ -481,3 +481,20 @@ def test_a_draw_offer_hides_the_offerers_board_until_the_other_side_answers():
     assert state["viewer"] == "spectator" and state["handover"] == {"to": "white", "for": "draw"}
     state = s.decline_draw(now_ms=T0)
     assert state["viewer"] == "spectator" and state["handover"] == {"to": "black", "for": "move"}
+
+
+def test_a_draw_offered_by_the_side_not_to_move_hands_the_device_over_for_the_offer():
+    """QA (2026-12-07): Black held the device (to move) and White tapped its own Offer a draw: the
+    hand-over read "Pass the device to Black — White played e4. Black to move." (for a move), and
+    said nothing of the offer. It is a hand-over for the draw: "White offers a draw. Black answers
+    it." on the page."""
+    s, _ = sealed_session(("a2", "b2"), ("g7", "h7"))
+    play(s, "e2e4")
+    state = s.show_board(now_ms=T0)
+    assert state["viewer"] == "black" and state["turnColor"] == "black"
+    state = s.offer_draw("white", now_ms=T0)
+    assert state["drawOffer"] == "white" and state["viewer"] == "spectator"
+    assert state["handover"] == {"to": "black", "for": "draw"}
+    assert s.show_board(now_ms=T0)["viewer"] == "black"
+    state = s.decline_draw(now_ms=T0)
+    assert state["drawOffer"] is None and state["viewer"] == "black"  # (Black answered, and moves)

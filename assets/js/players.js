@@ -48,7 +48,8 @@ export function renderPlayers(st) {
     clock.dataset.color = color;
     clock.setAttribute('aria-label', `${COLOR_NAMES[color]}'s clock`);
   }
-  $('offer').hidden = !st.drawOffer || over;
+  // (on one device, answered once its side holds it: not under the hand-over screen)
+  $('offer').hidden = !st.drawOffer || over || !!st.handover;
   if (st.drawOffer && !over) {
     const other = st.drawOffer === 'white' ? 'black' : 'white';
     $('offer-text').textContent = `${COLOR_NAMES[st.drawOffer]} offers a draw. ${COLOR_NAMES[other]}?`;

@@ -195,7 +195,10 @@ def test_a_takeback_or_a_draw_offer_shows_no_board_to_the_one_who_answers(app):
     app.locator("#player-bottom .act-draw").click()  # White offers a draw from its own board
     expect(app.locator("#handover-text")).to_have_text("White offers a draw. Black answers it.")
     expect(app.locator("#offer-text")).to_contain_text("White offers a draw")
+    # (answered once Black holds the device: not from under the hand-over screen, by White)
+    expect(app.locator("#offer")).to_be_hidden()
     take_device(app, "black")
+    expect(app.locator("#offer")).to_be_visible()
     expect(ties(app, "hidden")).to_have_count(2)  # Black's own g7 and h7
     app.locator("#btn-decline").click()
     take_device(app, "white")

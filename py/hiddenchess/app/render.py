@@ -118,7 +118,10 @@ def handover(session, viewer: str) -> dict | None:
     g = session.game
     if g.phase != "setup":
         due = session.device_due()
-        why = "penalty" if g.pending_penalty else "move" if due == session.next_viewer() else "draw"
+        # (an open offer is what the device goes for, even to the side to move: "White offers a
+        # draw. Black answers it.", not the last move's words)
+        offered = session.draw_offer is not None and due == other(session.draw_offer)
+        why = "penalty" if g.pending_penalty else "draw" if offered else "move"
         return {"to": due, "for": why}
     return {"to": session.next_viewer(), "for": session.panel.setup_action}
 
