@@ -8,7 +8,7 @@ import pytest
 
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.peer import PeerGame, decode
-from hiddenchess.peer.deadlines import CORRESPONDENCE_STALL_MS, GRACE_MS, STALL_MS
+from hiddenchess.peer.deadlines import CORRESPONDENCE_STALL_MS, DELIVERED_MS, GRACE_MS, STALL_MS
 from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS
 
 from test_peer_support import Pair
@@ -218,6 +218,81 @@ def test_withheld_final_forfeits(disconnect):
     assert "final openings" in p.w.ending["evidence"]
     assert p.w.ending["was"]["reason"] == "checkmate"
     assert not p.w.can_claim_stall(wait + 1)            # (once)
+
+
+def resigned_game(clock=(5, 3)):
+    """Secret Pawn with a clock, 1.e4 e5 delivered both ways (t = 1 s)."""
+    p = Pair("secret-pawn", seals=SP_SEALS, clock=list(clock), now=0)
+    for m in ["e2e4", "e7e5"]:
+        p.now += 500
+        p.move(m)
+    return p
+
+
+def test_a_resignation_the_friend_never_received_owes_no_final():
+    """QA (2026-12-07): Black's tab was closed; White resigned, and 90 s later its page offered
+    "Claim the win (your friend stalls)": Black owed "its final openings", although it never had
+    the resignation, and the claim turned White's resignation into White's win by forfeit. The
+    final is owed only once the friend can know the game is over."""
+    p = resigned_game()
+    p.w.disconnect(now_ms=2_000)                       # (Black closed its tab)
+    p.w.resign(now_ms=12_000)
+    assert p.w.phase == "over" and p.w.final_sent
+    assert p.w.owed() is None
+    assert not p.w.can_claim_stall(10 ** 9)
+    with pytest.raises(HiddenChessError):
+        p.w.claim_stalled(now_ms=10 ** 9)
+    # Black comes back: from then its final is owed, and its honest page sends it at once.
+    p.now = 500_000
+    p.connect()
+    assert p.w.peer_final is not None and p.w.owed() is None
+    assert p.w.status().reason == p.b.status().reason == "resignation"
+    assert p.w.status().winner == p.b.status().winner == "black"
+
+
+def test_a_final_owed_from_when_the_friend_is_back_and_withheld_then_forfeits():
+    p = resigned_game()
+    p.w.disconnect(now_ms=2_000)
+    p.w.resign(now_ms=12_000)
+    p.w.connect(now_ms=100_000)                        # the channel opens again: it is delivered
+    owed = p.w.owed()
+    assert owed is not None and owed["since"] == 100_000 and owed["what"].startswith("its final")
+    # (Black's page took the resignation and the final, and sent nothing back: it withholds)
+    assert not p.w.can_claim_stall(100_000 + STALL_MS - 1)
+    assert p.w.can_claim_stall(100_000 + STALL_MS)
+
+
+def test_a_channel_that_closes_right_after_the_final_did_not_deliver_it():
+    # The friend's tab closed a moment before White resigned; the page declares the channel lost
+    # 6 s after it last heard the friend, so within DELIVERED_MS of the final.
+    p = resigned_game()
+    p.w.resign(now_ms=3_000)
+    assert p.w.owed()["since"] == 3_000                # (open: tentatively due)
+    p.w.disconnect(now_ms=3_000 + DELIVERED_MS - 1)
+    assert p.w.owed() is None and not p.w.can_claim_stall(10 ** 9)
+    # Open for DELIVERED_MS after the final, the channel delivered it: leaving then does not
+    # stop the count (a page cannot dodge the audit by closing once it has the ending).
+    p = resigned_game()
+    p.w.resign(now_ms=3_000)
+    p.w.disconnect(now_ms=3_000 + DELIVERED_MS)
+    assert p.w.owed()["since"] == 3_000
+    assert p.w.can_claim_stall(3_000 + GRACE_MS + STALL_MS + DELIVERED_MS)
+
+
+def test_a_final_the_friend_acknowledged_is_owed_from_the_end_even_if_the_channel_closes():
+    p = resigned_game()
+    p.w.resign(now_ms=3_000)
+    for text in p.w.take_outbox():                     # resign, final
+        assert p.b.receive(text, now_ms=3_000) is None
+    withheld = [t for t in p.b.take_outbox() if decode(t)["t"] != "final"]
+    assert withheld == []                              # (Black's page sends only its final)
+    # Black's hello, after a reconnection, says it holds White's resignation and final.
+    p.b.disconnect(now_ms=3_200)
+    p.b.connect(now_ms=3_300)
+    hello = [t for t in p.b.take_outbox() if decode(t)["t"] == "hello"]
+    assert p.w.receive(hello[0], now_ms=3_300) is None
+    p.w.disconnect(now_ms=3_400)                       # (closed at once: delivered all the same)
+    assert p.w.owed()["since"] == 3_000
 
 
 def test_honest_pages_owe_nothing_for_long():

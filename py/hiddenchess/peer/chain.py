@@ -112,6 +112,9 @@ class Chain:
         #: this page lost came back): meanwhile this side sends nothing of its own.
         self.synced = True
         self.behind = 0                # the peer's hello: it holds this many of my messages
+        #: The most of my messages a hello of the peer said it holds (not saved; a hello proves
+        #: nothing, but a page that says it holds a message owes what that message asks).
+        self.peer_has = 0
         self.returned: list = []       # my own lost messages, come back: [(text, msg, hash)]
         self.last_resend: int | None = None
         self.resent_bytes = 0
@@ -227,6 +230,7 @@ class Chain:
         have_n, head_n = msg["have_n"], msg["head_n"]
         self.suspect = None
         self.behind = 0
+        self.peer_has = max(self.peer_has, min(have_n, len(self.sent)))
         answer = self.may_resend(now_ms)
         out = []
         if have_n > len(self.sent):

@@ -17,7 +17,10 @@ the network's.
   was disconnected -- but a disconnection is excused only up to :data:`GRACE_MS` in all for one
   owed message, so that leaving for good, or re-joining every few seconds, does not stop the
   count. A side that misses the deadline may be claimed against (``claim stalled``): it loses
-  by forfeit. A final that never comes forfeits too (the end-of-game audit cannot be dodged).
+  by forfeit. A final that never comes forfeits too (the end-of-game audit cannot be dodged) --
+  but it is owed only once the peer can know that the game is over: from when it acknowledged
+  the messages that ended it, or had them delivered (:meth:`Deadlines.final_mark`). A side that
+  resigned or flagged while the other page was closed cannot turn that into a forfeit win.
 * **A game without a clock counts days** (:data:`CORRESPONDENCE_STALL_MS`, three days): it may
   go on through the relays while the other page is closed (store and forward, see
   docs/PEER.md), and an honest page sends what it owes only when its player opens it again.
@@ -27,13 +30,18 @@ from __future__ import annotations
 
 from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS
 
-__all__ = ["Deadlines", "STALL_MS", "GRACE_MS", "CORRESPONDENCE_STALL_MS", "limit_words"]
+__all__ = ["Deadlines", "STALL_MS", "GRACE_MS", "CORRESPONDENCE_STALL_MS", "DELIVERED_MS", "limit_words"]
 
 #: How long (counted time, see the module docstring) a side may take to send a message it owes
 #: before the other side may claim a forfeit.
 STALL_MS = 30_000
 #: How much disconnected time is excused, in all, while one message is owed.
 GRACE_MS = 60_000
+#: A final sent while the channel was open counts as delivered once the channel has stayed open
+#: this long after it (ms): a page declares its connection lost 6 s after it last heard the
+#: friend, so a channel still open then heard the friend after the final, which the ordered
+#: channel delivered first.
+DELIVERED_MS = 10_000
 #: The deadline of an owed message in a game without a clock (correspondence through the relays:
 #: the owing page answers when its player opens it again).
 CORRESPONDENCE_STALL_MS = 3 * 24 * 3600 * 1000
@@ -79,6 +87,11 @@ class Deadlines:
         if away["since"] is None:
             away["since"] = now_ms
         self.away = away
+        due = self.final_due
+        if (due is not None and due.get("tentative") and due["since"] is not None
+                and now_ms - due["since"] < DELIVERED_MS and not self.holds_end(due)):
+            # (the channel closed too soon after the final: the peer may never have had it)
+            self.final_due = {**due, "since": None}
 
     def came_online(self, now_ms: int) -> None:
         away = self.away or {"total": 0, "since": None}
@@ -86,6 +99,28 @@ class Deadlines:
             away["total"] += max(0, now_ms - away["since"])
             away["since"] = None
         self.away = away
+        due = self.final_due
+        if due is not None and due["since"] is None:
+            # (the channel is open again: what the peer lacks of this page's log goes to it now)
+            self.final_due = {**due, "since": now_ms, "off": self.offline_total(now_ms),
+                              "tentative": True}
+
+    def final_mark(self, ended: int) -> dict:
+        """:attr:`final_due` as this page sends its final, the game having ended once this page
+        had sent ``ended`` messages: the peer's final is due from now if it holds them, or if the
+        channel is open (tentatively: unless it closes within :data:`DELIVERED_MS`), else from
+        when the channel opens again (``since`` ``None`` meanwhile)."""
+        mark = {**self.owe_mark(None), "ended": ended}
+        if self.holds_end(mark):
+            return mark
+        if self.chain.connected:
+            return {**mark, "tentative": True}
+        return {**mark, "since": None}
+
+    def holds_end(self, due: dict) -> bool:
+        """Whether the peer acknowledged (or its hello said it holds) the messages of this page
+        that ended the game (a :attr:`final_due` saved before ``ended`` was kept: yes)."""
+        return max(self.chain.peer_ack, self.chain.peer_has) >= due.get("ended", 0)
 
     def owe_mark(self, now_ms) -> dict:
         """``{"since", "off"}``: a message becomes owed now (for a pending move or probe)."""
@@ -111,7 +146,7 @@ class Deadlines:
                 return {"what": "its answer to your draw claim", **_mark(self.claim_wait)}
             return None
         if (self.phase == "over" and self.final_sent and self.peer_final is None
-                and self.final_due is not None):
+                and self.final_due is not None and self.final_due["since"] is not None):
             return {"what": "its final openings (the end-of-game check)", **_mark(self.final_due)}
         return None
 

@@ -384,10 +384,11 @@ class PeerGame(Resync, Match):
         st = self.status()
         openings = [{"item": i, "value": s["value"], "salt": s["salt"]}
                     for i, s in sorted((self.my_secrets or {}).items())]
+        ended = len(self.chain.sent)  # (the peer knows the game is over once it holds these)
         self.send("final", ply=self.ply, open=openings, result=st.result, reason=st.reason or "",
                   **({"tries": self.tries_seed} if self.tries_seed else {}))
         self.final_sent = True
-        self.final_due = self.owe_mark(None)  # (the peer's final is due from now)
+        self.final_due = self.final_mark(ended)  # (when the peer's final is due)
         self.maybe_audit()
 
     def maybe_audit(self) -> None:
