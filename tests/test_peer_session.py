@@ -565,3 +565,22 @@ def test_a_reveal_cover_move_awaiting_its_draw_is_not_guessed():
     link.open()
     st = link.state("a")
     assert len(st["moves"]) == 1 and not st["moves"][0].get("pending")
+
+
+def test_a_move_waiting_for_its_answer_is_not_listed_as_awaiting_you():
+    """QA (2026-12-07): White played Nf3 in a Secret Pawn game without a clock while Black's tab
+    was closed; the move waited for Black's answer ("Nf3 …", "Your friend to move"), but Your
+    games listed it as "Your move · 1 awaiting you", even after a reload."""
+    link = Link("secret-pawn")
+    link.call("a", "seal", {"squares": ["d2", "e2"]})
+    link.call("b", "seal", {"squares": ["c7", "f7"]})
+    link.play(["e2e4", "g8f6"])
+    link.close()
+    st = link.call("a", "move", {"orig": "g1", "dest": "f3"})
+    assert st["error"] is None and st["peer"]["waiting_for"] == "your friend's answer"
+    games = json.loads(link.a.storage.backend.data["hiddenchess.games"])["games"]
+    assert "y" not in games[st["gameId"]], games[st["gameId"]]
+    link.open()                                        # answered: Black to move, on its page
+    st = link.state("b")
+    games = json.loads(link.b.storage.backend.data["hiddenchess.games"])["games"]
+    assert games[st["gameId"]]["y"] == 1

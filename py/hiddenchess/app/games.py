@@ -77,6 +77,8 @@ def summary_of(session, now_ms: int) -> dict:
     seat = _player_seat(session)
     due = session.next_viewer()
     pg = getattr(session.mode, "pg", None)  # a friend game: what the relays' store knows it by
+    if pg is not None and pg.pending is not None and pg.pending["by"] == seat:
+        due = None  # (this side's move waits for the friend's answer: nothing awaits this player)
     summary = make_summary(
         variant=g.variant.id, mode=session.options.get("mode", "local"),
         result=status.result if status.over else "*", reason=status.reason if status.over else None,
