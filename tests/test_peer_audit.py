@@ -150,8 +150,30 @@ def test_the_page_shows_what_the_friend_owes_and_lets_it_be_claimed():
     assert st["peer"]["owed"]["counted_s"] == limit // 1000 - 1 and st["peer"]["canClaim"] is None
     st = link.a.dispatch("tick", {}, now_ms=link.now + limit + 1_000)
     owed = st["peer"]["owed"]
-    assert owed["what"] == "the opening of its move" and owed["counted_s"] == limit // 1000 + 1
+    assert owed["what"] == "what their move revealed" and owed["counted_s"] == limit // 1000 + 1
     assert owed["text"].endswith("you may claim the game") and st["peer"]["canClaim"] == "stalled"
     st = link.a.dispatch("claim_win", {}, now_ms=link.now + limit + 1_000)
     assert st["status"]["reason"] == "forfeit" and st["status"]["winner"] == "white"
-    assert "did not send the opening of its move" in st["status"]["message"]
+    assert "did not send what their move revealed" in st["status"]["message"]
+
+
+def test_while_the_connection_is_down_the_owed_count_says_when_it_goes_on():
+    """QA (2026-12-07): with the friend's tab closed, "(0 of 30 s)" stood still for the minute of
+    disconnection the deadline excuses, and looked frozen."""
+    link = Link("reveal", clock=[300, 3])
+    link.play(["g1f3"])
+    link.up = False                              # (the messages below are carried by hand)
+    st = link.call("b", "move", {"orig": "g8", "dest": "f6"})
+    (move,) = [t for t in st["peer"]["outbox"] if decode(t)["t"] == "move"]
+    st = link.a.dispatch("peer_receive", {"data": move}, now_ms=link.now)
+    (answer,) = st["peer"]["outbox"]
+    link.b.dispatch("peer_receive", {"data": answer}, now_ms=link.now)   # (its opening: withheld)
+    st = link.a.dispatch("tick", {}, now_ms=link.now + 5_000)
+    assert st["peer"]["owed"]["text"] == "Your friend owes what their move revealed (5 of 30 s)"
+    link.a.dispatch("peer_closed", {}, now_ms=link.now + 5_000)
+    st = link.a.dispatch("tick", {}, now_ms=link.now + 25_000)
+    assert st["peer"]["owed"]["text"] == (
+        "Your friend owes what their move revealed (5 of 30 s; the connection is down, and the "
+        "count goes on in 41 s if it stays down)")
+    st = link.a.dispatch("tick", {}, now_ms=link.now + 75_000)
+    assert st["peer"]["owed"]["text"] == "Your friend owes what their move revealed (15 of 30 s)"

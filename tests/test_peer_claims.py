@@ -54,7 +54,7 @@ def test_the_holder_answers_a_fifty_move_claim():
     assert p.b.protocol.own_claim(p.b.local, None) == "fifty-moves"
     p.b.claim_draw()
     assert p.b.waiting_for() == "your friend's answer to your claim" and p.b.dests() == {}
-    assert p.b.owed()["what"] == "its answer to your draw claim"
+    assert p.b.owed()["what"] == "their answer to your draw claim"
     p.pump()
     # White's pawn moved 80 plies ago: the claim does not stand, and play goes on.
     assert decode(p.sent["white"][-1])["t"] == "draw-decline"

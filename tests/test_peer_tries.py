@@ -334,7 +334,7 @@ def test_a_withheld_try_answer_is_owed_and_forfeits():
     for text in p.w.take_outbox():
         assert p.b.receive(text, now_ms=0) is None
     assert [decode(t)["t"] for t in p.b.take_outbox()] == ["try-answer"]   # (never delivered)
-    assert p.w.owed()["what"].startswith("its answer to your question")
+    assert p.w.owed()["what"].startswith("their answer to your question")
     assert p.w.dests() == {} and p.w.waiting_for() == "your friend's answer"
     limit = p.w.stall_ms()                       # (no clock: days)
     assert not p.w.can_claim_stall(limit - 1) and p.w.can_claim_stall(limit)

@@ -109,6 +109,14 @@ const FRIEND_CARDS = {
     paste: "Your friend's answer or link",
     wait: null,
   },
+  // (quick play: a stranger can be reached through the relays alone -- no link to send)
+  reconnectStranger: {
+    title: 'Reconnect to your friend',
+    steps: ['When your friend is back, the relays reconnect the two devices by themselves.'],
+    mine: '',
+    paste: null,
+    wait: null,
+  },
 };
 
 const STORE_STEP = 'No clock: you need not wait here. Close the page if you like: the moves wait on the relays until the other side opens the game.';
@@ -185,6 +193,12 @@ export function renderFriend(st) {
   // The card: make this side's code when the card needs one and none is being made.
   const card = friendCardFor(p);
   friend.card = card;
+  // An ended game whose check waits for the friend keeps its result in view: the card is a tap
+  // away (the bar's Reconnect), not over the board (QA: it covered the result of a claimed win).
+  if (card === 'reconnect' && isOver(st) && friend.overCard !== p.game_id) {
+    friend.overCard = p.game_id;
+    friend.hidden = true;
+  }
   const peerBusy = friend.peer && ['inviting', 'joining', 'connecting'].includes(friend.peer.status);
   if ((card === 'invite' || card === 'reconnect') && !friend.making && !peerBusy && !friend.peer) {
     friendOffer(st);
@@ -299,14 +313,14 @@ function renderFriendCard(card) {
   // On phones the card replaces the board: let chessground measure it again when it is back.
   if (wasShown && el.hidden) requestAnimationFrame(() => app.cg.redrawAll());
   if (!card) return;
-  const c = FRIEND_CARDS[card];
   const p = friendGame(app.state);
+  const c = FRIEND_CARDS[card === 'reconnect' && p && p.stranger ? 'reconnectStranger' : card];
   $('friend-title').textContent = said(p, c.title);
   const steps = $('friend-steps');
   const more = card === 'invite' && p && p.invite && !p.invite.c ? [STORE_STEP] : [];
   steps.replaceChildren(...c.steps.concat(more).map(t => Object.assign(document.createElement('li'), { textContent: said(p, t) })));
   el.dataset.card = card;
-  const mine = !!friend.code && card !== 'taken'; // (a taken game's link or code would be sent in vain)
+  const mine = !!friend.code && !!c.mine; // (a taken game's link or code would be sent in vain)
   $('friend-mine').hidden = !mine;
   // A link to a page on this computer only (localhost, 127.0.0.1, a file) cannot be opened elsewhere.
   const local = localPage();
@@ -358,7 +372,7 @@ function renderFriendAudit(audit, provisional) {
   if (audit.status === 'verified') title = `✓ Verified: ${app.state.audited || 'every move'} of both sides checks out.`;
   else if (audit.status === 'failed') title = "✗ Not verified: your friend's device broke the rules.";
   else if (audit.status === 'closed') title = 'The result is final: the end-of-game check did not take place.';
-  else title = 'Provisional result. Checking the game: waiting for both sides to open their secrets…';
+  else title = said(friendGame(app.state), "Provisional result. Checking the game: waiting for your friend's end-of-game message…");
   const head = document.createElement('strong');
   head.textContent = title;
   box.appendChild(head);

@@ -32,6 +32,7 @@ export const friend = {
   making: false, // a code is being prepared (ICE gathering)
   error: '', // the last problem with a pasted code / link
   hidden: false, // the player closed the card to look at the board
+  overCard: null, // the ended game whose reconnect card started hidden (its result stays in view)
   waitingSince: 0, // when this side started to wait for the other (join / answer)
   noticeShown: null, // the protocol notice already shown
   alt: null, // a second Peer over the relay room's channel (signal/room.js), if any

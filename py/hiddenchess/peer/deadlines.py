@@ -132,22 +132,22 @@ class Deadlines:
         """What the peer owes this page now: ``{"what": words, "since", "off"}`` or ``None``."""
         p = self.pending
         if self.resync_since is not None and self.chain.behind > len(self.chain.sent):
-            return {"what": "the messages of this page that it holds (this page restored an "
-                            "older copy of the game)", **_mark(self.resync_since)}
+            return {"what": "the messages of this page that their page holds (this page restored "
+                            "an older copy of the game)", **_mark(self.resync_since)}
         if self.phase == "play":
             if p is not None and p["by"] == self.seat and p["stage"] == "answer":
-                return {"what": "its answer to your move", **_mark(p)}
+                return {"what": "their answer to your move", **_mark(p)}
             if p is not None and p["by"] == self.peer and p["stage"] == "open":
-                return {"what": "the opening of its move", **_mark(p)}
+                return {"what": "what their move revealed", **_mark(p)}
             pr = self.probe
             if pr is not None and pr["by"] == self.seat and pr["refused"] is None:
-                return {"what": "its answer to your question about your king moves", **_mark(pr)}
+                return {"what": "their answer to your question about your king moves", **_mark(pr)}
             if self.claim_wait is not None:
-                return {"what": "its answer to your draw claim", **_mark(self.claim_wait)}
+                return {"what": "their answer to your draw claim", **_mark(self.claim_wait)}
             return None
         if (self.phase == "over" and self.final_sent and self.peer_final is None
                 and self.final_due is not None and self.final_due["since"] is not None):
-            return {"what": "its final openings (the end-of-game check)", **_mark(self.final_due)}
+            return {"what": "their secrets for the end-of-game check", **_mark(self.final_due)}
         return None
 
     def counted_ms(self, owed: dict, now_ms: int) -> int:

@@ -1,0 +1,78 @@
+"""A friend game whose friend closed the tab: the win on time claimed meanwhile, its result kept in
+view, and the end-of-game check done once the friend is back (QA of 2026-12-07).
+
+Everything runs in the private network namespace of netns.py (site, relay, browsers).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_peer_oneclick import _devices, _report_and_close
+from .test_peer_play import CONNECT_MS, shot
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, [nostr_relay.url], ("host", "guest"))
+    yield devices
+    _report_and_close(devices)
+
+
+def invite_with_clock(host, minutes: float) -> str:
+    """Invite a friend to Standard with a clock of ``minutes`` + 0 (the dialog's own clock)."""
+    page = host.page
+    page.locator("#btn-new").click()
+    dialog = page.locator("#dlg-new")
+    expect(dialog).to_be_visible()
+    dialog.locator("input[name=variant][value=standard]").check()
+    page.locator("#choice-friend").click()
+    dialog.locator("input[name=fcolor][value=white]").check()
+    dialog.locator("input[name=clock][value='custom']").check()
+    page.locator("#clock-minutes").fill(str(minutes))
+    page.locator("#clock-increment").fill("0")
+    page.locator("#new-start").click()
+    expect(dialog).to_be_hidden()
+    return host.code()
+
+
+def test_a_win_on_time_against_a_closed_tab_keeps_its_result_in_view(two):
+    """Black closes its tab with its clock running; White claims the win on time. The reconnect
+    card used to cover the result: now the result stays in view, the bar offers Reconnect, and the
+    check says what it waits for. Black comes back: both pages agree and verify."""
+    host, guest = two
+    host.open()
+    guest.open(invite_with_clock(host, 0.5))
+    host.wait_connected()
+    guest.wait_connected()
+    for d, (orig, dest) in ((host, ("e2", "e4")), (guest, ("e7", "e5")), (host, ("g1", "f3"))):
+        d.page.wait_for_function(f"(window.hcApp.state().movable.dests || {{}})['{orig}'] !== undefined",
+                                 timeout=CONNECT_MS)
+        d.move(orig, dest)
+    guest.page.wait_for_function("window.hcApp.state().moves.length === 3", timeout=CONNECT_MS)
+    guest.page.close()
+    claim = host.page.locator("#friend-claim")
+    expect(claim).to_be_visible(timeout=60_000)
+    expect(claim).to_have_text("Claim the win on time")
+    claim.click()
+    expect(host.page.locator("#friend-audit")).to_contain_text(
+        "Provisional result. Checking the game: waiting for your friend's end-of-game message")
+    assert host.state()["status"]["result"] == "1-0"
+    # The card waits behind the bar's Reconnect: the result is what the board area shows.
+    expect(host.page.locator("#friend-show")).to_have_text("Reconnect")
+    expect(host.page.locator("#friend-card")).to_be_hidden()
+    expect(host.page.locator("#banner")).to_be_visible()
+    shot(host.page, "gone-claimed")
+    host.page.locator("#friend-show").click()
+    expect(host.page.locator("#friend-card")).to_be_visible()
+    expect(host.page.locator("#friend-title")).to_have_text("Reconnect to your friend")
+
+    guest.page = guest.new_page()
+    guest.open()
+    for d in (host, guest):
+        expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
+        st = d.state()["status"]
+        assert (st["result"], st["reason"]) == ("1-0", "timeout"), (d.name, st)
