@@ -9,7 +9,7 @@ import { hideBoardToast, showBoardToast } from './toast.js';
 import { any, first } from './panels/index.js';
 import { mountSettings } from './signal/form.js';
 import { storeReaches } from './signal/store.js';
-import { startQuickUi } from './quick-ui.js';
+import { startQuick, startQuickUi } from './quick-ui.js';
 import {
   carryRoom, friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, friendSignal, friendStore,
   isLive, storeInfo, view,
@@ -113,6 +113,8 @@ const FRIEND_CARDS = {
   reconnectStranger: {
     title: 'Reconnect to your friend',
     steps: ['When your friend is back, the relays reconnect the two devices by themselves.'],
+    // (before the first move, a stranger who left may never come back: the way out, below)
+    left: 'If your friend left before the first move, look for another opponent: this game is then dropped.',
     mine: '',
     paste: null,
     wait: null,
@@ -298,6 +300,18 @@ export function renderFriend(st) {
   renderFriendAudit(p.audit, p.provisional);
 }
 
+/** Quick play's opponent left before the first move: drop this game (nothing of it was played)
+ * and look for another opponent for the same variant and clock. */
+function lookAgain() {
+  const st = app.state;
+  const p = friendGame(st);
+  if (!p || !p.stranger || isOver(st) || (st.moves || []).length) return;
+  const { v, c } = p.invite || {};
+  const left = call('new_game', {}, { quiet: true });
+  if (left && !left.error && left.gameId !== st.gameId) call('delete_game', { id: st.gameId }, { quiet: true });
+  startQuick(v, c ? { minutes: c[0] / 60, increment: c[1] } : 'none', 'Your last opponent left before the first move. Looking for another…');
+}
+
 /** The page's host when only this computer can reach it, else null. */
 export function localPage(loc = window.location) {
   if (loc.protocol === 'file:') return 'a file on this computer';
@@ -318,6 +332,9 @@ function renderFriendCard(card) {
   $('friend-title').textContent = said(p, c.title);
   const steps = $('friend-steps');
   const more = card === 'invite' && p && p.invite && !p.invite.c ? [STORE_STEP] : [];
+  const requeue = !!c.left && !!app.state && !isOver(app.state) && !(app.state.moves || []).length;
+  if (requeue) more.push(c.left);
+  $('friend-requeue-box').hidden = !requeue;
   steps.replaceChildren(...c.steps.concat(more).map(t => Object.assign(document.createElement('li'), { textContent: said(p, t) })));
   el.dataset.card = card;
   const mine = !!friend.code && !!c.mine; // (a taken game's link or code would be sent in vain)
@@ -467,6 +484,7 @@ export function startFriend() {
     if (app.state) renderFriend(app.state);
   });
   $('friend-claim').addEventListener('click', () => call('claim_win'));
+  $('friend-requeue').addEventListener('click', lookAgain);
   $('friend-rematch').addEventListener('click', () => call('rematch'));
   window.addEventListener('hashchange', friendOpenLink);
   setInterval(friendPoll, 1000);

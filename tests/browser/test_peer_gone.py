@@ -76,3 +76,33 @@ def test_a_win_on_time_against_a_closed_tab_keeps_its_result_in_view(two):
         expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
         st = d.state()["status"]
         assert (st["result"], st["reason"]) == ("1-0", "timeout"), (d.name, st)
+
+
+def test_a_quick_play_opponent_who_left_before_the_first_move_can_be_replaced(two):
+    """QA: paired by quick play, the opponent closed its tab before the first move, and the other
+    player waited on "Reconnect to your opponent" for good (no clock runs before the first
+    move). The card now offers to look for another opponent, and the dead game is dropped."""
+    from .test_peer_quick import PAIR_MS, paired, start_seek
+    a, b = two
+    for d in two:
+        d.open()
+    for d in two:
+        start_seek(d)
+    a.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
+                             timeout=PAIR_MS)
+    b.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
+                             timeout=PAIR_MS)
+    assert paired(a) and paired(b)
+    dead = a.state()["gameId"]
+    b.page.close()
+    expect(a.page.locator("#friend-title")).to_have_text("Reconnect to your opponent", timeout=CONNECT_MS)
+    expect(a.page.locator("#friend-steps")).to_contain_text("If your opponent left before the first move")
+    # (no link to send: a stranger can be reached through the relays alone)
+    expect(a.page.locator("#friend-mine")).to_be_hidden()
+    expect(a.page.locator("#friend-paste-box")).to_be_hidden()
+    shot(a.page, "gone-quick-left")
+    a.page.locator("#friend-requeue").click()
+    expect(a.page.locator("#quick-card")).to_be_visible()
+    expect(a.page.locator("#quick-status")).to_have_text(
+        "Your last opponent left before the first move. Looking for another…")
+    assert a.page.evaluate("id => !(id in JSON.parse(localStorage.getItem('hiddenchess.games')).games)", dead)
