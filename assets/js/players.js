@@ -37,10 +37,14 @@ export function renderPlayers(st) {
     resign.dataset.color = color;
     const draw = el.querySelector('.act-draw');
     const offered = st.drawOffer === color;
-    draw.disabled = over || !!st.drawOffer;
+    // The other side's offer open: this side's ½ accepts it, as on lichess (on one device, once
+    // this side holds the device).
+    const answers = !!st.drawOffer && !offered;
+    draw.disabled = over || offered || (answers && !!st.handover);
     draw.classList.toggle('is-offered', offered);
-    draw.setAttribute('aria-label', offered ? `${COLOR_NAMES[color]} offered a draw` : `Offer a draw (${COLOR_NAMES[color]})`);
-    draw.title = offered ? 'Draw offered' : `${COLOR_NAMES[color]} offers a draw`;
+    draw.setAttribute('aria-label', offered ? `${COLOR_NAMES[color]} offered a draw`
+      : answers ? `Accept the draw (${COLOR_NAMES[color]})` : `Offer a draw (${COLOR_NAMES[color]})`);
+    draw.title = offered ? 'Draw offered' : answers ? `${COLOR_NAMES[color]} accepts the draw` : `${COLOR_NAMES[color]} offers a draw`;
     draw.dataset.color = color;
     const clock = el.querySelector('.clock');
     clock.hidden = !st.clock;

@@ -226,6 +226,17 @@ def test_draw_offer_declined_then_accepted(app):
     expect(app.locator("#banner-title")).to_have_text("Draw by agreement")
 
 
+def test_the_answering_sides_half_accepts_an_open_draw_offer(app):
+    """As on lichess, ½ of the side a draw is offered to accepts it (QA: it was greyed out)."""
+    app.locator("#player-bottom .act-draw").click()  # White offers
+    expect(app.locator("#player-bottom .act-draw")).to_be_disabled()
+    black = app.locator("#player-top .act-draw")
+    expect(black).to_be_enabled()
+    expect(black).to_have_attribute("aria-label", "Accept the draw (Black)")
+    black.click()
+    expect(app.locator("#banner-title")).to_have_text("Draw by agreement")
+
+
 def test_claim_button_appears_only_when_a_draw_can_be_claimed(app):
     claim = app.locator("#btn-claim")
     dance = [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8"), ("g1", "f3"), ("g8", "f6")]
