@@ -52,6 +52,10 @@ export function openExchange() {
   $('export-done').textContent = '';
   $('import-error').hidden = true;
   $('dlg-exchange').showModal();
+  // The record opens at its tags: the dialog's focus put the caret, and the view, at its end (QA).
+  const box = $('export-pgn');
+  if (document.activeElement === box) box.setSelectionRange(0, 0);
+  box.scrollTop = 0;
 }
 
 async function importGame(args) {

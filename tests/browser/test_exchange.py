@@ -31,6 +31,9 @@ def test_export_then_import_round_trip_and_a_replay_link(page, site, recorder):
     expect(dialog).to_be_visible()
     pgn = page.locator("#export-pgn").input_value()
     assert "1. f3 e5 2. g4 Qh4#" in pgn and pgn.rstrip().endswith("0-1")
+    # (it opens at its tags, not scrolled to its end: QA)
+    assert page.evaluate("(() => { const b = document.getElementById('export-pgn'); "
+                         "return [b.scrollTop, b.scrollHeight > b.clientHeight]; })()") == [0, True]
     expect(page.locator("#copy-link")).to_be_visible()
     expect(page.locator("#copy-fen")).to_be_visible()
     with page.expect_download() as info:
