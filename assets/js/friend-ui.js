@@ -22,6 +22,7 @@ const FRIEND_CONN_TEXT = {
   lost: 'Connection lost',
   taken: 'Not connected: the game is taken',
   relayed: 'Through the relays',
+  ended: 'Not connected: the game is over',
 };
 
 // The statuses of a game that goes on through the relays' store while the friend is away.
@@ -129,6 +130,8 @@ function friendConn(p) {
   if (byRelays(p)) return 'relayed';
   const s = friend.peer ? friend.peer.status : 'lost';
   if (s === 'open') return 'connected';
+  // (a finished game whose check is done needs no connection: no red alarm for good, QA)
+  if (s !== 'weak' && p.status === 'over' && p.audit && p.audit.status !== 'pending') return 'ended';
   if (s === 'weak') return 'reconnecting';
   const first = p.status === 'inviting' || p.status === 'connecting';
   if (first) return 'waiting';

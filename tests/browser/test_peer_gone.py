@@ -76,6 +76,11 @@ def test_a_win_on_time_against_a_closed_tab_keeps_its_result_in_view(two):
         expect(d.page.locator("#friend-audit")).to_have_attribute("data-audit", "verified", timeout=CONNECT_MS)
         st = d.state()["status"]
         assert (st["result"], st["reason"]) == ("1-0", "timeout"), (d.name, st)
+    # Checked, the game needs no connection: the friend leaving again is no alarm (it was a red
+    # "Connection lost" for good).
+    guest.page.close()
+    expect(host.conn()).to_have_attribute("data-conn", "ended", timeout=CONNECT_MS)
+    expect(host.conn()).to_have_text("Not connected: the game is over")
 
 
 def test_a_quick_play_opponent_who_left_before_the_first_move_can_be_replaced(two):
