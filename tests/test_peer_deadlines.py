@@ -279,6 +279,19 @@ def test_a_channel_that_closes_right_after_the_final_did_not_deliver_it():
     assert p.w.can_claim_stall(3_000 + GRACE_MS + STALL_MS + DELIVERED_MS)
 
 
+def test_the_friends_last_answer_on_the_channel_says_whether_it_had_the_final():
+    # Its page last answered before the final: not delivered, however long the channel seemed
+    # open; after it: delivered, however soon the channel closed.
+    p = resigned_game()
+    p.w.resign(now_ms=3_000)
+    p.w.disconnect(now_ms=3_000 + DELIVERED_MS + 5_000, heard_ms=2_900)
+    assert p.w.owed() is None
+    p = resigned_game()
+    p.w.resign(now_ms=3_000)
+    p.w.disconnect(now_ms=4_000, heard_ms=3_500)
+    assert p.w.owed()["since"] == 3_000
+
+
 def test_a_final_the_friend_acknowledged_is_owed_from_the_end_even_if_the_channel_closes():
     p = resigned_game()
     p.w.resign(now_ms=3_000)

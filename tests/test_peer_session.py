@@ -584,3 +584,20 @@ def test_a_move_waiting_for_its_answer_is_not_listed_as_awaiting_you():
     st = link.state("b")
     games = json.loads(link.b.storage.backend.data["hiddenchess.games"])["games"]
     assert games[st["gameId"]]["y"] == 1
+
+
+def test_peer_closed_takes_when_the_friend_was_last_heard():
+    """The page says when the friend's page last answered on the closed channel: a final sent after
+    that was not delivered (and owes nothing); anything but a whole number is ignored."""
+    link = Link("standard", clock=[300, 3])
+    link.play(["e2e4", "e7e5"])
+    heard = link.now
+    link.up = False
+    link.now += 2_000
+    st = link.a.dispatch("resign", {}, now_ms=link.now)
+    assert st["status"]["over"] and st["peer"]["owed"] is not None      # (tentatively due)
+    st = link.a.dispatch("peer_closed", {"heard": heard}, now_ms=link.now + 4_000)
+    assert st["error"] is None and st["peer"]["owed"] is None
+    for bad in ("soon", True, 1.5, None):
+        st = link.b.dispatch("peer_closed", {"heard": bad}, now_ms=link.now)
+        assert st["error"] is None

@@ -148,7 +148,9 @@ function friendWire(peer) {
     if (peer.failure === 'ice') friend.error = ICE_MESSAGE;
     friend.peer = null;
     friend.hidden = false;
-    whenReady(() => call('peer_closed'));
+    // (heard: when the friend's page last answered -- after a message, it had that message)
+    const heard = peer.lastHeard || null;
+    whenReady(() => call('peer_closed', { heard }));
   };
 }
 

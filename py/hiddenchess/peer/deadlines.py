@@ -19,8 +19,10 @@ the network's.
   count. A side that misses the deadline may be claimed against (``claim stalled``): it loses
   by forfeit. A final that never comes forfeits too (the end-of-game audit cannot be dodged) --
   but it is owed only once the peer can know that the game is over: from when it acknowledged
-  the messages that ended it, or had them delivered (:meth:`Deadlines.final_mark`). A side that
-  resigned or flagged while the other page was closed cannot turn that into a forfeit win.
+  the messages that ended it, or had them delivered (:meth:`Deadlines.final_mark`; a page that
+  stops answering just before can keep the audit from taking place, but not change the result
+  it was told). A side that resigned or flagged while the other page was closed cannot turn that
+  into a forfeit win.
 * **A game without a clock counts days** (:data:`CORRESPONDENCE_STALL_MS`, three days): it may
   go on through the relays while the other page is closed (store and forward, see
   docs/PEER.md), and an honest page sends what it owes only when its player opens it again.
@@ -37,10 +39,10 @@ __all__ = ["Deadlines", "STALL_MS", "GRACE_MS", "CORRESPONDENCE_STALL_MS", "DELI
 STALL_MS = 30_000
 #: How much disconnected time is excused, in all, while one message is owed.
 GRACE_MS = 60_000
-#: A final sent while the channel was open counts as delivered once the channel has stayed open
-#: this long after it (ms): a page declares its connection lost 6 s after it last heard the
-#: friend, so a channel still open then heard the friend after the final, which the ordered
-#: channel delivered first.
+#: A final sent while the channel was open counts as delivered once the friend's page answered
+#: on it after the final (the channel is ordered) or, when that time is not known, once the
+#: channel has stayed open this long after it (ms): a page declares its connection lost 6 s after
+#: it last heard the friend, so a channel still open then heard the friend after the final.
 DELIVERED_MS = 10_000
 #: The deadline of an owed message in a game without a clock (correspondence through the relays:
 #: the owing page answers when its player opens it again).
@@ -82,15 +84,21 @@ class Deadlines:
         since = away["since"]
         return away["total"] + (max(0, now_ms - since) if since is not None else 0)
 
-    def went_offline(self, now_ms: int) -> None:
+    def went_offline(self, now_ms: int, heard_ms: int | None = None) -> None:
+        """The channel closed at ``now_ms``; ``heard_ms``: when the peer's page last answered on
+        it (its heartbeat), if known."""
         away = self.away or {"total": 0, "since": None}
         if away["since"] is None:
             away["since"] = now_ms
         self.away = away
         due = self.final_due
-        if (due is not None and due.get("tentative") and due["since"] is not None
-                and now_ms - due["since"] < DELIVERED_MS and not self.holds_end(due)):
-            # (the channel closed too soon after the final: the peer may never have had it)
+        if due is None or not due.get("tentative") or due["since"] is None or self.holds_end(due):
+            return
+        # The final went out on a channel that then closed: the peer had it if its page answered
+        # after it was sent (the channel is ordered); without that time, if the channel stayed
+        # open DELIVERED_MS after it.
+        unheard = heard_ms < due["since"] if heard_ms is not None else now_ms - due["since"] < DELIVERED_MS
+        if unheard:
             self.final_due = {**due, "since": None}
 
     def came_online(self, now_ms: int) -> None:

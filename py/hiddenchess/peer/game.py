@@ -261,10 +261,11 @@ class PeerGame(Resync, Match):
         self.came_online(now)
         self.chain.connect(now)
 
-    def disconnect(self, *, now_ms: int | None = None) -> None:
+    def disconnect(self, *, now_ms: int | None = None, heard_ms: int | None = None) -> None:
         """The channel closed: nothing is sent until :meth:`connect` (resync then). From now
-        the time counts as disconnected (see :mod:`hiddenchess.peer.deadlines`)."""
-        self.went_offline(self.saw_time(now_ms))
+        the time counts as disconnected (see :mod:`hiddenchess.peer.deadlines`); ``heard_ms``:
+        when the friend's page last answered on it, if known."""
+        self.went_offline(self.saw_time(now_ms), heard_ms)
         self.chain.disconnect()
 
     # ------------------------------------------------------------------ my actions

@@ -20,7 +20,7 @@ FRIEND_ACTIONS = {
     "join": ("invite", "stranger"),
     "peer_open": (),
     "peer_receive": ("data",),
-    "peer_closed": (),
+    "peer_closed": ("heard",),
     "peer_stored": ("data", "open"),
     "rematch": (),
     "claim_win": (),

@@ -15,8 +15,9 @@ Actions (all return the state dict):
     ``{"g": game id, "v": variant, "c": [initial_s, increment_s] or null, "h": host colour}``.
 ``join {invite}``
     Guest side, with the invite dict from the link.
-``peer_open {}``, ``peer_receive {data}``, ``peer_closed {}``
-    The channel opened (the hello/resync goes out), a message arrived, the channel closed.
+``peer_open {}``, ``peer_receive {data}``, ``peer_closed {heard}``
+    The channel opened (the hello/resync goes out), a message arrived, the channel closed
+    (``heard``: when the friend's page last answered on it, ms, if known).
 ``peer_stored {data: [text, ...], open: bool}``
     Messages fetched from the relays' store (a game without a clock, played by correspondence:
     :mod:`hiddenchess.peer.stored`), in any order. ``open``: the first batch after the page
@@ -364,7 +365,9 @@ class Friend(Mode):
                     pg.receive(data, now_ms=now_ms)
                 self._switch_rematch(session, now_ms)
             elif action == "peer_closed":
-                pg.disconnect(now_ms=now_ms)
+                heard = args.get("heard")
+                heard = heard if isinstance(heard, int) and not isinstance(heard, bool) else None
+                pg.disconnect(now_ms=now_ms, heard_ms=heard)
             elif action == "peer_stored":
                 self.stored(args, now_ms)
                 self._switch_rematch(session, now_ms)
