@@ -258,5 +258,8 @@ def test_takebacks_and_draw_offers_show_no_board_to_the_wrong_player():
     assert st["viewer"] == "white" and set(st["fen"]) - set("?*/12345678")  # (its own identities)
     st = s.offer_draw(now_ms=T0)
     assert st["handover"] == {"to": "black", "for": "draw"} and set(st["fen"]) <= set("?*/12345678")
+    # (answered once Black holds the device: not from under the hand-over screen)
+    assert s.decline_draw(now_ms=T0)["error"] == "Pass the device to Black first."
+    assert s.show_board("black", now_ms=T0)["viewer"] == "black"
     st = s.decline_draw(now_ms=T0)
     assert st["handover"] == {"to": "white", "for": "move"} and set(st["fen"]) <= set("?*/12345678")

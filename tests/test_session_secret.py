@@ -476,9 +476,18 @@ def test_a_draw_offer_hides_the_offerers_board_until_the_other_side_answers():
     assert state["handover"] == {"to": "white", "for": "move"}
     assert not set(white + black) & set(strings(state))
     play(s, "e2e4")
-    # Answered from the hand-over screen itself (Black never showed its board): the same.
+    # Nobody offers or answers a draw from under the hand-over screen (QA: White, still holding
+    # the device, typed "decline" for Black and was shown Black's secrets; typed "draw" offered
+    # for Black, then accepted it as White): the side shows its board first.
+    for action in (s.offer_draw, s.accept_draw, s.decline_draw):
+        assert action(now_ms=T0)["error"] == "Pass the device to Black first."
+    for text in ("draw", "decline"):                    # (the move box's commands: the same)
+        assert s.dispatch("typed", {"text": text}, now_ms=T0)["error"].startswith("Pass the device")
+    s.show_board(now_ms=T0)
     state = s.offer_draw("black", now_ms=T0)
     assert state["viewer"] == "spectator" and state["handover"] == {"to": "white", "for": "draw"}
+    assert s.decline_draw(now_ms=T0)["error"] == "Pass the device to White first."
+    assert s.show_board(now_ms=T0)["viewer"] == "white"
     state = s.decline_draw(now_ms=T0)
     assert state["viewer"] == "spectator" and state["handover"] == {"to": "black", "for": "move"}
 

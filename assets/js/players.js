@@ -40,7 +40,7 @@ export function renderPlayers(st) {
     // The other side's offer open: this side's ½ accepts it, as on lichess (on one device, once
     // this side holds the device).
     const answers = !!st.drawOffer && !offered;
-    draw.disabled = over || offered || (answers && !!st.handover);
+    draw.disabled = over || offered || !!st.handover; // (no offer or answer under the hand-over)
     draw.classList.toggle('is-offered', offered);
     draw.setAttribute('aria-label', offered ? `${COLOR_NAMES[color]} offered a draw`
       : answers ? `Accept the draw (${COLOR_NAMES[color]})` : `Offer a draw (${COLOR_NAMES[color]})`);

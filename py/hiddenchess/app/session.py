@@ -165,11 +165,8 @@ class Session:
 
     def restore(self, game: str | None = None, *, now_ms: int) -> dict:
         """Load the saved game ``game`` (default: see :func:`hiddenchess.app.games.prepare`), or
-        start a fresh standard game when there is none or it is unreadable.
-
-        A running clock keeps running across a reload: the time the page was closed counts, and a
-        flag that fell meanwhile ends the game now.
-        """
+        start a fresh standard game when there is none or it is unreadable. A running clock keeps
+        running across a reload (the time the page was closed counts; a flag that fell ends it)."""
         games.prepare(self, game, now_ms)
         if not saving.restore(self, now_ms):
             self.start(default_options(), None, now_ms)
@@ -302,7 +299,7 @@ class Session:
         the computer answers at once (``state["computer"]["message"]``)."""
         try:
             color = self.mode.player(self, color)
-            self.require_play(now_ms)
+            self.require_play(now_ms, held=True)
             if self.draw_offer == color:
                 raise SessionError(f"{title(color)} has already offered a draw.")
             if self.draw_offer == other(color):
@@ -574,13 +571,16 @@ class Session:
         self.draw_offer = None
         self.save(now_ms)
 
-    def require_play(self, now_ms: int) -> None:
-        """Raise unless the game is in progress; a fallen flag ends it first."""
+    def require_play(self, now_ms: int, held: bool = False) -> None:
+        """Raise unless the game is in progress (a fallen flag ends it first) and, if ``held``, on
+        one device with secrets, a side holds it (no draw offered or answered under the hand-over)."""
         if self.game.status.over or self.check_flag(now_ms):
             raise SessionError(f"the game is over ({message(self.game.status.to_json())}).")
+        if held and self.viewer() == "spectator":
+            raise SessionError(f"pass the device to {title(self.device_due())} first")
 
     def _require_offer_for(self, color: str | None, now_ms: int) -> None:
-        self.require_play(now_ms)
+        self.require_play(now_ms, held=True)
         if self.draw_offer is None:
             raise SessionError("no draw has been offered.")
         color = self.color_arg(other(self.draw_offer) if color is None else color)
