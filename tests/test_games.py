@@ -274,6 +274,21 @@ def test_a_clock_on_this_device_pauses_while_its_game_is_left():
     assert s.tick(now_ms=T0 + 501_000)["clock"]["white"] == 49_000  # and it runs again
 
 
+def test_a_game_set_aside_while_quick_play_seeks_keeps_its_time():
+    """QA (2026-12-07): while quick play looked for an opponent, the game left on the board (its
+    clock hidden) lost 23 s of White's time in 20 s of seeking. Set aside, its clock waits."""
+    s = Session(MemoryBackend())
+    s.restore(now_ms=T0)
+    s.dispatch("new_game", {"clock": "1+0"}, now_ms=T0)
+    play(s, "e2e4", "e7e5")  # White's clock runs from T0 + 2
+    st = s.dispatch("set_aside", {"on": True}, now_ms=T0 + 10_002)
+    assert st["error"] is None and st["clock"]["running"] is None and st["clock"]["white"] == 50_000
+    assert s.tick(now_ms=T0 + 40_000)["clock"]["white"] == 50_000      # (seeking: it waits)
+    st = s.dispatch("set_aside", {"on": False}, now_ms=T0 + 40_000)    # Cancel: it goes on
+    assert st["clock"]["running"] == "white" and st["clock"]["white"] == 50_000
+    assert s.tick(now_ms=T0 + 41_000)["clock"]["white"] == 49_000
+
+
 def test_a_friend_game_with_a_clock_allows_no_second_game_with_a_clock():
     link = Link(clock="5+3")  # the friend joined and the pages talked
     s = link.a

@@ -67,7 +67,10 @@ function card() {
     <p class="friend-signal" id="quick-relays" role="status"></p>
     <div class="dialog-buttons"><button type="button" class="btn" id="quick-cancel">Cancel</button></div>`;
   $('friend-card').after(el);
-  el.querySelector('#quick-cancel').addEventListener('click', () => stopQuick());
+  el.querySelector('#quick-cancel').addEventListener('click', () => {
+    stopQuick();
+    call('set_aside', { on: false }); // (the game set aside goes on, its clock too)
+  });
   return el;
 }
 
@@ -120,6 +123,7 @@ export async function startQuick(variant, clockValue, again = '') {
   const going = st && !isOver(st) && (st.moves || []).length > 0;
   if (!again && !(await mayLeave(going && ['Quick play?', 'The game in progress is kept in Your games.', 'Find an opponent', { danger: false }]))) return;
   stopQuick();
+  call('set_aside', { on: true }, { quiet: true }); // (its clock waits too, until Cancel: QA)
   const relays = relayUrls();
   const seen = () => {
     if (quick.qp === qp) quick.maxOthers = Math.max(quick.maxOthers || 0, qp.others());

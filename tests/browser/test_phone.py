@@ -214,6 +214,8 @@ def test_the_quick_play_card_keeps_its_colours_on_a_phone(app):
         expect(app.locator("#quick-card")).to_be_visible()
         for sel in last_game:
             expect(app.locator(sel)).to_be_hidden()
+        # (set aside, its clock waits too: hidden, it ran on before)
+        app.wait_for_function("window.hcApp.state().clock.running === null")
         on_screen(app, "quick-card-390x844", "#quick-cancel")
         row = app.evaluate("""() => {
             const s = getComputedStyle(document.querySelector('#quick-card .dialog-buttons'));
@@ -223,12 +225,13 @@ def test_the_quick_play_card_keeps_its_colours_on_a_phone(app):
         # (the New game dialog's row still sticks, on the panel's colour)
         assert app.evaluate("getComputedStyle(document.querySelector('#dlg-new .dialog-buttons')).position") == "sticky"
     finally:
-        app.evaluate("import('./assets/js/quick-ui.js').then(m => m.stopQuick())")
+        app.evaluate("document.getElementById('quick-cancel').click()")  # (Cancel)
         expect(app.locator("#quick-card")).to_be_hidden()
         app.set_viewport_size({"width": 1280, "height": 800})
     for sel in last_game:
         expect(app.locator(sel)).to_be_visible()
     assert app.evaluate("window.hcApp.state().moves.length") == 2
+    assert app.evaluate("window.hcApp.state().clock.running") == "white"  # (Cancel: it goes on)
 
 
 def touch_phone(browser, site, width: int, height: int):

@@ -45,7 +45,7 @@ __all__ = ["GAMES_ACTIONS", "ROUTED", "dispatch", "prepare", "note", "summary_of
 
 #: The actions of this module, with the arguments each takes.
 GAMES_ACTIONS = {"open_game": ("id",), "delete_game": ("id",), "export_games": ("ids", "format", "site"),
-                 "check_import": ("text", "link")}
+                 "check_import": ("text", "link"), "set_aside": ("on",)}
 #: The actions :func:`dispatch` runs (new games: the clock rule is checked first).
 ROUTED = frozenset(GAMES_ACTIONS) | {"new_game", "join", "import_game"}
 #: When a game was saved but the list of games could not be updated.
@@ -249,6 +249,9 @@ def dispatch(session, action: str, args: dict, now_ms: int) -> dict:
         _drop_if_untouched(session, before, empty)
         return st
     try:
+        if action == "set_aside":  # (quick play seeks: the game waits, its clock too, until Cancel)
+            (leave if args.get("on") else opened)(session, now_ms)
+            return session.state(now_ms=now_ms)
         if action == "open_game":
             return _open(session, args.get("id"), now_ms)
         if action == "delete_game":
