@@ -206,7 +206,7 @@ def test_withheld_final_forfeits(disconnect):
     assert [decode(t)["t"] for t in texts] == ["move", "final"]
     assert p.w.receive(texts[0], now_ms=0) is None      # the mate arrives, the final never
     assert p.w.phase == "over" and p.w.status().reason == "checkmate"
-    assert p.w.owed()["what"].startswith("their secrets for the end-of-game check")
+    assert p.w.owed()["what"].startswith("their end-of-game message")
     wait = CORRESPONDENCE_STALL_MS
     if disconnect:
         p.w.disconnect(now_ms=0)
@@ -215,7 +215,7 @@ def test_withheld_final_forfeits(disconnect):
     p.w.claim_stalled(now_ms=wait)
     st = p.w.status()
     assert st.reason == "forfeit" and st.winner == "white"
-    assert "secrets for the end-of-game check" in p.w.ending["evidence"]
+    assert "end-of-game message" in p.w.ending["evidence"]
     assert p.w.ending["was"]["reason"] == "checkmate"
     assert not p.w.can_claim_stall(wait + 1)            # (once)
 
@@ -256,7 +256,7 @@ def test_a_final_owed_from_when_the_friend_is_back_and_withheld_then_forfeits():
     p.w.resign(now_ms=12_000)
     p.w.connect(now_ms=100_000)                        # the channel opens again: it is delivered
     owed = p.w.owed()
-    assert owed is not None and owed["since"] == 100_000 and owed["what"].startswith("their secrets")
+    assert owed is not None and owed["since"] == 100_000 and owed["what"].startswith("their end-of-game message")
     # (Black's page took the resignation and the final, and sent nothing back: it withholds)
     assert not p.w.can_claim_stall(100_000 + STALL_MS - 1)
     assert p.w.can_claim_stall(100_000 + STALL_MS)

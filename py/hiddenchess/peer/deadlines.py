@@ -155,7 +155,7 @@ class Deadlines:
             return None
         if (self.phase == "over" and self.final_sent and self.peer_final is None
                 and self.final_due is not None and self.final_due["since"] is not None):
-            return {"what": "their secrets for the end-of-game check", **_mark(self.final_due)}
+            return {"what": "their end-of-game message (the check of the game)", **_mark(self.final_due)}
         return None
 
     def counted_ms(self, owed: dict, now_ms: int) -> int:

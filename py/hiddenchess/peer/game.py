@@ -428,7 +428,7 @@ class PeerGame(Resync, Match):
         if self.claim_wait is not None:
             return "your friend's answer to your claim"
         if self.phase == "over" and self.audit is None:
-            return "your friend's secrets for the end-of-game check"
+            return "your friend's end-of-game message"
         return None
 
     # ------------------------------------------------------------------ receiving
