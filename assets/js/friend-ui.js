@@ -9,7 +9,7 @@ import { hideBoardToast, showBoardToast } from './toast.js';
 import { any, first } from './panels/index.js';
 import { mountSettings } from './signal/form.js';
 import { storeReaches } from './signal/store.js';
-import { startQuick, startQuickUi } from './quick-ui.js';
+import { lookAgain, startQuickUi } from './quick-ui.js';
 import {
   carryRoom, friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, friendSignal, friendStore,
   isLive, storeInfo, view,
@@ -305,14 +305,12 @@ export function renderFriend(st) {
 
 /** Quick play's opponent left before the first move: drop this game (nothing of it was played)
  * and look for another opponent for the same variant and clock. */
-function lookAgain() {
+function requeue() {
   const st = app.state;
   const p = friendGame(st);
   if (!p || !p.stranger || isOver(st) || (st.moves || []).length) return;
   const { v, c } = p.invite || {};
-  const left = call('new_game', {}, { quiet: true });
-  if (left && !left.error && left.gameId !== st.gameId) call('delete_game', { id: st.gameId }, { quiet: true });
-  startQuick(v, c ? { minutes: c[0] / 60, increment: c[1] } : 'none', 'Your last opponent left before the first move. Looking for another…');
+  lookAgain(st.gameId, v, c ? { minutes: c[0] / 60, increment: c[1] } : 'none', 'Your last opponent left before the first move. Looking for another…');
 }
 
 /** The page's host when only this computer can reach it, else null. */
@@ -335,9 +333,9 @@ function renderFriendCard(card) {
   $('friend-title').textContent = said(p, c.title);
   const steps = $('friend-steps');
   const more = card === 'invite' && p && p.invite && !p.invite.c ? [STORE_STEP] : [];
-  const requeue = !!c.left && !!app.state && !isOver(app.state) && !(app.state.moves || []).length;
-  if (requeue) more.push(c.left);
-  $('friend-requeue-box').hidden = !requeue;
+  const leftEarly = !!c.left && !!app.state && !isOver(app.state) && !(app.state.moves || []).length;
+  if (leftEarly) more.push(c.left);
+  $('friend-requeue-box').hidden = !leftEarly;
   steps.replaceChildren(...c.steps.concat(more).map(t => Object.assign(document.createElement('li'), { textContent: said(p, t) })));
   el.dataset.card = card;
   const mine = !!friend.code && !!c.mine; // (a taken game's link or code would be sent in vain)
@@ -487,7 +485,7 @@ export function startFriend() {
     if (app.state) renderFriend(app.state);
   });
   $('friend-claim').addEventListener('click', () => call('claim_win'));
-  $('friend-requeue').addEventListener('click', lookAgain);
+  $('friend-requeue').addEventListener('click', requeue);
   $('friend-rematch').addEventListener('click', () => call('rematch'));
   window.addEventListener('hashchange', friendOpenLink);
   setInterval(friendPoll, 1000);

@@ -169,12 +169,19 @@ function watchStart(gameId, lag) {
     if (Date.now() < deadline) return;
     clearInterval(watch);
     const back = quick.back || {};
-    let left = back.gameId && back.gameId !== gameId ? call('open_game', { id: back.gameId }, { quiet: true }) : null;
-    if (!left || left.error || left.gameId !== back.gameId) left = call('new_game', {}, { quiet: true });
-    if (left && !left.error && left.gameId !== gameId) call('delete_game', { id: gameId }, { quiet: true });
-    startQuick(back.variant, back.clockValue, 'The opponent left before the game started. Looking again…');
+    lookAgain(gameId, back.variant, back.clockValue, 'The opponent left before the game started. Looking again…', back.gameId);
   }, 1000);
   quick.startWatch = watch;
+}
+
+/** Drop the quick-play game `gameId`, in which nothing was played (nobody else can use it): the
+ * page goes back to the game `backId` it showed before (else a new one), deletes `gameId`, and
+ * looks for an opponent again for `variant` and `clockValue`, saying `note`. */
+export function lookAgain(gameId, variant, clockValue, note, backId = null) {
+  let left = backId && backId !== gameId ? call('open_game', { id: backId }, { quiet: true }) : null;
+  if (!left || left.error || left.gameId !== backId) left = call('new_game', {}, { quiet: true });
+  if (left && !left.error && left.gameId !== gameId) call('delete_game', { id: gameId }, { quiet: true });
+  startQuick(variant, clockValue, note);
 }
 
 function paired(qp, pair, variant, clock, relays) {

@@ -164,6 +164,14 @@ class Deadlines:
         away = self.offline_total(now_ms) - owed["off"]
         return max(0, now_ms - owed["since"] - min(GRACE_MS, max(0, away)))
 
+    def grace_left_ms(self, owed: dict, now_ms: int) -> int | None:
+        """While disconnected, the excused time :meth:`counted_ms` still has for ``owed`` before
+        the count goes on (ms); ``None`` when connected or the grace is spent."""
+        if not self.away or self.away["since"] is None:
+            return None
+        left = GRACE_MS - (self.offline_total(now_ms) - owed["off"])
+        return left if left > 0 else None
+
     def stall_ms(self) -> int:
         """The deadline of an owed message: :data:`STALL_MS` with a clock, else
         :data:`CORRESPONDENCE_STALL_MS`."""

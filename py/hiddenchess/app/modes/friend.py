@@ -76,7 +76,7 @@ from hiddenchess.errors import HiddenChessError
 from hiddenchess.game.clock import ClockSettings
 from hiddenchess import peer
 from hiddenchess.peer import PeerGame, ProtocolError
-from hiddenchess.peer.deadlines import GRACE_MS, STALL_MS, limit_words
+from hiddenchess.peer.deadlines import STALL_MS, limit_words
 from hiddenchess.peer.game import check_settings
 from hiddenchess.peer.stored import Inbox
 from hiddenchess.peer.verdict import provisional
@@ -444,12 +444,12 @@ def owed_state(pg: PeerGame, now_ms: int) -> dict | None:
     counted = pg.counted_ms(owed, now_ms) // 1000
     limit_ms = pg.stall_ms()
     limit = limit_ms // 1000
-    excused = pg.offline_total(now_ms) - owed["off"]
-    if limit_ms == STALL_MS and pg.away and pg.away["since"] is not None and excused < GRACE_MS:
+    grace = pg.grace_left_ms(owed, now_ms)
+    if limit_ms == STALL_MS and grace is not None:
         # (disconnected: the count waits, but not for long -- say so, not a frozen "0 of 30 s")
         text = (f"Your friend owes {owed['what']} ({min(counted, limit)} of {limit} s; the "
-                f"connection is down, and the count goes on in {(GRACE_MS - excused) // 1000 + 1} s "
-                "if it stays down)")
+                f"connection is down, and the count goes on in {grace // 1000 + 1} s if it stays "
+                "down)")
     elif limit_ms == STALL_MS:
         text = f"Your friend owes {owed['what']} ({min(counted, limit)} of {limit} s)"
     else:  # (correspondence: days)
