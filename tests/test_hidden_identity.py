@@ -500,6 +500,22 @@ def test_pawn_moves_reset_the_fifty_move_count_on_the_truth():
     assert g.position.halfmove == 2
 
 
+def test_repetition_counts_castling_rights_not_which_pieces_have_moved():
+    # "The rules are the same as regular chess": the start position repeats after the knights go
+    # out and back twice, as in regular chess (a knight that has moved changes no possible move).
+    g = new_game()
+    for _ in range(2):
+        for uci in ("b1c3", "b8c6", "c3b1", "c6b8"):
+            g.play(uci)
+    assert g.claimable_draw() == "threefold"
+    # A king or rook that has moved has lost a castling right: that position is another one.
+    g = fen_game("r3k3/8/8/8/8/8/8/R3K3", unmoved="a1,e1,a8,e8")
+    for _ in range(2):
+        for uci in ("a1b1", "a8b8", "b1a1", "b8a8"):
+            g.play(uci)
+    assert g.claimable_draw() is None
+
+
 def test_seventy_five_moves_without_a_pawn_move_or_capture_draw():
     g = Game.new(HI, fen="4k3/8/8/8/8/8/P7/R3K3 w - - 149 80 unmoved:-")
     g.play("a2a3")

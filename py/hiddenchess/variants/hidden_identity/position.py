@@ -124,6 +124,27 @@ class HiddenIdentityPosition(Position):
             self.ep = (frm + to) >> 1  # any two-square straight advance from the home rows
         self.dbl = self.pawns & ((self.white & HOME_ROWS[0]) | (self.black & HOME_ROWS[1]))
 
+    def castling_rights(self) -> int:
+        """The unmoved kings and rooks that could still castle together (an unmoved rook on the
+        row of an unmoved king of its colour, and that king), whatever stands between them."""
+        rights = 0
+        for occ in (self.white, self.black):
+            kings = self.kings & occ & self.castling
+            while kings:
+                k = kings.bit_length() - 1
+                kings ^= BB_SQUARES[k]
+                rooks = self.rooks & occ & self.castling & BB_RANKS[k >> 3]
+                if rooks:
+                    rights |= rooks | BB_SQUARES[k]
+        return rights
+
+    def repetition_key(self) -> tuple:
+        """As in regular chess: the board, the turn, the castling rights and a usable en passant.
+        Whether any other piece has moved changes no possible move, so it is not part of it."""
+        key = self.state_key()
+        return key[:9] + (self.castling_rights(),) + key[10:] + (
+            self.ep if self.has_legal_en_passant() else -1,)
+
     def perft(self, depth: int) -> int:
         """Leaf count of the move tree; the game ends when a king is captured, so a position
         without both kings has no moves below it (it counts as a leaf only at depth 0)."""
