@@ -270,6 +270,10 @@ class Peer {
     if (this.ended || this.status === 'open' || this.status === 'weak') return;
     this.lastHeard = Date.now();
     this.opened = true;
+    // An attached channel (the relays' room) may report open while the friend's page is already
+    // gone: the room learns of a closed tab seconds later. Its first answer says it is there
+    // (`heard`); a data channel of our own opened only once the two pages shook hands.
+    this.heard = !!this.pc;
     this._setStatus('open');
     this._lastPing = 0;
     this._lastBeat = 0;
@@ -300,6 +304,10 @@ class Peer {
     if (this.ended || typeof data !== 'string') return;
     this.lastHeard = Date.now();
     if (this.status === 'weak') this._setStatus('open');
+    if (!this.heard) {
+      this.heard = true;
+      if (this.onstatus) this.onstatus(this.status);
+    }
     if (data === PING) return this._raw(PONG);
     if (data === PONG) return;
     // Hostile peers are assumed: a message too long, too deeply nested or with absurd numbers is

@@ -22,7 +22,7 @@ from test_peer_support import Pair
 VARIANTS = ("standard", "secret-pawn", "reveal", "hidden-identity")
 SQUARES = [f + r for f in "abcdefgh" for r in "12345678"]
 KINDS = ("move", "answer", "open", "probe", "probe-answer", "probe-key", "try", "try-answer",
-         "resign", "draw-offer", "draw-accept", "draw-decline", "claim", "final")
+         "resign", "abort", "draw-offer", "draw-accept", "draw-decline", "claim", "final")
 
 
 def make_pair(variant: str, rnd: random.Random) -> Pair:
@@ -124,8 +124,9 @@ def drive(p: Pair, victim, hostile, rnd: random.Random) -> None:
         for seat in ("white", "black"):
             deliver(p, seat)
         ending = victim.ending or {}
-        if victim.phase == "over" and (victim.audit is not None or ending.get("reason") == "forfeit"):
-            return   # (final: audited, or decided by a forfeit)
+        if victim.phase == "over" and (victim.audit is not None or
+                                       ending.get("reason") in ("forfeit", "aborted")):
+            return   # (final: audited, decided by a forfeit, or aborted)
         if victim.can_claim_stall(p.now):
             victim.claim_stalled(now_ms=p.now)
             continue

@@ -96,7 +96,7 @@ def test_decoder_rejects_malformed_messages(text, reason):
 def test_every_schema_type_encodes():
     for kind in SCHEMAS:
         assert kind in {"hello", "commit", "move", "answer", "open", "probe", "probe-answer",
-                        "probe-key", "try", "try-answer", "resign", "draw-offer", "draw-accept", "draw-decline", "claim", "final",
+                        "probe-key", "try", "try-answer", "resign", "abort", "draw-offer", "draw-accept", "draw-decline", "claim", "final",
                         "rematch-offer", "rematch-accept"}
 
 

@@ -128,7 +128,8 @@ const STORE_STEP = 'No clock: you need not wait here. Close the page if you like
 function friendConn(p) {
   if (friend.taken) return 'lost';
   if (byRelays(p)) return 'relayed';
-  const s = friend.peer ? friend.peer.status : 'lost';
+  // (open but not heard from yet: the room's channel may still think a closed tab is there)
+  const s = !friend.peer ? 'lost' : friend.peer.status === 'open' && friend.peer.heard === false ? 'connecting' : friend.peer.status;
   if (s === 'open') return 'connected';
   // (a finished game whose check is done needs no connection: no red alarm for good, QA)
   if (s !== 'weak' && p.status === 'over' && p.audit && p.audit.status !== 'pending') return 'ended';
@@ -278,9 +279,15 @@ export function renderFriend(st) {
       : "Your friend's time is up: you may claim the win."));
   }
   claim.textContent = said(p, p.canClaim === 'stalled' ? 'Claim the win (your friend stalls)' : 'Claim the win on time');
+  // Before both have moved the game may be called off (no result), as on lichess; quick play's
+  // count says how long a stranger has to start it before it is (state.peer.start).
+  $('friend-abort').hidden = !p.canAbort || over || friend.taken;
+  renderStart(p, over);
+  $('friend-again').hidden = !(over && p.aborted && p.stranger);
   const rematch = $('friend-rematch');
   const rm = p.rematch;
-  rematch.hidden = !over || (rm && rm.by === 'me') || !p.connected;
+  // (a stranger who did not start the game is not asked again: another opponent is)
+  rematch.hidden = !over || (rm && rm.by === 'me') || !p.connected || (p.aborted && p.stranger);
   rematch.textContent = rm && rm.by === 'friend' ? 'Accept the rematch' : 'Rematch';
   const rematchKey = rm && rm.by === 'friend' ? `${p.game_id}|rematch` : null;
   if (rematchKey && rematchKey !== friend.rematchShown) showBoardToast('Your friend offers a rematch.');
@@ -301,6 +308,22 @@ export function renderFriend(st) {
     ? `Bringing the two copies of this game together: ${p.fork}.`
     : p.rejected ? `A message from your friend's device was refused: ${p.rejected}` : '';
   renderFriendAudit(p.audit, p.provisional);
+}
+
+function renderStart(p, over) {
+  const el = $('friend-start');
+  const text = !over && p.start ? p.start.text : '';
+  el.hidden = !text;
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/** Quick play: after an aborted game, drop it and look for another opponent (same variant, clock). */
+function lookAfterAbort() {
+  const st = app.state;
+  const p = friendGame(st);
+  if (!p || !p.stranger || !p.aborted) return;
+  const { v, c } = p.invite || {};
+  lookAgain(st.gameId, v, c ? { minutes: c[0] / 60, increment: c[1] } : 'none', 'The last game was aborted. Looking for another opponent…');
 }
 
 /** Quick play's opponent left before the first move: drop this game (nothing of it was played)
@@ -456,7 +479,14 @@ function friendPoll() {
   const changed = !q || (q.outbox && q.outbox.length) || (q.publish && q.publish.length) || q.canClaim !== p.canClaim || q.status !== p.status ||
     JSON.stringify(q.owed) !== JSON.stringify(p.owed) ||
     JSON.stringify(next.status) !== JSON.stringify(st.status);
-  if (!changed) return;
+  if (!changed) {
+    // (quick play's count to the start: its words only, not a render every second)
+    if (JSON.stringify(q.start) !== JSON.stringify(p.start)) {
+      p.start = q.start;
+      renderStart(p, false);
+    }
+    return;
+  }
   render(next, { quiet: true });
   afterCall(next);
 }
@@ -487,6 +517,8 @@ export function startFriend() {
   $('friend-claim').addEventListener('click', () => call('claim_win'));
   $('friend-requeue').addEventListener('click', requeue);
   $('friend-rematch').addEventListener('click', () => call('rematch'));
+  $('friend-abort').addEventListener('click', () => call('abort'));
+  $('friend-again').addEventListener('click', lookAfterAbort);
   window.addEventListener('hashchange', friendOpenLink);
   setInterval(friendPoll, 1000);
   setInterval(() => {

@@ -88,6 +88,7 @@ function opponent(g) {
 
 function resultText(g) {
   if (g.bad) return 'could not be read';
+  if (g.r === '-') return 'Aborted'; // (no result: called off before both sides moved)
   const winner = RESULTS[g.r] || null;
   const why = g.e ? REASONS[g.e] || g.e.replace(/-/g, ' ') : '';
   let text;

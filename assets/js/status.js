@@ -43,11 +43,14 @@ export function renderStatus(st) {
   if (s.over) {
     res.replaceChildren();
     const strong = document.createElement('strong');
-    strong.textContent = s.result;
+    strong.textContent = shownResult(s);
     res.appendChild(strong);
     res.appendChild(document.createTextNode(s.message || ''));
   }
 }
+
+// (an aborted game has no result: PGN's "*" would read as a stray star)
+const shownResult = s => (s.result === '*' ? '' : s.result);
 
 export function gameOverKey(st) {
   return isOver(st) ? `${st.gameId}|${st.status.result}|${st.status.reason}` : null;
@@ -58,7 +61,7 @@ export function renderBanner(st) {
   const show = !!key && key !== app.bannerDismissedFor;
   $('banner').hidden = !show;
   if (show) {
-    $('banner-result').textContent = st.status.result;
+    $('banner-result').textContent = shownResult(st.status);
     $('banner-title').textContent = st.status.message;
   }
   // A friend game has its own rematch (the protocol's); here: the same game, colours swapped.

@@ -53,9 +53,21 @@ def test_a_win_on_time_against_a_closed_tab_keeps_its_result_in_view(two):
                                  timeout=CONNECT_MS)
         d.move(orig, dest)
     guest.page.wait_for_function("window.hcApp.state().moves.length === 3", timeout=CONNECT_MS)
+    # Every word the connection pill says from here on (QA: it said "Connected directly" again
+    # for a few seconds after the tab closed, on the relays' room channel that still reported open).
+    host.page.evaluate("""() => {
+        const pill = document.getElementById('friend-pill');
+        window.__pillSaid = [pill.dataset.conn];
+        new MutationObserver(() => {
+            const said = window.__pillSaid;
+            if (said[said.length - 1] !== pill.dataset.conn) said.push(pill.dataset.conn);
+        }).observe(pill, { attributes: true, attributeFilter: ['data-conn'] });
+    }""")
     guest.page.close()
     claim = host.page.locator("#friend-claim")
     expect(claim).to_be_visible(timeout=60_000)
+    said = host.page.evaluate("window.__pillSaid")
+    assert said[0] == "connected" and "connected" not in said[1:], said
     expect(claim).to_have_text("Claim the win on time")
     claim.click()
     expect(host.page.locator("#friend-audit")).to_contain_text(
@@ -111,3 +123,74 @@ def test_a_quick_play_opponent_who_left_before_the_first_move_can_be_replaced(tw
     expect(a.page.locator("#quick-status")).to_have_text(
         "Your last opponent left before the first move. Looking for another…")
     assert a.page.evaluate("id => !(id in JSON.parse(localStorage.getItem('hiddenchess.games')).games)", dead)
+
+
+def test_a_friend_game_is_aborted_before_both_have_moved(two):
+    """Either player may call the game off before both have moved (no result, as on lichess):
+    both pages say so, nothing is left to check, and Your games lists it as aborted."""
+    host, guest = two
+    host.open()
+    guest.open(invite_with_clock(host, 3))
+    host.wait_connected()
+    guest.wait_connected()
+    host.page.wait_for_function("(window.hcApp.state().movable.dests || {})['e2'] !== undefined",
+                                timeout=CONNECT_MS)
+    host.move("e2", "e4")
+    guest.page.wait_for_function("window.hcApp.state().moves.length === 1", timeout=CONNECT_MS)
+    abort = guest.page.locator("#friend-abort")
+    expect(abort).to_be_visible()
+    expect(host.page.locator("#friend-abort")).to_be_visible()
+    shot(guest.page, "abort-offered")
+    abort.click()
+    for d in (host, guest):
+        expect(d.page.locator("#banner")).to_contain_text("Game aborted", timeout=CONNECT_MS)
+        expect(d.page.locator("#banner-result")).to_have_text("")  # (no result: no stray "*")
+        expect(d.page.locator("#friend-abort")).to_be_hidden()
+        expect(d.page.locator("#friend-audit")).to_be_hidden()
+        st = d.state()
+        assert (st["status"]["result"], st["status"]["reason"]) == ("*", "aborted"), (d.name, st["status"])
+        assert st["peer"]["waiting_for"] is None and st["peer"]["canClaim"] is None
+    # An invited friend is offered a rematch, not a stranger's "another opponent".
+    expect(host.page.locator("#friend-rematch")).to_be_visible()
+    expect(host.page.locator("#friend-again")).to_be_hidden()
+    shot(host.page, "abort-done")
+    host.page.locator("#btn-games").click()
+    expect(host.page.locator("#dlg-games")).to_contain_text("Aborted")
+
+
+def test_quick_play_aborts_a_game_the_stranger_does_not_start(two):
+    """Paired by quick play, White's page never makes its first move (a stranger can: no clock
+    runs before it). Black's page counts 30 s, aborts the game and offers another opponent."""
+    from .test_peer_quick import PAIR_MS, paired, start_seek
+    a, b = two
+    for d in two:
+        d.open()
+    for d in two:
+        start_seek(d)
+    for d in two:
+        d.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
+                                 timeout=PAIR_MS)
+    assert paired(a) and paired(b)
+    black = a if a.state()["peer"]["seat"] == "black" else b
+    white = b if black is a else a
+    # Quick play's default is Secret Pawn: each side seals its pawns first.
+    for d in (white, black):
+        d.page.wait_for_function("window.hcApp.state().phase === 'setup'", timeout=CONNECT_MS)
+        st = d.page.evaluate("window.hcApp.call('seal', {squares: window.hcApp.state().peer.seat === 'white' ? ['c2','d2'] : ['c7','d7']})")
+        assert st["error"] is None, st["error"]
+    black.page.wait_for_function("window.hcApp.state().phase === 'play'", timeout=CONNECT_MS)
+    expect(black.page.locator("#friend-start")).to_contain_text("Your opponent has", timeout=CONNECT_MS)
+    expect(white.page.locator("#friend-start")).to_contain_text("You have")
+    expect(white.page.locator("#friend-start")).to_contain_text("to make your first move, or the game is aborted.")
+    shot(white.page, "abort-count-white")
+    expect(black.page.locator("#banner")).to_contain_text("Game aborted", timeout=45_000)
+    expect(white.page.locator("#banner")).to_contain_text("Game aborted", timeout=CONNECT_MS)
+    again = black.page.locator("#friend-again")
+    expect(again).to_be_visible()
+    expect(black.page.locator("#friend-rematch")).to_be_hidden()
+    shot(black.page, "abort-quick")
+    dead = black.state()["gameId"]
+    again.click()
+    expect(black.page.locator("#quick-card")).to_be_visible()
+    expect(black.page.locator("#quick-status")).to_have_text("The last game was aborted. Looking for another opponent…")
+    assert black.page.evaluate("id => !(id in JSON.parse(localStorage.getItem('hiddenchess.games')).games)", dead)

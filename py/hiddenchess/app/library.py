@@ -43,6 +43,7 @@ import re
 from typing import Any, Callable
 
 from hiddenchess.errors import StorageFullError, StorageUnavailableError
+from hiddenchess.game.events import NO_RESULT
 from hiddenchess.safejson import UnsafeJsonError, loads as safe_loads
 
 __all__ = ["Library", "INDEX_SCHEMA", "GAME_ID", "deleted_ids", "MAX_INDEX_BYTES", "make_summary", "is_over",
@@ -79,7 +80,7 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
 
     ``v`` variant id, ``m`` mode (``local``/``computer``/``friend``), ``l`` the computer's level,
     ``s`` the player's seat (``None`` on one device), ``k`` clock label (``None``: no clock),
-    ``r`` result (``"*"`` in progress), ``e`` the ending's reason, ``p`` half-moves, ``t`` side
+    ``r`` result (``"*"`` in progress, ``"-"`` none: aborted), ``e`` the ending's reason, ``p`` half-moves, ``t`` side
     to move, ``y`` 1 when the game awaits this device's player, ``c``/``u`` created/updated ms,
     ``h`` 1 when the variant keeps secrets (its replay shows what each side knew), ``n`` (a
     friend game in progress) how many of the friend's messages this device has and ``g`` the game's id in
@@ -95,6 +96,8 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
     ...              updated=9)
     {'v': 'standard', 'm': 'computer', 'r': '*', 'p': 3, 't': 'black', 'c': 1, 'u': 9, 's': 'black', 'k': '5+3', 'l': 2, 'y': 1}
     """
+    if reason in NO_RESULT:
+        result = "-"  # (over, with no result: "*" would say it is still going on)
     out = {"v": variant, "m": mode, "r": result, "p": plies, "t": turn, "c": created,
            "u": updated}
     live = (("n", heard), ("g", peer_game)) if result == "*" else ()  # (the archive stays compact)

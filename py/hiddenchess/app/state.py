@@ -224,6 +224,10 @@ class PeerView(TypedDict):      # games with a friend (hiddenchess.app.modes.fri
     notice: Optional[str]
     stranger: bool               # the other side is a stranger from quick play ("Your opponent")
     canClaim: Optional[str]      # "flag" | "stalled"
+    canAbort: bool               # the game may be aborted (no result): before both sides moved
+    aborted: bool                # it was aborted (no result, no end-of-game check)
+    start: Optional[dict]        # quick play: {"by": "me"|"friend", "left_s", "text"} before the
+                                 # game began (a set-up, White's first move): then it is aborted
     rematch: Optional[dict]
     fork: Optional[str]
     provisional: bool            # over, but the end-of-game check is pending: the result may change

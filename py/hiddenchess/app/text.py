@@ -5,7 +5,7 @@ The ending texts come from the one table, :data:`hiddenchess.game.events.REASON_
 
 import re
 
-from hiddenchess.game.events import REASON_TEXT, SEATS
+from hiddenchess.game.events import NO_RESULT, REASON_TEXT, SEATS
 
 __all__ = ["message", "foe_words", "title", "sentence", "error_sentence", "other", "CLAIM_TEXT", "COLORS",
            "MAX_ERROR_CHARS"]
@@ -111,6 +111,8 @@ def message(status: dict, names: "dict | None" = None) -> str:
     if reason == "resignation" and winner in COLORS:
         return f"{_verb(named[other(winner)], 'resign')} — {_verb(named[winner], 'win')}"
     text = REASON_TEXT.get(reason) or title(str(reason or "game over").replace("-", " "))
+    if reason in NO_RESULT:
+        return text
     if winner in COLORS:
         return f"{text} — {_verb(named[winner], 'win')}"
     return text if text.lower().startswith("draw") else f"{text} — draw"

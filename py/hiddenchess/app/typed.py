@@ -47,7 +47,7 @@ __all__ = ["run", "match_move", "MAX_TEXT", "HELP"]
 MAX_TEXT = 60
 
 HELP = ("Type a move such as e4, Nf3, exd5, O-O, e7e8=Q or e2e4. Commands: resign, draw, decline, "
-        "claim, takeback, flip, show, c for the clocks, l for the last move, p for every piece, p N for "
+        "claim, abort, takeback, flip, show, c for the clocks, l for the last move, p for every piece, p N for "
         "White's knights (p n for Black's), s e4 for a square, scan a or scan 4 for a file or a "
         "rank.")
 
@@ -191,6 +191,8 @@ def _command(session, words: list, st: dict) -> "tuple | None":
         return "offer_draw", me
     if head == "decline":
         return "decline_draw", me
+    if head == "abort":
+        return "abort", {}
     if head == "claim":
         return "claim_draw", {}
     if head == "flip":

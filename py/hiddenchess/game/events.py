@@ -32,7 +32,10 @@ REASON_TEXT = {
     "second-illegal-move": "Second illegal move",
     "illegal-king-capture": "King captured by an illegal move",
     "forfeit": "Forfeit",
+    "aborted": "Game aborted",
 }
+#: Endings with no result at all (PGN ``*``): the game did not count.
+NO_RESULT = ("aborted",)
 
 
 @dataclass
@@ -69,6 +72,8 @@ class Status:
         if not self.over:
             return "Game in progress"
         text = REASON_TEXT.get(self.reason, self.reason or "Game over")
+        if self.reason in NO_RESULT:
+            return text
         if self.winner:
             return f"{text} \u2014 {self.winner.capitalize()} wins"
         return f"{text} \u2014 draw" if not text.lower().startswith("draw") else text

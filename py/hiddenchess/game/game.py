@@ -442,6 +442,20 @@ class Game:
             {"type": "resign", "by": seat},
         )
 
+    def abort(self) -> Status:
+        """Call the game off before it counted: no result (PGN ``*``), reason ``"aborted"``.
+        Only while fewer than two moves were played (each side has not moved yet), as on
+        lichess.
+
+        >>> g = Game.new("standard"); _ = g.play("e4")
+        >>> g.abort().message
+        'Game aborted'
+        """
+        self._require_ongoing()
+        if self.ply >= 2:
+            raise HiddenChessError("a game can be aborted only before both sides have moved")
+        return self._end(Status(True, "*", "aborted"), {"type": "abort"})
+
     def offer_draw(self, seat: str) -> None:
         """``seat`` offers a draw; it stands until the opponent accepts, declines or moves."""
         self._require_ongoing()

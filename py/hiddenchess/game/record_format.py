@@ -39,7 +39,7 @@ KNOWN_SECTIONS = frozenset(
 UNDERSTOOD = frozenset(KNOWN_SECTIONS - {"requires"})
 
 COLORS = ("white", "black")
-END_TYPES = ("resign", "agreement", "claim", "flag")
+END_TYPES = ("resign", "agreement", "claim", "flag", "abort")
 
 
 def _json_copy(value: Any, what: str) -> Any:
@@ -276,6 +276,8 @@ def _apply_end(game, end: dict) -> None:
             game.flag(end["by"])
         elif kind == "agreement":
             game.agree_draw()
+        elif kind == "abort":
+            game.abort()
         else:
             game.claim_draw(move)
     except HiddenChessError as e:
@@ -298,10 +300,12 @@ def _tag_value(value: object) -> str:
 
 def termination(game) -> str:
     """The ``Termination`` tag as lichess writes it: ``Normal``, ``Time forfeit``,
-    ``Unterminated``."""
+    ``Unterminated``, ``Abandoned`` (an aborted game)."""
     status = game.status
     if not status.over:
         return "Unterminated"
+    if status.reason == "aborted":
+        return "Abandoned"
     if status.reason in ("timeout", "timeout-insufficient-material"):
         return "Time forfeit"
     return "Normal"

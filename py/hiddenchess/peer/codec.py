@@ -178,6 +178,7 @@ SCHEMAS = {
     "try": {"ply": _ply, "round": _int(1, 16), "point": _hex64},
     "try-answer": {"ply": _ply, "round": _int(1, 16), "table": _list(_hex32, 17)},
     "resign": {"ply": _ply},
+    "abort": {"ply": _ply},
     "draw-offer": {"ply": _ply},
     "draw-accept": {"ply": _ply},
     "draw-decline": {"ply": _ply},

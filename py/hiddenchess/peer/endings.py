@@ -14,17 +14,21 @@ from __future__ import annotations
 
 from hiddenchess.errors import HiddenChessError
 from hiddenchess.engine import notation
+from hiddenchess.game.events import NO_RESULT
 from hiddenchess.game.game import Game
 from hiddenchess.peer.codec import Reject
 
-__all__ = ["Endings", "SEATS", "LATENCY_ALLOWANCE_MS", "claim_reason", "other", "ENDING_KINDS"]
+__all__ = ["Endings", "SEATS", "LATENCY_ALLOWANCE_MS", "claim_reason", "other", "ENDING_KINDS",
+           "ABORT_PLIES"]
 
 #: Clock reports are trusted up to this much more time than the receiver measured.
 LATENCY_ALLOWANCE_MS = 2_000
 
 SEATS = ("white", "black")
 #: Messages that end the game or may end it (their ply is checked against what the sender knew).
-ENDING_KINDS = ("resign", "draw-offer", "draw-accept", "claim")
+ENDING_KINDS = ("resign", "draw-offer", "draw-accept", "claim", "abort")
+#: A game may be aborted (no result) while fewer moves than this were played, as on lichess.
+ABORT_PLIES = 2
 #: (an old save's move without ``fin``: counted as never acknowledged)
 FAR = 1 << 60
 
@@ -133,6 +137,8 @@ class Endings:
         return commit
 
     def on_final(self, msg, now_ms):
+        if self.aborted:
+            return None  # (a final sent for an ending the abort won over when they crossed)
         if self.phase != "over":
             if msg["reason"] == "forfeit":
                 raise Reject("your friend's page ended the game by forfeit: it says this page "
@@ -181,6 +187,8 @@ class Endings:
         offer = self.draw_offer
         self.draw_offer = None
         result = "1/2-1/2" if winner is None else ("1-0" if winner == "white" else "0-1")
+        if reason in NO_RESULT:
+            result = "*"
         self.ending = {"result": result, "reason": reason, "winner": winner, "ply": ply, "by": by,
                        "src": src, "offer": offer, "key": [ply, SEATS.index(src), n]}
 
@@ -216,6 +224,8 @@ class Endings:
             return None
         if kind == "resign":
             return lambda: self.readopt(lambda: self.end(self.seat, "resignation", p, self.peer))
+        if kind == "abort" and p < ABORT_PLIES:
+            return lambda: self.readopt(lambda: self.end(None, "aborted", p, self.peer))
         if kind == "draw-accept":
             offer = (self.ending or {}).get("offer") or self.draw_offer
             if offer and offer["by"] == self.seat:
@@ -231,6 +241,28 @@ class Endings:
                 self.readopt(finish)
             return commit
         return None
+
+    @property
+    def aborted(self) -> bool:
+        """Whether the game was aborted (no result, nothing to check: no finals are sent)."""
+        return self.ending is not None and self.ending["reason"] in NO_RESULT
+
+    def apply_ending(self, game: Game) -> None:
+        """Carry an ending made by a message into the local ``game`` (through the Game API)."""
+        e = self.ending
+        try:
+            if e["reason"] == "resignation":
+                game.resign(other(e["winner"]))
+            elif e["reason"] == "agreement":
+                game.agree_draw()
+            elif e["reason"] in ("timeout", "timeout-insufficient-material"):
+                game.flag(e["by"])
+            elif e["reason"] in ("threefold-repetition", "fifty-moves"):
+                game.claim_draw(e.get("move") or None)
+            elif e["reason"] == "aborted":
+                game.abort()
+        except HiddenChessError:
+            pass  # (the protocol's status stands; the local game just does not show it)
 
     def readopt(self, finish) -> None:
         """Replace this side's ending by the peer's (and tell it again with a new final)."""
@@ -256,6 +288,15 @@ class Endings:
         self.check_ply(msg, allow_behind=True)
         self.check_known(msg)
         return lambda: self.end(self.seat, "resignation", msg["ply"], self.peer)
+
+    def on_abort(self, msg, now_ms):
+        if self.ending is not None:
+            raise Reject("the game is already over")
+        if msg["ply"] >= ABORT_PLIES:
+            raise Reject("a game can be aborted only before both sides have moved")
+        self.check_ply(msg, allow_behind=True)
+        self.check_known(msg)
+        return lambda: self.end(None, "aborted", msg["ply"], self.peer)
 
     def on_draw_offer(self, msg, now_ms):
         if self.phase != "play":

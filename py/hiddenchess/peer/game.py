@@ -213,7 +213,7 @@ class PeerGame(Resync, Match):
         self._local_key = key
         truth = self.protocol.truth_known()
         if self.ending is not None and not self._local.status.over and truth:
-            self._apply_ending(self._local)
+            self.apply_ending(self._local)
         self._local.truth_known = truth
         return self._local
 
@@ -222,20 +222,6 @@ class PeerGame(Resync, Match):
         self._local = game
         if game is not None:
             self._local_key = (self.protocol.local_sig(), len(self.moves))
-
-    def _apply_ending(self, game: Game) -> None:
-        e = self.ending
-        try:
-            if e["reason"] == "resignation":
-                game.resign(other(e["winner"]))
-            elif e["reason"] == "agreement":
-                game.agree_draw()
-            elif e["reason"] in ("timeout", "timeout-insufficient-material"):
-                game.flag(e["by"])
-            elif e["reason"] in ("threefold-repetition", "fifty-moves"):
-                game.claim_draw(e.get("move") or None)
-        except HiddenChessError:
-            pass  # (the protocol's status stands; the local game just does not show it)
 
     def trial(self, peer_open) -> Game:
         """The local game with ``peer_open`` as the peer's openings (for a tentative move): the
@@ -378,7 +364,7 @@ class PeerGame(Resync, Match):
         self.protocol.auto_probe(self.saw_time(now_ms))
         if self.phase == "over" and self.clock is not None and self.clock.running and now_ms is not None:
             self.clock.stop(now_ms)
-        if self.phase == "over" and not self.final_sent:
+        if self.phase == "over" and not self.final_sent and not self.aborted:
             self.send_final()
 
     def send_final(self) -> None:
@@ -427,7 +413,7 @@ class PeerGame(Resync, Match):
             return "your friend's answer"
         if self.claim_wait is not None:
             return "your friend's answer to your claim"
-        if self.phase == "over" and self.audit is None:
+        if self.phase == "over" and self.audit is None and not self.aborted:
             return "your friend's end-of-game message"
         return None
 

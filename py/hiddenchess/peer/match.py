@@ -14,7 +14,7 @@ from hiddenchess.game.clock import Clock
 from hiddenchess.game.game import Status
 from hiddenchess.peer.codec import Reject
 from hiddenchess.peer.deadlines import GRACE_MS, STALL_MS, Deadlines
-from hiddenchess.peer.endings import LATENCY_ALLOWANCE_MS, SEATS, Endings, claim_reason, other
+from hiddenchess.peer.endings import ABORT_PLIES, LATENCY_ALLOWANCE_MS, SEATS, Endings, claim_reason, other
 from hiddenchess.peer.tries import Questions
 
 __all__ = ["Match", "SEATS", "STALL_MS", "GRACE_MS", "LATENCY_ALLOWANCE_MS", "other",
@@ -28,7 +28,7 @@ class Match(Deadlines, Endings, Questions):
 
     #: Messages that may cross the end of the game in flight (logged, without effect).
     CROSSING = ("move", "answer", "open", "probe", "probe-answer", "probe-key", "try",
-                "try-answer", "resign", "draw-offer", "draw-accept", "draw-decline", "claim")
+                "try-answer", "resign", "draw-offer", "draw-accept", "draw-decline", "claim", "abort")
     cur_n = 0  # the chain number of the message being applied
 
     @property
@@ -150,6 +150,31 @@ class Match(Deadlines, Endings, Questions):
         self.require(self.phase != "over", "the game is over")
         self.send("resign", ply=self.ply)
         self.end(other(self.seat), "resignation", self.ply, self.seat)
+        self.after_change(now_ms)
+
+    def can_abort(self) -> bool:
+        """Whether this side may abort the game now: before both sides have moved (no result)."""
+        return self.phase != "over" and self.ply < ABORT_PLIES
+
+    def unstarted(self) -> list:
+        """The seats the game waits for before it has begun -- a set-up not committed yet, or
+        White's first move not made (sent) yet -- in the order ``[peer, seat]``; empty once it
+        began or ended. (Black's first move needs none: White's starts Black's clock.)"""
+        if self.phase == "setup":
+            return [s for s, done in ((self.peer, self.peer_commits is not None),
+                                      (self.seat, self.my_secrets is not None)) if not done]
+        if self.phase == "play" and self.ply == 0 and self.pending is None:
+            return ["white"]
+        return []
+
+    def abort(self, *, now_ms: int = 0) -> None:
+        """Call the game off (no result), while :meth:`can_abort`."""
+        self.require_synced()
+        self.require(self.phase != "over", "the game is over")
+        self.require(self.ply < ABORT_PLIES, "a game can be aborted only before both sides have moved: "
+                     "resign instead")
+        self.send("abort", ply=self.ply)
+        self.end(None, "aborted", self.ply, self.seat)
         self.after_change(now_ms)
 
     def offer_draw(self, *, now_ms: int = 0) -> None:

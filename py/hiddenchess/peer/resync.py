@@ -28,7 +28,7 @@ from hiddenchess.peer.endings import SEATS
 __all__ = ["Resync", "describe"]
 
 #: User actions re-done from a message of this page's own (the rest its rules make again).
-REDO = ("move", "resign", "draw-offer", "draw-accept", "draw-decline", "claim", "rematch-offer",
+REDO = ("move", "resign", "abort", "draw-offer", "draw-accept", "draw-decline", "claim", "rematch-offer",
         "rematch-accept", "commit")
 
 
@@ -132,6 +132,8 @@ class Resync:
             self.move(msg["uci"], now_ms=now)
         elif kind == "resign":
             self.resign(now_ms=now)
+        elif kind == "abort":
+            self.abort(now_ms=now)
         elif kind == "draw-offer":
             self.offer_draw(now_ms=now)
         elif kind == "draw-accept":

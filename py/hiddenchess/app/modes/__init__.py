@@ -24,6 +24,7 @@ FRIEND_ACTIONS = {
     "peer_stored": ("data", "open"),
     "rematch": (),
     "claim_win": (),
+    "abort": (),
 }
 #: Usual actions that, in a friend game, go through the protocol (and so do the variants' own).
 ROUTED_ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw",

@@ -126,7 +126,7 @@ class Friend(Mode):
     """The friend-mode part of a :class:`~hiddenchess.app.session.Session`."""
 
     name = "friend"
-    actions = ("peer_open", "peer_receive", "peer_closed", "peer_stored", "rematch", "claim_win")
+    actions = ("peer_open", "peer_receive", "peer_closed", "peer_stored", "rematch", "claim_win", "abort")
 
     def __init__(self, pg: PeerGame, role: str, stranger: bool = False):
         self.pg = pg
@@ -143,6 +143,8 @@ class Friend(Mode):
         self.published = 0
         self.inbox = Inbox()
         self.unacked: list | None = None
+        #: [what the game waits for before it starts, since when (ms)] (quick play: START_MS)
+        self.start_wait: list | None = None
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
@@ -264,7 +266,7 @@ class Friend(Mode):
             view["at"] = now_ms
             st["clock"] = view
         audit = pg.audit
-        if audit is None and pg.phase == "over":
+        if audit is None and pg.phase == "over" and not pg.aborted:
             audit = {"status": "pending", "problems": list(pg.problems)}
         can_claim = ("flag" if pg.can_claim_flag(now_ms) else
                      "stalled" if pg.can_claim_stall(now_ms) else None)
@@ -288,6 +290,9 @@ class Friend(Mode):
             "notice": self.said(pg.notice),
             "stranger": self.stranger,
             "canClaim": can_claim,
+            "canAbort": pg.can_abort(),
+            "aborted": pg.aborted,
+            "start": self.start_state(now_ms),
             "rematch": rematch,
             "fork": self.said(pg.resync_note),
             "provisional": provisional(pg),
@@ -354,6 +359,9 @@ class Friend(Mode):
                 pg.claim_draw(move, now_ms=now_ms)
             elif action == "tick":
                 pg.tick(now_ms=now_ms)
+                self.abort_unstarted(now_ms)
+            elif action == "abort":
+                pg.abort(now_ms=now_ms)
             elif action == "peer_open":
                 pg.connect(now_ms=now_ms)
                 self.ever_connected = True
@@ -401,6 +409,38 @@ class Friend(Mode):
         session.save(now_ms)
         return session.state(now_ms=now_ms)
 
+    def start_state(self, now_ms: int) -> dict | None:
+        """``state.peer.start``: quick play with a clock, before the game began (a set-up, White's
+        first move), while connected: ``{"by": "me"|"friend", "left_s", "text"}`` -- who the game
+        waits for and how long before it is aborted (:data:`START_MS`); else ``None``."""
+        pg = self.pg
+        waits = pg.unstarted() if self.stranger and pg.clock is not None and pg.connected else []
+        if not waits:
+            self.start_wait = None
+            return None
+        key = [pg.phase, pg.ply, waits]
+        if self.start_wait is None or self.start_wait[0] != key:
+            self.start_wait = [key, now_ms]
+        left = max(0, START_MS - (now_ms - self.start_wait[1]) + 999) // 1000
+        what = "set-up" if pg.phase == "setup" else "first move"
+        if pg.seat in waits:
+            text = f"You have {left} s to make your {what}, or the game is aborted."
+        else:
+            text = f"Your opponent has {left} s to make its {what}, or the game is aborted."
+        return {"by": "friend" if pg.peer in waits else "me", "left_s": left, "text": text}
+
+    def abort_unstarted(self, now_ms: int) -> None:
+        """Quick play: a stranger that has not started the game in :data:`START_MS` (connected
+        all the while) has it aborted, as on lichess -- so one silent stranger does not hold
+        this player for good."""
+        start = self.start_state(now_ms)
+        if start and start["by"] == "friend" and start["left_s"] == 0 and self.pg.can_abort():
+            try:
+                self.pg.abort(now_ms=now_ms)
+            except HiddenChessError:
+                return  # (this page is still taking its messages back: the next tick)
+            self.pg.notice = "Your opponent did not start the game in time: it is aborted."
+
     def _from_old_game(self, data: str) -> bool:
         """Whether ``data`` is a late message of the game before a rematch (dropped quietly)."""
         if not self.old_games or len(data) > 20000:
@@ -433,6 +473,11 @@ class Friend(Mode):
         # (the new game has its own place in the relays' store, opened by the page)
         self.relayed, self.published, self.inbox = False, 0, Inbox()
         _adopt_into(session, self, now_ms)
+
+
+#: Quick play with a clock: how long a stranger has to make its set-up or White's first move
+#: (connected) before this page aborts the game.
+START_MS = 30_000
 
 
 def owed_state(pg: PeerGame, now_ms: int) -> dict | None:
