@@ -214,6 +214,17 @@ def test_kings_may_move_into_attack_and_capturing_the_king_wins():
     assert g.view("white").board == g.fen().split()[0]  # all shown at the end
 
 
+def test_a_flag_loses_even_against_a_lone_king():
+    """The flag rule draws when the opponent has no possible mating material. Here a win is a
+    king's capture, which a lone king can make too (no check: a king may step beside it), so a
+    flag always loses -- as a bare king against a bare king is no automatic draw either."""
+    g = fen_game("4k3/8/8/8/8/8/3r4/4K3")
+    assert g.has_mating_material("white") and g.has_mating_material("black")
+    st = g.flag("black")
+    assert (st.result, st.reason, st.winner) == ("1-0", "timeout", "white")
+    assert not Game.new("standard", "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1").has_mating_material("white")
+
+
 # White: king a1 boxed in by its own bishop a2 and pawns b1 b2 (a pawn may stand on the first
 # row), pawn b3 in front of them. Black's pawn b5 is about to block b3 head-on; nothing of White's
 # can then capture (a4, c2, c3, c4 stay empty) and the king has no free or enemy square around it.

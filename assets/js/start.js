@@ -119,7 +119,10 @@ function renderCards() {
   const st = app.state;
   const going = isGoing(st);
   $('start-continue').hidden = !going;
-  if (going) $('start-continue-text').textContent = [st.variant && st.variant.name, movesText((st.moves || []).length)].join(' · ');
+  // (before the first move: what is going on, not "0 moves")
+  const plies = (st.moves || []).length;
+  const stage = plies ? movesText(plies) : st.phase === 'setup' ? 'setting up' : 'not started';
+  if (going) $('start-continue-text').textContent = [st.variant && st.variant.name, stage].join(' · ');
 }
 
 export function openStart() {

@@ -83,6 +83,14 @@ def test_new_game_dialog_offers_secret_pawn(app):
     assert st["handover"] == {"to": "white", "for": "seal"}
 
 
+def test_against_the_computer_the_player_chooses_as_you(app):
+    """QA: against the computer the panel said "White: choose your 2 secret pawns" and the status
+    "White chooses secret pawns" beside "You" on the bar: one player at the device is "you"."""
+    app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn', mode: 'computer', color: 'white', level: 1})")
+    expect(app.locator("#seal-title")).to_have_text("Choose your 2 secret pawns")
+    expect(app.locator("#status-line")).to_have_text("You choose your secret pawns")
+
+
 def test_a_whole_game_on_one_device(app):
     app.evaluate("window.hcApp.call('new_game', {variant: 'secret-pawn'})")
     seal(app, "white", ["d2", "e2"])

@@ -111,6 +111,10 @@ def test_continue_your_game_counts_moves_as_the_games_screen_does(fresh):
         page.evaluate(f"window.hcApp.call('move', {{orig: '{orig}', dest: '{dest}'}})")
     page.locator(".brand").click()
     expect(page.locator("#start-continue-text")).to_have_text("Standard · 2 moves")
+    # Before the first move, what is going on (it said "0 moves" while the secrets were chosen).
+    card(page, "secret-pawn").get_by_role("button", name="Play on this device").click()
+    page.locator(".brand").click()
+    expect(page.locator("#start-continue-text")).to_have_text("Secret Pawn · setting up")
 
 
 def test_the_new_game_dialog_keeps_start_game_on_screen(fresh):
@@ -121,6 +125,10 @@ def test_the_new_game_dialog_keeps_start_game_on_screen(fresh):
     expect(page.locator("#dlg-new")).to_be_visible()
     page.locator("#form-new label:has(input[name=mode][value=computer])").click()
     expect(page.locator("#new-start")).to_be_in_viewport(ratio=1)
+    # ... with the row's own padding below it, not flush with the dialog's edge (QA)
+    gap = page.evaluate("document.getElementById('dlg-new').getBoundingClientRect().bottom"
+                        " - document.getElementById('new-start').getBoundingClientRect().bottom")
+    assert gap >= 10, gap
 
 
 def test_a_reload_goes_straight_to_the_board(fresh, site):

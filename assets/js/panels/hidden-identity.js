@@ -66,7 +66,8 @@ function renderPlace(st) {
     local.role = null;
     return;
   }
-  $('place-title').textContent = `${COLOR_NAMES[p.seat]}: place your 16 pieces`;
+  // (one player at this device -- against the computer, with a friend -- is "you", not a colour)
+  $('place-title').textContent = st.computer || st.peer ? 'Place your 16 pieces' : `${COLOR_NAMES[p.seat]}: place your 16 pieces`;
   const tray = $('place-tray');
   tray.replaceChildren();
   if (local.role && !p.left[local.role]) local.role = null;
@@ -264,7 +265,7 @@ export default registerPanel({
     return {
       seat: p ? p.seat : null,
       marker: 'placing pieces',
-      status: p ? `${COLOR_NAMES[p.seat]} places the pieces` : 'Placing the pieces',
+      status: !p ? 'Placing the pieces' : st.computer || st.peer ? 'You place your pieces' : `${COLOR_NAMES[p.seat]} places the pieces`,
     };
   },
   handoverIcon: st => (st.identity ? 'assets/img/unknown-white.svg' : null),

@@ -59,7 +59,9 @@ function renderSeal(st) {
     $('seal-chosen').textContent = ''; // (hidden, but a sealed choice must not stay in the page)
     return;
   }
-  $('seal-title').textContent = `${COLOR_NAMES[s.seat]}: choose your ${s.count} secret pawns`;
+  // (one player at this device -- against the computer, with a friend -- is "you", not a colour)
+  $('seal-title').textContent = st.computer || st.peer ? `Choose your ${s.count} secret pawns`
+    : `${COLOR_NAMES[s.seat]}: choose your ${s.count} secret pawns`;
   const chosen = [...seal.choice].sort();
   $('seal-chosen').textContent = chosen.length
     ? `Chosen: ${chosen.join(', ')} (${chosen.length} of ${s.count})`
@@ -187,7 +189,8 @@ export default registerPanel({
     return {
       seat: s ? s.seat : null,
       marker: 'choosing pawns',
-      status: s ? `${COLOR_NAMES[s.seat]} chooses secret pawns` : 'Choosing secret pawns',
+      status: !s ? 'Choosing secret pawns' : st.computer || st.peer ? 'You choose your secret pawns'
+        : `${COLOR_NAMES[s.seat]} chooses secret pawns`,
     };
   },
   handoverIcon: st => (st.secrets ? 'assets/img/necktie.svg' : null),

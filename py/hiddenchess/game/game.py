@@ -392,6 +392,8 @@ class Game:
         >>> Game.new("standard", "4k3/8/8/8/8/8/8/1N2K2r w - - 0 1").has_mating_material("white")
         True
         """
+        if self.variant.royal == "none":
+            return True  # (a king is captured, not mated: any piece, a lone king too, may take it)
         pos = self.position
         c = WHITE if _seat_name(color) == "white" else BLACK
         own = pos.color_mask(c) & ~pos.kings
