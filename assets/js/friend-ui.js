@@ -124,6 +124,9 @@ const FRIEND_CARDS = {
 
 const STORE_STEP = 'No clock: you need not wait here. Close the page if you like: the moves wait on the relays until the other side opens the game.';
 
+// Over, with nothing left to exchange: checked, or aborted (no check at all).
+const settled = p => p.status === 'over' && (p.aborted || (!!p.audit && p.audit.status !== 'pending'));
+
 // What the connection looks like: connected / reconnecting / waiting / lost.
 function friendConn(p) {
   if (friend.taken) return 'lost';
@@ -132,7 +135,7 @@ function friendConn(p) {
   const s = !friend.peer ? 'lost' : friend.peer.status === 'open' && friend.peer.heard === false ? 'connecting' : friend.peer.status;
   if (s === 'open') return 'connected';
   // (a finished game whose check is done needs no connection: no red alarm for good, QA)
-  if (s !== 'weak' && p.status === 'over' && p.audit && p.audit.status !== 'pending') return 'ended';
+  if (s !== 'weak' && settled(p)) return 'ended';
   if (s === 'weak') return 'reconnecting';
   const first = p.status === 'inviting' || p.status === 'connecting';
   if (first) return 'waiting';
@@ -158,7 +161,7 @@ function friendCardFor(p) {
   if (p.status === 'inviting') return 'invite';
   // A guest whose invite could not be used (damaged link, reload before the host connected).
   if (p.status === 'connecting' && !busy) return 'relink';
-  if (p.status === 'over' && p.audit && p.audit.status !== 'pending') return null; // nothing left to exchange
+  if (settled(p)) return null; // nothing left to exchange
   if (p.canClaim) return null; // (the claim first: on a phone the card would cover its button)
   const wait = liveAt + RECONNECT_CARD_MS - Date.now();
   const heals = !!friend.link && friend.link.state !== 'failed' && !friend.link.noRelay();

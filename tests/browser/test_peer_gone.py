@@ -154,6 +154,10 @@ def test_a_friend_game_is_aborted_before_both_have_moved(two):
     expect(host.page.locator("#friend-rematch")).to_be_visible()
     expect(host.page.locator("#friend-again")).to_be_hidden()
     shot(host.page, "abort-done")
+    # Nothing is left to exchange: the friend leaving is no alarm and brings no reconnect card.
+    guest.page.close()
+    expect(host.conn()).to_have_attribute("data-conn", "ended", timeout=CONNECT_MS)
+    expect(host.page.locator("#friend-card")).to_be_hidden()
     host.page.locator("#btn-games").click()
     expect(host.page.locator("#dlg-games")).to_contain_text("Aborted")
 
