@@ -64,13 +64,22 @@ export function renderBanner(st) {
     $('banner-result').textContent = shownResult(st.status);
     $('banner-title').textContent = st.status.message;
   }
-  // A friend game has its own rematch (the protocol's); here: the same game, colours swapped.
-  $('banner-rematch').hidden = !show || !!st.peer;
+  // Here: the same game, colours swapped. A friend game has its own rematch (the protocol's), as
+  // the side bar's (friend-ui.js): offered while connected, "Accept the rematch" once the friend
+  // offered (QA: the banner over the board offered only "New game", which leaves the friend).
+  const p = st.peer, rm = p && p.rematch;
+  const button = $('banner-rematch');
+  button.hidden = !show || (!!p && (!p.connected || (!!rm && rm.by === 'me')));
+  button.textContent = rm && rm.by === 'friend' ? 'Accept the rematch' : 'Rematch';
 }
 
 /** One click: the same game again (variant, clock, level), the player's colour swapped. */
 export function rematch() {
   const st = app.state;
+  if (st && st.peer) { // (a friend game: offered to the friend, or the friend's offer accepted)
+    call('rematch');
+    return;
+  }
   if (!st || !st.options) return;
   const options = { ...st.options };
   delete options.menu;

@@ -408,10 +408,16 @@ def test_stale_answer_own_link_and_damaged_link_are_explained(devices):
 
     # A rematch on the same connection: colours swap, the new game starts on both devices.
     old_game = host.peer()["game_id"]
-    host.page.locator("#friend-rematch").click()
+    # Offered and accepted from the result banner over the board, as on lichess (QA: the banner
+    # offered only "New game", which leaves the friend; the rematch was in the side bar alone).
+    expect(host.page.locator("#banner-rematch")).to_have_text("Rematch")
+    host.page.locator("#banner-rematch").click()
+    expect(host.page.locator("#banner-rematch")).to_be_hidden()  # (offered: nothing to click again)
+    expect(host.page.locator("#friend-who")).to_have_text("Rematch offered: waiting for your friend…")
     expect(guest.page.locator("#friend-rematch")).to_have_text("Accept the rematch", timeout=CONNECT_MS)
+    expect(guest.page.locator("#banner-rematch")).to_have_text("Accept the rematch")
     expect(guest.page.locator("#board-toast")).to_have_text("Your friend offers a rematch.")
-    guest.page.locator("#friend-rematch").click()
+    guest.page.locator("#banner-rematch").click()
     # (at once, not 3.5 s after: no "offers a rematch" left over the new game -- QA)
     guest.page.wait_for_function(f"window.hcApp.state().peer.game_id !== '{old_game}'", timeout=CONNECT_MS)
     assert guest.page.locator("#board-toast").is_hidden()
