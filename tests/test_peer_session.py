@@ -562,9 +562,16 @@ def test_a_reveal_cover_move_awaiting_its_draw_is_not_guessed():
     st = link.call("a", "move", {"orig": "g1", "dest": "f3"})
     assert st["error"] is None and st["peer"]["waiting_for"] == "your friend's answer"
     assert st["moves"] == [] and st["lastMove"] is None
+    # ... and it is the friend's turn to act, not this player's: the mover's bar does not say
+    # "to move" while its move awaits the answer (QA: by correspondence that lasted days).
+    assert st["turnColor"] == "black" and st["movable"]["dests"] == {}
+    link.a = Session(link.a.storage.backend)  # (also after a reload)
+    assert link.a.restore(now_ms=link.now)["turnColor"] == "black"
     link.open()
     st = link.state("a")
     assert len(st["moves"]) == 1 and not st["moves"][0].get("pending")
+    assert st["turnColor"] == "black"
+    assert link.state("b")["turnColor"] == "black" and link.state("b")["movable"]["dests"]
 
 
 def test_a_move_waiting_for_its_answer_is_not_listed_as_awaiting_you():

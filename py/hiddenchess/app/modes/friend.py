@@ -255,6 +255,11 @@ class Friend(Mode):
         st["promotions"] = promotions
         st["status"] = status
         st["phase"] = pg.phase
+        p = pg.pending
+        if pg.phase == "play" and p is not None and p["by"] == pg.seat:
+            # This page's move awaits the friend's answer: the friend is to act, not this page's
+            # player (a Reveal cover's move is not drawn meanwhile; QA: its bar said "to move").
+            st["turnColor"] = other(pg.seat)
         st["drawOffer"] = pg.draw_offer["by"] if pg.draw_offer and pg.phase == "play" else None
         st["handover"] = None
         st["computer"] = None
