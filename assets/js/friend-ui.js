@@ -39,15 +39,19 @@ function byRelays(p) {
 export const said = (p, text) => foeWords(!!(p && p.stranger), text);
 
 /** What the relays' store is doing for this game, in words (empty when it says nothing new). */
-export const storeNote = p => said(p, storeWords(p));
+export const storeNote = (p, st) => said(p, storeWords(p, st));
 
-function storeWords(p) {
+function storeWords(p, st) {
   const info = storeInfo();
   if (!info || !byRelays(p)) return '';
   if (info.unconfirmed > 0) return 'Sending to the relays…';
   if (info.state !== 'ready') return 'Fetching your friend\'s moves from the relays…';
   if (p.status === 'over') {
     return p.audit && p.audit.status === 'pending' ? 'Your friend\'s page checks the game when your friend opens it.' : '';
+  }
+  // (the friend's draw offer waits for this player's answer: nothing of theirs was "sent" -- QA)
+  if (p.status === 'waiting' && st && st.drawOffer && st.drawOffer !== p.seat) {
+    return 'Your friend is away: accept or decline their draw offer, they get your answer when they open the game.';
   }
   if (p.status === 'waiting' || (p.status === 'setup' && p.waiting_for)) {
     return 'Sent: your friend gets it when they open the game. You may close this page.';
@@ -252,7 +256,7 @@ export function renderFriend(st) {
   if (friend.phase && phase !== friend.phase) hideBoardToast();
   friend.phase = phase;
   if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
-  let note = storeNote(p);
+  let note = storeNote(p, st);
   // (no direct path: the game goes on through the relays all the same, a little slower)
   if (note && friend.link && friend.link.iceFailed) note = `${friend.signalNote} Meanwhile the moves go through the relays.`;
   $('friend-store').hidden = !note;
