@@ -561,7 +561,10 @@ def test_a_reveal_cover_move_awaiting_its_draw_is_not_guessed():
     link.close()
     st = link.call("a", "move", {"orig": "g1", "dest": "f3"})
     assert st["error"] is None and st["peer"]["waiting_for"] == "your friend's answer"
-    assert st["moves"] == [] and st["lastMove"] is None
+    assert st["moves"] == []
+    # ... but marked on the board and named (QA: the piece snapped back and nothing said where).
+    assert st["lastMove"] == ["g1", "f3"]
+    assert st["peer"]["owed"]["text"].startswith("Your friend owes their answer to your move g1-f3:")
     # ... and it is the friend's turn to act, not this player's: the mover's bar does not say
     # "to move" while its move awaits the answer (QA: by correspondence that lasted days).
     assert st["turnColor"] == "black" and st["movable"]["dests"] == {}

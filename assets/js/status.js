@@ -69,7 +69,8 @@ export function renderBanner(st) {
   // offered (QA: the banner over the board offered only "New game", which leaves the friend).
   const p = st.peer, rm = p && p.rematch;
   const button = $('banner-rematch');
-  button.hidden = !show || (!!p && (!p.connected || (!!rm && rm.by === 'me')));
+  // (a stranger who did not start the game is not asked again: the bar offers another opponent)
+  button.hidden = !show || (!!p && (!p.connected || (!!rm && rm.by === 'me') || (p.aborted && p.stranger)));
   button.textContent = rm && rm.by === 'friend' ? 'Accept the rematch' : 'Rematch';
 }
 

@@ -192,6 +192,7 @@ def test_quick_play_aborts_a_game_the_stranger_does_not_start(two):
     again = black.page.locator("#friend-again")
     expect(again).to_be_visible()
     expect(black.page.locator("#friend-rematch")).to_be_hidden()
+    expect(black.page.locator("#banner-rematch")).to_be_hidden()
     shot(black.page, "abort-quick")
     dead = black.state()["gameId"]
     again.click()

@@ -280,6 +280,15 @@ class Friend(Mode):
             rematch = {"by": "me" if pg.rematch["by"] == pg.seat else "friend",
                        "game": pg.rematch["game"]}
         owed = owed_state(pg, now_ms)
+        mine = pg.pending if pg.pending is not None and pg.pending["by"] == pg.seat else None
+        if mine is not None and pg.phase == "play" and pg.provisional_game() is None:
+            # A move the answer decides what it shows (a Reveal cover's, waiting for the draw;
+            # by correspondence for days): not drawn on the board, so named and marked there.
+            uci = mine["uci"]
+            st["lastMove"] = [uci[:2], uci[2:4]]
+            if owed and owed["what"] == "their answer to your move":
+                owed = {**owed, "text": owed["text"].replace(
+                    "your move", f"your move {uci[:2]}-{uci[2:4]}", 1)}
         st["peer"] = {
             "role": self.role,
             "status": self.status,
