@@ -577,6 +577,22 @@ def test_a_reveal_cover_move_awaiting_its_draw_is_not_guessed():
     assert link.state("b")["turnColor"] == "black" and link.state("b")["movable"]["dests"]
 
 
+def test_a_draw_offer_on_the_friends_turn_is_listed_as_awaiting_your_answer():
+    """QA (2026-12-07): by correspondence Black offered a draw on its own turn; White's Games
+    list said "Your friend to move", and nothing told White its answer was awaited."""
+    link = Link("standard")
+    link.play(["e2e4"])
+    link.call("b", "offer_draw")
+    gid = link.state("a")["gameId"]
+    games = json.loads(link.a.storage.backend.data["hiddenchess.games"])["games"]
+    assert games[gid]["y"] == 1 and games[gid]["o"] == 1 and games[gid]["t"] == "black"
+    games = json.loads(link.b.storage.backend.data["hiddenchess.games"])["games"]
+    assert "o" not in games[link.state("b")["gameId"]]
+    link.call("a", "decline_draw")
+    games = json.loads(link.a.storage.backend.data["hiddenchess.games"])["games"]
+    assert "y" not in games[gid] and "o" not in games[gid]
+
+
 def test_a_move_waiting_for_its_answer_is_not_listed_as_awaiting_you():
     """QA (2026-12-07): White played Nf3 in a Secret Pawn game without a clock while Black's tab
     was closed; the move waited for Black's answer ("Nf3 …", "Your friend to move"), but Your

@@ -120,6 +120,7 @@ function turnText(g) {
   // (a stranger from quick play is "your opponent", as in its game: foeWords)
   if (news) return foeWords(g.q, newsText(news));
   if (g.m === 'friend' && g.n === 0 && !g.p) return foeWords(g.q, 'Waiting for your friend to join');
+  if (g.y && g.o) return 'A draw offer awaits your answer';
   if (g.y) return g.m === 'local' ? `${g.t === 'white' ? 'White' : 'Black'} to move` : 'Your move';
   if (g.m === 'computer') return 'The computer to move';
   if (g.m === 'friend') return foeWords(g.q, 'Your friend to move');

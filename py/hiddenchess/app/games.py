@@ -79,6 +79,11 @@ def summary_of(session, now_ms: int) -> dict:
     pg = getattr(session.mode, "pg", None)  # a friend game: what the relays' store knows it by
     if pg is not None and pg.pending is not None and pg.pending["by"] == seat:
         due = None  # (this side's move waits for the friend's answer: nothing awaits this player)
+    # (the friend's draw offer waits for this player's answer, even on the friend's turn: QA)
+    offered = (pg is not None and pg.phase == "play" and bool(pg.draw_offer)
+               and pg.draw_offer["by"] == pg.peer)
+    if offered:
+        due = seat
     summary = make_summary(
         variant=g.variant.id, mode=session.options.get("mode", "local"),
         result=status.result if status.over else "*", reason=status.reason if status.over else None,
@@ -89,7 +94,7 @@ def summary_of(session, now_ms: int) -> dict:
         heard=len(pg.chain.recv) if pg is not None else None,
         peer_game=pg.game_id if pg is not None else None,
         stranger=getattr(session.mode, "stranger", False), names=shown_names(session),
-        played=played_on(session.pgn))
+        played=played_on(session.pgn), offered=offered)
     if unanswered(summary):
         summary.pop("y", None)  # (an invite nobody has answered: nothing awaits this player yet)
     return summary

@@ -75,7 +75,8 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
                  seat, clock, level, yours: bool, created: int, updated: int,
                  secrets: bool = False, heard: int | None = None,
                  peer_game: str | None = None, stranger: bool = False,
-                 names: dict | None = None, played: str | None = None) -> dict:
+                 names: dict | None = None, played: str | None = None,
+                 offered: bool = False) -> dict:
     """A game's line in the index, in short keys (thousands of them are kept):
 
     ``v`` variant id, ``m`` mode (``local``/``computer``/``friend``), ``l`` the computer's level,
@@ -89,7 +90,8 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
     of a friend game is a stranger met through quick play; ``w`` the players' names an imported
     game gave, ``[white, black]`` (``None`` for a side it did not name, each at most
     :data:`NAME_CHARS` characters), and ``d`` the day it was played, ``"2024.03.01"`` (its
-    ``Date`` tag, when whole).
+    ``Date`` tag, when whole); ``o`` 1 when the game awaits this player's answer to a draw
+    offer (a friend game: also on the friend's turn).
 
     >>> make_summary(variant="standard", mode="computer", result="*", reason=None, plies=3,
     ...              turn="black", seat="black", clock="5+3", level=2, yours=True, created=1,
@@ -106,6 +108,8 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
             out[key] = value
     if yours and result == "*":
         out["y"] = 1
+        if offered:
+            out["o"] = 1
     if secrets:
         out["h"] = 1
     if stranger:
