@@ -10,6 +10,7 @@ import { any, first } from './panels/index.js';
 import { mountSettings } from './signal/form.js';
 import { storeReaches } from './signal/store.js';
 import { lookAgain, startQuickUi } from './quick-ui.js';
+import { gameOverKey } from './status.js';
 import {
   carryRoom, friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, friendSignal, friendStore,
   isLive, storeInfo, view,
@@ -297,7 +298,9 @@ export function renderFriend(st) {
   rematch.hidden = !over || (rm && rm.by === 'me') || !p.connected || (p.aborted && p.stranger);
   rematch.textContent = rm && rm.by === 'friend' ? 'Accept the rematch' : 'Rematch';
   const rematchKey = rm && rm.by === 'friend' ? `${p.game_id}|rematch` : null;
-  if (rematchKey && rematchKey !== friend.rematchShown) showBoardToast('Your friend offers a rematch.');
+  // (the result banner, when up, says it on its own button: the toast lay over it on a phone, QA)
+  const bannerUp = over && gameOverKey(st) !== app.bannerDismissedFor;
+  if (rematchKey && rematchKey !== friend.rematchShown && !bannerUp) showBoardToast('Your friend offers a rematch.');
   friend.rematchShown = rematchKey;
   if (over && rm && rm.by === 'me') $('friend-who').textContent = 'Rematch offered: waiting for your friend…';
   // A try the friend's hidden pieces refused (e.g. "a secret pawn attacks that square").
