@@ -304,6 +304,17 @@ def test_a_stranger_from_quick_play_is_your_opponent_not_your_friend():
         assert dead.state("a")["status"]["message"].startswith("Your friend resigns")
 
 
+def test_what_a_page_waits_for_names_a_stranger_your_opponent():
+    """QA: quick play's default, Secret Pawn, said "Waiting for your friend to choose their secret
+    pawns…" (``peer.waiting_for``, the status line) of a stranger."""
+    link = Link("secret-pawn", stranger=True)
+    assert link.call("a", "seal", {"squares": ["d2", "e2"]})["error"] is None
+    assert link.state("a")["peer"]["waiting_for"] == "your opponent to choose their secret pawns"
+    friendly = Link("secret-pawn")
+    assert friendly.call("a", "seal", {"squares": ["d2", "e2"]})["error"] is None
+    assert friendly.state("a")["peer"]["waiting_for"] == "your friend to choose their secret pawns"
+
+
 def test_draw_offer_and_accept_through_pages():
     link = Link("standard")
     link.play(["e2e4"])

@@ -300,9 +300,9 @@ export function renderFriend(st) {
   const rematchKey = rm && rm.by === 'friend' ? `${p.game_id}|rematch` : null;
   // (the result banner, when up, says it on its own button: the toast lay over it on a phone, QA)
   const bannerUp = over && gameOverKey(st) !== app.bannerDismissedFor;
-  if (rematchKey && rematchKey !== friend.rematchShown && !bannerUp) showBoardToast('Your friend offers a rematch.');
+  if (rematchKey && rematchKey !== friend.rematchShown && !bannerUp) showBoardToast(said(p, 'Your friend offers a rematch.'));
   friend.rematchShown = rematchKey;
-  if (over && rm && rm.by === 'me') $('friend-who').textContent = 'Rematch offered: waiting for your friend…';
+  if (over && rm && rm.by === 'me') $('friend-who').textContent = said(p, 'Rematch offered: waiting for your friend…');
   // A try the friend's hidden pieces refused (e.g. "a secret pawn attacks that square").
   const noteKey = p.notice ? `${p.game_id}|${(st.moves || []).length}|${p.notice}` : null;
   if (noteKey && noteKey !== friend.noticeShown) showBoardToast(p.notice);

@@ -4,7 +4,7 @@
 // when what it shows changed, e.g. after a takeback or a new game), so a move costs the same at
 // ply 400 as at ply 4 (issue 17).
 
-import { $, gameFocus, isOver } from './dom.js';
+import { $, foeWords, gameFocus, isOver } from './dom.js';
 import { app } from './state.js';
 import { call } from './bridge.js';
 import { any, first } from './panels/index.js';
@@ -45,7 +45,7 @@ function fillSpan(san, st, m) {
   san.classList.toggle('has-reveal', !!m.reveal); // the move revealed something
   san.classList.toggle('has-illegal', !!m.illegal); // an illegal move (tabletop rules), found
   // A move of this page's that awaits the friend's answer (by correspondence it may wait days).
-  const note = m.pending ? PENDING : first('moveNote', st, m);
+  const note = m.pending ? foeWords(!!(st.peer && st.peer.stranger), PENDING) : first('moveNote', st, m);
   san.classList.toggle('is-pending', !!m.pending);
   san.classList.toggle('has-note', !!note && !m.pending);
   if (note) san.title = note;

@@ -296,7 +296,7 @@ class Friend(Mode):
             "seat": pg.seat,
             "invite": dict(pg.settings),
             "outbox": pg.take_outbox(),
-            "waiting_for": pg.waiting_for(),
+            "waiting_for": self.said(pg.waiting_for()),
             "rejected": self.said(pg.rejected),
             "audit": audit and {**audit, "problems": [self.said(p) for p in audit.get("problems", [])]},
             "connected": pg.connected,
