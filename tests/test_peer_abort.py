@@ -111,6 +111,23 @@ def test_secret_pawn_aborted_in_its_setup_opens_no_secret():
     assert not any(decode(t)["t"] == "final" or decode(t).get("open") for t in p.sent["white"])
 
 
+@pytest.mark.parametrize("variant", ["secret-pawn", "hidden-identity"])
+def test_a_game_aborted_in_its_set_up_asks_for_no_set_up(variant):
+    """QA: a quick-play game aborted during the Secret Pawn set-up kept "Choose your 2 secret
+    pawns", its Seal button and the pawns to pick on both pages (also after a reload)."""
+    link = Link(variant, clock=[300, 3], stranger=True)
+    for name in ("a", "b"):
+        st = link.state(name)
+        assert st["sealing"] or st["placing"], name
+    assert link.call("a", "abort")["error"] is None
+    for name in ("a", "b"):
+        st = link.state(name)
+        assert st["status"]["reason"] == "aborted", name
+        assert st.get("sealing") is None and st.get("placing") is None, (name, st.get("sealing"), st.get("placing"))
+    refused = link.call("b", "seal", {"squares": ["d7", "e7"]}) if variant == "secret-pawn" else None
+    assert refused is None or refused["error"]
+
+
 def test_the_record_the_summary_and_the_pgn_of_an_aborted_game():
     link = Link("standard")
     link.play(["e2e4"])

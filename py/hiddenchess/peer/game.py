@@ -182,8 +182,10 @@ class PeerGame(Resync, Match):
 
     @property
     def needs_setup(self) -> bool:
-        """Whether this side still has to choose its secrets (seal its pawns, place its pieces)."""
-        return self.my_secrets is None
+        """Whether this side still has to choose its secrets (seal its pawns, place its pieces):
+        never once the game is over (QA: an abort during the set-up left "Choose your 2 secret
+        pawns" and its Seal button on both pages)."""
+        return self.my_secrets is None and self.ending is None
 
     @property
     def phase(self) -> str:

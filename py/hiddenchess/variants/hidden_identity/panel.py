@@ -335,6 +335,10 @@ class HiddenIdentityPanel(SecretsPanel):
         self.draft = {}
         return None
 
+    def friend_state(self, session, st: dict, pg) -> None:
+        if not pg.needs_setup:  # (placed, or the game is over: aborted in its set-up, QA)
+            st["placing"] = None
+
 
 @register_panel("hidden-identity-tt")
 class TabletopPanel(HiddenIdentityPanel):

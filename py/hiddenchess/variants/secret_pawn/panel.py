@@ -168,6 +168,8 @@ class SecretPawnPanel(SecretsPanel):
     def friend_action(self, session, friend, action: str, args: dict, now_ms: int):
         if action != "seal":
             return super().friend_action(session, friend, action, args, now_ms)
+        if friend.pg.ending is not None:  # (aborted in its set-up: QA)
+            raise SessionError("the game is over: there are no pawns to seal")
         friend.pg.seal(args.get("squares"))
         return None
 
