@@ -128,6 +128,26 @@ def test_a_game_aborted_in_its_set_up_asks_for_no_set_up(variant):
     assert refused is None or refused["error"]
 
 
+def test_an_aborted_game_both_pages_hold_needs_no_connection():
+    """QA: a page whose opponent aborted the game said "Connection lost" in red, with a
+    Reconnect card, once the opponent's page was gone (or after its own reload): an aborted
+    game has no end-of-game check, which is what ended that alarm for a finished game.
+    ``peer.settled`` says that nothing is left to exchange: the abort was the friend's, or the
+    friend holds this page's (acknowledged, or said in its hello on the next connection)."""
+    link = Link("standard", clock=[300, 3], stranger=True)
+    assert link.state("a")["peer"]["settled"] is False
+    assert link.call("a", "abort")["error"] is None
+    assert link.state("b")["peer"]["settled"] is True
+    assert link.state("a")["peer"]["settled"] is False  # (b's page has sent nothing since)
+    link.close()
+    link.open()
+    assert link.state("a")["peer"]["settled"] is True
+    # A finished game is settled by its check, not by this.
+    done = Link("standard")
+    done.call("b", "resign")
+    assert done.state("a")["peer"]["settled"] is False
+
+
 def test_the_record_the_summary_and_the_pgn_of_an_aborted_game():
     link = Link("standard")
     link.play(["e2e4"])

@@ -129,8 +129,9 @@ const FRIEND_CARDS = {
 
 const STORE_STEP = 'No clock: you need not wait here. Close the page if you like: the moves wait on the relays until the other side opens the game.';
 
-// Over, with nothing left to exchange: checked, or aborted (no check at all).
-const settled = p => p.status === 'over' && (p.aborted || (!!p.audit && p.audit.status !== 'pending'));
+// Over, with nothing left to exchange: checked, or aborted with the friend knowing of it
+// (state.peer.settled: an aborted game has no check, which says so of a finished one).
+const settled = p => p.status === 'over' && (!!p.settled || (!!p.audit && p.audit.status !== 'pending'));
 
 // What the connection looks like: connected / reconnecting / waiting / lost.
 function friendConn(p) {

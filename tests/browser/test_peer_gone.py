@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import wait_ready
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_play import CONNECT_MS, shot
 
@@ -199,3 +200,45 @@ def test_quick_play_aborts_a_game_the_stranger_does_not_start(two):
     expect(black.page.locator("#quick-card")).to_be_visible()
     expect(black.page.locator("#quick-status")).to_have_text("The last game was aborted. Looking for another opponent…")
     assert black.page.evaluate("id => !(id in JSON.parse(localStorage.getItem('hiddenchess.games')).games)", dead)
+
+
+def test_an_aborted_quick_play_game_asks_for_nothing_more(two):
+    """QA: a quick-play game aborted during the Secret Pawn set-up kept "Choose your 2 secret
+    pawns" and its Seal button on both pages; and once the aborting stranger's page was gone (or
+    after a reload), the other page said "Connection lost" in red with a Reconnect card, for a game
+    with nothing left to exchange. Its way out stays: Look for another opponent."""
+    from .test_peer_quick import PAIR_MS, paired, start_seek
+    a, b = two
+    for d in two:
+        d.open()
+    for d in two:
+        start_seek(d)
+    for d in two:
+        d.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
+                                 timeout=PAIR_MS)
+    assert paired(a) and paired(b)
+    for d in two:
+        expect(d.page.locator("#seal-panel")).to_be_visible(timeout=CONNECT_MS)
+    a.page.locator("#friend-abort").click()
+    for d in two:
+        expect(d.page.locator("#banner")).to_contain_text("Game aborted", timeout=CONNECT_MS)
+        expect(d.page.locator("#seal-panel")).to_be_hidden()
+        expect(d.page.locator("#friend-again")).to_be_visible()
+    a.page.close()
+    # (the friend gone is noticed within a few seconds: the pill must not turn red then)
+    b.page.wait_for_timeout(8000)
+    expect(b.conn()).to_have_attribute("data-conn", "ended")
+    expect(b.conn()).to_have_text("Not connected: the game is over")
+    expect(b.page.locator("#friend-show")).to_be_hidden()
+    expect(b.page.locator("#friend-card")).to_be_hidden()
+    b.page.reload()
+    wait_ready(b.page)
+    expect(b.page.locator("#banner")).to_contain_text("Game aborted", timeout=CONNECT_MS)
+    expect(b.page.locator("#seal-panel")).to_be_hidden()
+    b.page.wait_for_timeout(8000)
+    expect(b.conn()).to_have_attribute("data-conn", "ended")
+    expect(b.page.locator("#friend-show")).to_be_hidden()
+    expect(b.page.locator("#friend-card")).to_be_hidden()
+    shot(b.page, "gone-aborted-reloaded")
+    b.page.locator("#friend-again").click()
+    expect(b.page.locator("#quick-status")).to_have_text("The last game was aborted. Looking for another opponent…")

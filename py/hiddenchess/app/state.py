@@ -226,6 +226,7 @@ class PeerView(TypedDict):      # games with a friend (hiddenchess.app.modes.fri
     canClaim: Optional[str]      # "flag" | "stalled"
     canAbort: bool               # the game may be aborted (no result): before both sides moved
     aborted: bool                # it was aborted (no result, no end-of-game check)
+    settled: bool                # aborted, and the friend has the abort: nothing left to exchange
     start: Optional[dict]        # quick play: {"by": "me"|"friend", "left_s", "text"} before the
                                  # game began (a set-up, White's first move): then it is aborted
     rematch: Optional[dict]

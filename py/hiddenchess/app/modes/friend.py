@@ -306,6 +306,7 @@ class Friend(Mode):
             "canClaim": can_claim,
             "canAbort": pg.can_abort(),
             "aborted": pg.aborted,
+            "settled": self.settled(),
             "start": self.start_state(now_ms),
             "rematch": rematch,
             "fork": self.said(pg.resync_note),
@@ -422,6 +423,15 @@ class Friend(Mode):
         session.game = self.pg.local
         session.save(now_ms)
         return session.state(now_ms=now_ms)
+
+    def settled(self) -> bool:
+        """Whether an aborted game needs nothing more from the friend: the abort was the friend's,
+        or the friend acknowledged (or its hello said it holds) this page's. (An aborted game has
+        no end-of-game check, which is what says so of a finished one.)"""
+        pg = self.pg
+        if not pg.aborted:
+            return False
+        return pg.ending["src"] != pg.seat or pg.holds_end({"ended": pg.ending["key"][2]})
 
     def start_state(self, now_ms: int) -> dict | None:
         """``state.peer.start``: quick play with a clock, before the game began (a set-up, White's
