@@ -175,9 +175,11 @@ function watchStart(gameId, lag) {
 }
 
 /** Drop the quick-play game `gameId`, in which nothing was played (nobody else can use it): the
- * page goes back to the game `backId` it showed before (else a new one), deletes `gameId`, and
- * looks for an opponent again for `variant` and `clockValue`, saying `note`. */
-export function lookAgain(gameId, variant, clockValue, note, backId = null) {
+ * page goes back to the game `backId` it showed before quick play (by default the one this page's
+ * last quick play set aside; else a new one), deletes `gameId`, and looks for an opponent again
+ * for `variant` and `clockValue`, saying `note`. (QA: after an aborted game's "Look for another
+ * opponent", Cancel showed a new empty game instead of the game in progress before.) */
+export function lookAgain(gameId, variant, clockValue, note, backId = quick.back && quick.back.gameId) {
   let left = backId && backId !== gameId ? call('open_game', { id: backId }, { quiet: true }) : null;
   if (!left || left.error || left.gameId !== backId) left = call('new_game', {}, { quiet: true });
   if (left && !left.error && left.gameId !== gameId) call('delete_game', { id: gameId }, { quiet: true });

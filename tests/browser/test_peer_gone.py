@@ -242,3 +242,34 @@ def test_an_aborted_quick_play_game_asks_for_nothing_more(two):
     shot(b.page, "gone-aborted-reloaded")
     b.page.locator("#friend-again").click()
     expect(b.page.locator("#quick-status")).to_have_text("The last game was aborted. Looking for another opponent…")
+
+
+def test_cancel_after_looking_again_brings_back_the_game_set_aside(two):
+    """QA: a player with a game in progress (1. e4) presses Quick play; the stranger it meets
+    aborts; the player presses Look for another opponent, then Cancel: a new empty game came
+    back instead of the game set aside (which only Your games still held)."""
+    from .test_peer_quick import PAIR_MS, quick_play
+    a, b = two
+    for d in two:
+        d.open()
+    a.move("e2", "e4")
+    before = a.state()["gameId"]
+    a.page.locator("#btn-new").click()
+    a.page.locator("#choice-quick").click()
+    a.page.locator("#new-start").click()
+    expect(a.page.locator("#confirm-text")).to_have_text("The game in progress is kept in Your games.")
+    a.page.locator("#confirm-yes").click()
+    expect(a.page.locator("#quick-status")).to_have_text("Looking for an opponent…")
+    quick_play(b)
+    for d in two:
+        d.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
+                                 timeout=PAIR_MS)
+    expect(b.page.locator("#friend-abort")).to_be_visible(timeout=CONNECT_MS)
+    b.page.locator("#friend-abort").click()
+    expect(a.page.locator("#friend-again")).to_be_visible(timeout=CONNECT_MS)
+    a.page.locator("#friend-again").click()
+    expect(a.page.locator("#quick-status")).to_have_text("The last game was aborted. Looking for another opponent…")
+    a.page.locator("#quick-cancel").click()
+    expect(a.page.locator("#quick-card")).to_be_hidden()
+    st = a.state()
+    assert st["gameId"] == before and [m["san"] for m in st["moves"]] == ["e4"], (st["gameId"], before, st["moves"])
