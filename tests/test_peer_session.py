@@ -588,6 +588,21 @@ def test_a_reveal_cover_move_awaiting_its_draw_is_not_guessed():
     assert link.state("b")["turnColor"] == "black" and link.state("b")["movable"]["dests"]
 
 
+def test_a_friend_choosing_its_set_up_has_joined_on_the_games_screen():
+    """QA (2026-12-07): a connected quick-play game in its set-up was listed as "Waiting for your
+    opponent to join": nothing had come from the opponent yet (n 0) while it chose its pawns.
+    ``j`` says the friend is there; an invite nobody opened has none."""
+    link = Link("secret-pawn", stranger=True)
+    for name in ("a", "b"):
+        gid = link.state(name)["gameId"]
+        entry = json.loads(link.page(name).storage.backend.data["hiddenchess.games"])["games"][gid]
+        assert entry["j"] == 1 and not entry.get("p"), (name, entry)
+    lone = Session(MemoryBackend())
+    lone.restore(now_ms=1)
+    gid = lone.dispatch("new_game", {"mode": "friend", "variant": "standard"}, now_ms=2)["gameId"]
+    assert "j" not in json.loads(lone.storage.backend.data["hiddenchess.games"])["games"][gid]
+
+
 def test_a_draw_offer_on_the_friends_turn_is_listed_as_awaiting_your_answer():
     """QA (2026-12-07): by correspondence Black offered a draw on its own turn; White's Games
     list said "Your friend to move", and nothing told White its answer was awaited."""

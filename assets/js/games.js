@@ -119,7 +119,8 @@ function turnText(g) {
   const news = newsOf(g);
   // (a stranger from quick play is "your opponent", as in its game: foeWords)
   if (news) return foeWords(g.q, newsText(news));
-  if (g.m === 'friend' && g.n === 0 && !g.p) return foeWords(g.q, 'Waiting for your friend to join');
+  // (j: the friend is there, choosing its set-up -- QA: it said "to join" on a connected game)
+  if (g.m === 'friend' && g.n === 0 && !g.p && !g.j) return foeWords(g.q, 'Waiting for your friend to join');
   if (g.y && g.o) return 'A draw offer awaits your answer';
   if (g.y) return g.m === 'local' ? `${g.t === 'white' ? 'White' : 'Black'} to move` : 'Your move';
   if (g.m === 'computer') return 'The computer to move';

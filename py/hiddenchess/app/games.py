@@ -94,7 +94,9 @@ def summary_of(session, now_ms: int) -> dict:
         heard=len(pg.chain.recv) if pg is not None else None,
         peer_game=pg.game_id if pg is not None else None,
         stranger=getattr(session.mode, "stranger", False), names=shown_names(session),
-        played=played_on(session.pgn), offered=offered)
+        played=played_on(session.pgn), offered=offered,
+        joined=bool(getattr(session.mode, "ever_connected", False))
+        or getattr(session.mode, "role", None) == "guest")
     if unanswered(summary):
         summary.pop("y", None)  # (an invite nobody has answered: nothing awaits this player yet)
     return summary

@@ -76,7 +76,7 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
                  secrets: bool = False, heard: int | None = None,
                  peer_game: str | None = None, stranger: bool = False,
                  names: dict | None = None, played: str | None = None,
-                 offered: bool = False) -> dict:
+                 offered: bool = False, joined: bool = False) -> dict:
     """A game's line in the index, in short keys (thousands of them are kept):
 
     ``v`` variant id, ``m`` mode (``local``/``computer``/``friend``), ``l`` the computer's level,
@@ -91,7 +91,9 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
     game gave, ``[white, black]`` (``None`` for a side it did not name, each at most
     :data:`NAME_CHARS` characters), and ``d`` the day it was played, ``"2024.03.01"`` (its
     ``Date`` tag, when whole); ``o`` 1 when the game awaits this player's answer to a draw
-    offer (a friend game: also on the friend's turn).
+    offer (a friend game: also on the friend's turn); ``j`` 1 when the friend of a game in
+    progress is known to have joined it (it connected, or this page joined the friend's game),
+    though nothing of it may have come yet (a set-up being chosen).
 
     >>> make_summary(variant="standard", mode="computer", result="*", reason=None, plies=3,
     ...              turn="black", seat="black", clock="5+3", level=2, yours=True, created=1,
@@ -110,6 +112,8 @@ def make_summary(*, variant: str, mode: str, result: str, reason, plies: int, tu
         out["y"] = 1
         if offered:
             out["o"] = 1
+    if joined and result == "*":
+        out["j"] = 1
     if secrets:
         out["h"] = 1
     if stranger:
