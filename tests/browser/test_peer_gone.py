@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from .conftest import wait_ready
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_play import CONNECT_MS, shot
+from .test_peer_quick import pair_by_quick_play
 
 pytestmark = pytest.mark.browser
 
@@ -100,17 +101,8 @@ def test_a_quick_play_opponent_who_left_before_the_first_move_can_be_replaced(tw
     """QA: paired by quick play, the opponent closed its tab before the first move, and the other
     player waited on "Reconnect to your opponent" for good (no clock runs before the first
     move). The card now offers to look for another opponent, and the dead game is dropped."""
-    from .test_peer_quick import PAIR_MS, paired, start_seek
     a, b = two
-    for d in two:
-        d.open()
-    for d in two:
-        start_seek(d)
-    a.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
-                             timeout=PAIR_MS)
-    b.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
-                             timeout=PAIR_MS)
-    assert paired(a) and paired(b)
+    pair_by_quick_play(two)
     dead = a.state()["gameId"]
     b.page.close()
     expect(a.page.locator("#friend-title")).to_have_text("Reconnect to your opponent", timeout=CONNECT_MS)
@@ -166,16 +158,8 @@ def test_a_friend_game_is_aborted_before_both_have_moved(two):
 def test_quick_play_aborts_a_game_the_stranger_does_not_start(two):
     """Paired by quick play, White's page never makes its first move (a stranger can: no clock
     runs before it). Black's page counts 30 s, aborts the game and offers another opponent."""
-    from .test_peer_quick import PAIR_MS, paired, start_seek
     a, b = two
-    for d in two:
-        d.open()
-    for d in two:
-        start_seek(d)
-    for d in two:
-        d.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
-                                 timeout=PAIR_MS)
-    assert paired(a) and paired(b)
+    pair_by_quick_play(two)
     black = a if a.state()["peer"]["seat"] == "black" else b
     white = b if black is a else a
     # Quick play's default is Secret Pawn: each side seals its pawns first.
@@ -207,16 +191,8 @@ def test_an_aborted_quick_play_game_asks_for_nothing_more(two):
     pawns" and its Seal button on both pages; and once the aborting stranger's page was gone (or
     after a reload), the other page said "Connection lost" in red with a Reconnect card, for a game
     with nothing left to exchange. Its way out stays: Look for another opponent."""
-    from .test_peer_quick import PAIR_MS, paired, start_seek
     a, b = two
-    for d in two:
-        d.open()
-    for d in two:
-        start_seek(d)
-    for d in two:
-        d.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
-                                 timeout=PAIR_MS)
-    assert paired(a) and paired(b)
+    pair_by_quick_play(two)
     for d in two:
         expect(d.page.locator("#seal-panel")).to_be_visible(timeout=CONNECT_MS)
     a.page.locator("#friend-abort").click()

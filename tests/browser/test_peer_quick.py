@@ -45,8 +45,23 @@ def start_seek(device) -> None:
     expect(device.page.locator("#quick-status")).to_have_text("Looking for an opponent…")
 
 
+CONNECTED = "window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected"
+
+
 def paired(device) -> bool:
-    return device.page.evaluate("!!(window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected)")
+    return device.page.evaluate(f"!!({CONNECTED})")
+
+
+def pair_by_quick_play(devices) -> None:
+    """Open the page on each device, seek with the dialog's choices, and wait until all are
+    paired and connected."""
+    for d in devices:
+        d.open()
+    for d in devices:
+        start_seek(d)
+    for d in devices:
+        d.page.wait_for_function(CONNECTED, timeout=PAIR_MS)
+    assert all(paired(d) for d in devices)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_play import CONNECT_MS, shot
-from .test_peer_quick import PAIR_MS, paired, start_seek
+from .test_peer_quick import pair_by_quick_play
 
 pytestmark = pytest.mark.browser
 
@@ -47,14 +47,7 @@ def test_a_quick_play_game_never_says_friend(two):
     """Paired, the two seal, move, offer and decline a draw, resign and offer a rematch; a watch
     on each page collects every visible line (and title, aria-label) that says \"friend\"."""
     a, b = two
-    for d in two:
-        d.open()
-    for d in two:
-        start_seek(d)
-    for d in two:
-        d.page.wait_for_function("window.hcApp.state() && window.hcApp.state().peer && window.hcApp.state().peer.connected",
-                                 timeout=PAIR_MS)
-    assert paired(a) and paired(b)
+    pair_by_quick_play(two)
     for d in two:
         d.page.evaluate(WATCH)
     white, black = (a, b) if a.peer()["seat"] == "white" else (b, a)
