@@ -328,24 +328,19 @@ function renderStart(p, over) {
   if (el.textContent !== text) el.textContent = text;
 }
 
-/** Quick play: after an aborted game, drop it and look for another opponent (same variant, clock). */
-function lookAfterAbort() {
+/** Quick play: drop this game, which does not count, and look for another opponent for the same
+ * variant and clock, saying `note` -- when `allowed(st, p)`: after an aborted game, or an
+ * opponent who left before the first move (nothing of it was played). */
+function lookAgainIf(allowed, note) {
   const st = app.state;
   const p = friendGame(st);
-  if (!p || !p.stranger || !p.aborted) return;
+  if (!p || !p.stranger || !allowed(st, p)) return;
   const { v, c } = p.invite || {};
-  lookAgain(st.gameId, v, c ? { minutes: c[0] / 60, increment: c[1] } : 'none', 'The last game was aborted. Looking for another opponent…');
+  lookAgain(st.gameId, v, c ? { minutes: c[0] / 60, increment: c[1] } : 'none', note);
 }
-
-/** Quick play's opponent left before the first move: drop this game (nothing of it was played)
- * and look for another opponent for the same variant and clock. */
-function requeue() {
-  const st = app.state;
-  const p = friendGame(st);
-  if (!p || !p.stranger || isOver(st) || (st.moves || []).length) return;
-  const { v, c } = p.invite || {};
-  lookAgain(st.gameId, v, c ? { minutes: c[0] / 60, increment: c[1] } : 'none', 'Your last opponent left before the first move. Looking for another…');
-}
+const lookAfterAbort = () => lookAgainIf((st, p) => p.aborted, 'The last game was aborted. Looking for another opponent…');
+const requeue = () => lookAgainIf(st => !isOver(st) && !(st.moves || []).length,
+  'Your last opponent left before the first move. Looking for another…');
 
 /** The page's host when only this computer can reach it, else null. */
 export function localPage(loc = window.location) {

@@ -156,6 +156,14 @@ class Match(Deadlines, Endings, Questions):
         """Whether this side may abort the game now: before both sides have moved (no result)."""
         return self.phase != "over" and self.ply < ABORT_PLIES
 
+    def abort_known(self) -> bool:
+        """Whether the game was aborted and the friend knows it -- the abort was the friend's, or
+        the friend acknowledged (or its hello said it holds) this page's -- so nothing is left to
+        exchange (an aborted game has no end-of-game check, which says so of a finished one)."""
+        if not self.aborted:
+            return False
+        return self.ending["src"] != self.seat or self.holds_end({"ended": self.ending["key"][2]})
+
     def unstarted(self) -> list:
         """The seats the game waits for before it has begun -- a set-up not committed yet, or
         White's first move not made (sent) yet -- in the order ``[peer, seat]``; empty once it

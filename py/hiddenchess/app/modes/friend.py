@@ -255,8 +255,8 @@ class Friend(Mode):
         st["promotions"] = promotions
         st["status"] = status
         st["phase"] = pg.phase
-        p = pg.pending
-        if pg.phase == "play" and p is not None and p["by"] == pg.seat:
+        mine = pg.pending if pg.phase == "play" and pg.pending and pg.pending["by"] == pg.seat else None
+        if mine is not None:
             # This page's move awaits the friend's answer: the friend is to act, not this page's
             # player (a Reveal cover's move is not drawn meanwhile; QA: its bar said "to move").
             st["turnColor"] = other(pg.seat)
@@ -279,16 +279,13 @@ class Friend(Mode):
         if pg.rematch:
             rematch = {"by": "me" if pg.rematch["by"] == pg.seat else "friend",
                        "game": pg.rematch["game"]}
-        owed = owed_state(pg, now_ms)
-        mine = pg.pending if pg.pending is not None and pg.pending["by"] == pg.seat else None
-        if mine is not None and pg.phase == "play" and pg.provisional_game() is None:
+        unshown = None
+        if mine is not None and pg.provisional_game() is None:
             # A move the answer decides what it shows (a Reveal cover's, waiting for the draw;
             # by correspondence for days): not drawn on the board, so named and marked there.
-            uci = mine["uci"]
-            st["lastMove"] = [uci[:2], uci[2:4]]
-            if owed and owed["what"] == "their answer to your move":
-                owed = {**owed, "text": owed["text"].replace(
-                    "your move", f"your move {uci[:2]}-{uci[2:4]}", 1)}
+            unshown = mine["uci"][:2] + "-" + mine["uci"][2:4]
+            st["lastMove"] = [mine["uci"][:2], mine["uci"][2:4]]
+        owed = owed_state(pg, now_ms, unshown)
         st["peer"] = {
             "role": self.role,
             "status": self.status,
@@ -306,7 +303,7 @@ class Friend(Mode):
             "canClaim": can_claim,
             "canAbort": pg.can_abort(),
             "aborted": pg.aborted,
-            "settled": self.settled(),
+            "settled": pg.abort_known(),
             "start": self.start_state(now_ms),
             "rematch": rematch,
             "fork": self.said(pg.resync_note),
@@ -424,15 +421,6 @@ class Friend(Mode):
         session.save(now_ms)
         return session.state(now_ms=now_ms)
 
-    def settled(self) -> bool:
-        """Whether an aborted game needs nothing more from the friend: the abort was the friend's,
-        or the friend acknowledged (or its hello said it holds) this page's. (An aborted game has
-        no end-of-game check, which is what says so of a finished one.)"""
-        pg = self.pg
-        if not pg.aborted:
-            return False
-        return pg.ending["src"] != pg.seat or pg.holds_end({"ended": pg.ending["key"][2]})
-
     def start_state(self, now_ms: int) -> dict | None:
         """``state.peer.start``: quick play with a clock, before the game began (a set-up, White's
         first move), while connected: ``{"by": "me"|"friend", "left_s", "text"}`` -- who the game
@@ -504,26 +492,30 @@ class Friend(Mode):
 START_MS = 30_000
 
 
-def owed_state(pg: PeerGame, now_ms: int) -> dict | None:
+def owed_state(pg: PeerGame, now_ms: int, unshown: str | None = None) -> dict | None:
     """``state.peer.owed``: the message the friend owes this page, with the time counted
-    against its deadline (``None`` when it owes nothing)."""
+    against its deadline (``None`` when it owes nothing); ``unshown``: this page's move that
+    awaits the answer and is not drawn meanwhile (``"g1-f3"``), named in the text."""
     owed = pg.owed()
     if owed is None:
         return None
+    what = owed["what"]
+    if unshown and what == "their answer to your move":
+        what = f"their answer to your move {unshown}"
     counted = pg.counted_ms(owed, now_ms) // 1000
     limit_ms = pg.stall_ms()
     limit = limit_ms // 1000
     grace = pg.grace_left_ms(owed, now_ms)
     if limit_ms == STALL_MS and grace is not None:
         # (disconnected: the count waits, but not for long -- say so, not a frozen "0 of 30 s")
-        text = (f"Your friend owes {owed['what']} ({min(counted, limit)} of {limit} s; the "
+        text = (f"Your friend owes {what} ({min(counted, limit)} of {limit} s; the "
                 f"connection is down, and the count goes on in {grace // 1000 + 1} s if it stays "
                 "down)")
     elif limit_ms == STALL_MS:
-        text = f"Your friend owes {owed['what']} ({min(counted, limit)} of {limit} s)"
+        text = f"Your friend owes {what} ({min(counted, limit)} of {limit} s)"
     else:  # (correspondence: days)
         hours = min(counted, limit) // 3600
-        text = (f"Your friend owes {owed['what']}: it comes when your friend opens the game "
+        text = (f"Your friend owes {what}: it comes when your friend opens the game "
                 f"({hours} h so far, at most {limit_words(limit_ms)})")
     if counted >= limit:
         text += ": you may claim the game"
