@@ -100,6 +100,10 @@ function resultText(g) {
 
 const DATES = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 const date = ms => (ms ? DATES.format(ms) : '');
+// (a game in progress: the hour it began too, so two games of a day tell apart -- QA: two friend
+// games of one variant looked alike)
+const MINUTES = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const begun = g => (g.c ? `begun ${MINUTES.format(g.c)}` : '');
 // (an imported game: the day its PGN says it was played, "2024.03.01", else the day it came)
 const day = g => {
   const m = typeof g.d === 'string' && /^(\d{4})\.(\d{2})\.(\d{2})$/.exec(g.d);
@@ -157,7 +161,10 @@ function row(g, current) {
   const name = document.createElement('strong');
   name.textContent = variantName(g.v);
   const opp = document.createElement('span');
-  opp.textContent = ` ${opponent(g)}${g.k ? ` · ${g.k}` : ''}`;
+  // (with a friend or the computer: the side this device's player has)
+  const side = g.m !== 'local' && (g.s === 'white' || g.s === 'black')
+    ? ` · you ${over ? 'played' : 'play'} ${g.s === 'white' ? 'White' : 'Black'}` : '';
+  opp.textContent = ` ${opponent(g)}${g.k ? ` · ${g.k}` : ''}${side}`;
   head.append(name, opp);
   const meta = document.createElement('div');
   meta.className = 'game-meta';
@@ -166,10 +173,11 @@ function row(g, current) {
   state.textContent = over ? resultText(g) : turnText(g);
   // (a game the relays say moved on: the moves this device has seen so far)
   const length = !over && newsOf(g) ? `${moves(g.p)} seen here` : moves(g.p);
-  meta.append(state, ` · ${length} · ${day(g)}${g.id === current ? ' · open here' : ''}`);
+  const when = !over && g.c && !g.d ? begun(g) : day(g);
+  meta.append(state, ` · ${length} · ${when}${g.id === current ? ' · open here' : ''}`);
   const tools = document.createElement('div');
   tools.className = 'game-tools';
-  const label = `${variantName(g.v)}, ${day(g)}`;
+  const label = `${variantName(g.v)}, ${when}`;
   if (!over) {
     if (g.id !== current) tools.append(button('Open', 'open', g.id, { primary: true, label: `Open ${label}` }));
   } else if (g.h) {

@@ -162,6 +162,25 @@ def test_a_stranger_and_an_imported_game_are_named_on_the_games_screen(context, 
     assert errors == []
 
 
+def test_two_friend_games_of_one_variant_tell_apart(context, site):
+    """QA (2026-12-07): two friend games of one variant looked alike on the Games screen (the
+    same variant, opponent and day): each now says the side this player has and, in progress,
+    the hour it began."""
+    errors = []
+    page = open_tab(context, site, errors)
+    first = call(page, "new_game", {"mode": "friend", "variant": "reveal", "color": "white"})["gameId"]
+    second = call(page, "new_game", {"mode": "friend", "variant": "reveal", "color": "black"})["gameId"]
+    page.locator("#btn-games").click()
+    for gid, side in ((first, "White"), (second, "Black")):
+        row = page.locator(f"#games-live .game-row[data-id='{gid}']")
+        expect(row.locator(".game-head")).to_have_text(f"Reveal vs a friend, online · you play {side}")
+        expect(row.locator(".game-meta")).to_contain_text("begun ")
+    # (the row's buttons are named by the hour too: a screen reader tells the two apart)
+    label = page.locator(f".game-row[data-id='{first}'] button[data-action='open']").get_attribute("aria-label")
+    assert re.match(r"^Open Reveal, begun .*\d", label), label
+    assert errors == []
+
+
 def test_two_games_in_progress_switch_back_and_forth(context, site, tmp_path):
     errors = []
     page = open_tab(context, site, errors)
