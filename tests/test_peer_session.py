@@ -567,12 +567,17 @@ def test_a_move_awaiting_the_answer_is_drawn_as_played_and_marked_pending():
 
 def test_a_reveal_cover_move_awaiting_its_draw_is_not_guessed():
     """A Reveal cover's move waits for the joint draw: what it becomes is not known, so the
-    board keeps the position before it (the panel says what is awaited)."""
+    move list keeps the position before it (the panel says what is awaited), and the board shows
+    the cover where it went, still covered (QA: it snapped back to g1 for days)."""
     link = Link("reveal")
     link.close()
     st = link.call("a", "move", {"orig": "g1", "dest": "f3"})
     assert st["error"] is None and st["peer"]["waiting_for"] == "your friend's answer"
     assert st["moves"] == []
+    assert st["fen"] == "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R"
+    assert "f3" in st["reveal"]["covered"] and "g1" not in st["reveal"]["covered"]
+    assert st["squareMarks"]["f3"] == "covered" and "g1" not in st["squareMarks"]
+    assert st["reveal"]["covers"] == {"white": 15, "black": 15}  # (its role still to come)
     # ... but marked on the board and named (QA: the piece snapped back and nothing said where).
     assert st["lastMove"] == ["g1", "f3"]
     assert st["peer"]["owed"]["text"].startswith("Your friend owes their answer to your move g1-f3:")
@@ -581,10 +586,12 @@ def test_a_reveal_cover_move_awaiting_its_draw_is_not_guessed():
     assert st["turnColor"] == "black" and st["movable"]["dests"] == {}
     link.a = Session(link.a.storage.backend)  # (also after a reload)
     assert link.a.restore(now_ms=link.now)["turnColor"] == "black"
+    assert link.a.restore(now_ms=link.now)["fen"] == "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R"
     link.open()
     st = link.state("a")
     assert len(st["moves"]) == 1 and not st["moves"][0].get("pending")
-    assert st["turnColor"] == "black"
+    assert st["turnColor"] == "black" and "f3" not in st["reveal"]["covered"]
+    assert st["fen"].split("/")[5] != "8"  # (the role it drew stands on f3)
     assert link.state("b")["turnColor"] == "black" and link.state("b")["movable"]["dests"]
 
 

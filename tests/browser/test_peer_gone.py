@@ -24,18 +24,22 @@ def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
     _report_and_close(devices)
 
 
-def invite_with_clock(host, minutes: float) -> str:
-    """Invite a friend to Standard with a clock of ``minutes`` + 0 (the dialog's own clock)."""
+def invite_with_clock(host, minutes: "float | None", variant: str = "standard") -> str:
+    """Invite a friend to ``variant`` with a clock of ``minutes`` + 0 (the dialog's own clock;
+    ``None``: no clock, a game by correspondence)."""
     page = host.page
     page.locator("#btn-new").click()
     dialog = page.locator("#dlg-new")
     expect(dialog).to_be_visible()
-    dialog.locator("input[name=variant][value=standard]").check()
+    dialog.locator(f"input[name=variant][value={variant}]").check()
     page.locator("#choice-friend").click()
     dialog.locator("input[name=fcolor][value=white]").check()
-    dialog.locator("input[name=clock][value='custom']").check()
-    page.locator("#clock-minutes").fill(str(minutes))
-    page.locator("#clock-increment").fill("0")
+    if minutes is None:
+        dialog.locator("input[name=clock][value='none']").check()
+    else:
+        dialog.locator("input[name=clock][value='custom']").check()
+        page.locator("#clock-minutes").fill(str(minutes))
+        page.locator("#clock-increment").fill("0")
     page.locator("#new-start").click()
     expect(dialog).to_be_hidden()
     return host.code()
@@ -249,3 +253,36 @@ def test_cancel_after_looking_again_brings_back_the_game_set_aside(two):
     expect(a.page.locator("#quick-card")).to_be_hidden()
     st = a.state()
     assert st["gameId"] == before and [m["san"] for m in st["moves"]] == ["e4"], (st["gameId"], before, st["moves"])
+
+
+def test_a_reveal_cover_moved_while_the_friend_is_away_stays_where_it_went(two):
+    """By correspondence, a Reveal cover's move waits for the friend's half of the draw, maybe for
+    days: the board shows the cover where it went, still covered (QA: it snapped back to its
+    square), and the friend's return reveals it there."""
+    host, guest = two
+    host.open()
+    guest.open(invite_with_clock(host, None, "reveal"))
+    host.wait_connected()
+    guest.wait_connected()
+    guest.page.close()
+    expect(host.conn()).not_to_have_attribute("data-conn", "connected", timeout=CONNECT_MS)
+    host.page.wait_for_function("(window.hcApp.state().movable.dests || {})['g1'] !== undefined",
+                                timeout=CONNECT_MS)
+    host.click("g1")
+    host.click("f3")
+    host.page.wait_for_function("window.hcApp.state().peer.waiting_for === \"your friend's answer\"")
+    pieces = """() => Object.fromEntries([...document.querySelectorAll('#board piece')]
+      .filter(p => p.cgKey).map(p => [p.cgKey, p.className]))"""
+    drawn = host.page.evaluate(pieces)
+    assert "g1" not in drawn and drawn.get("f3", "").split()[:2] == ["white", "knight"], drawn
+    expect(host.page.locator("#board .cg-custom-svgs .cover-badge")).to_have_count(30)
+    st = host.state()
+    assert st["moves"] == [] and "f3" in st["reveal"]["covered"]
+    shot(host.page, "reveal-cover-waits")
+    # The friend comes back: the draw is made and the cover on f3 shows what it became.
+    guest.page = guest.new_page()
+    guest.open()
+    host.page.wait_for_function("window.hcApp.state().moves.length === 1", timeout=CONNECT_MS)
+    st = host.state()
+    assert "f3" not in st["reveal"]["covered"] and "?" in st["moves"][0]["san"], st["moves"]
+    assert "g1" not in host.page.evaluate(pieces)

@@ -133,6 +133,20 @@ class RevealPanel(Panel):
         st["reveal"] = reveal_state(g.position, g.history[-1].events if g.history else [],
                                     st["promotions"])
 
+    def friend_state(self, session, st: dict, pg) -> None:
+        # This page's cover's move waits for the friend's half of the draw (by correspondence,
+        # for days): the cover is drawn where it went, still covered, its role to come (QA: it
+        # snapped back to its square). A move that reveals nothing is shown played already.
+        mine = pg.pending
+        if pg.phase != "play" or mine is None or mine["by"] != pg.seat or pg.provisional_game():
+            return
+        local = pg.local
+        pos = local.position.copy()
+        pos.push(local.parse_move(mine["uci"]))
+        st["fen"] = notation.board_fen(pos)
+        if st.get("reveal"):
+            st["reveal"] = {**st["reveal"], "covered": squares_of(pos.covered)}
+
     def square_marks(self, st: dict) -> dict:
         """Each covered piece (its role not drawn yet): ``{"b1": "covered", ...}``."""
         out = super().square_marks(st)
