@@ -116,9 +116,13 @@ export function renderBoard(st) {
   const board = splitUnknown(st.fen);
   const still = any('stillPieces', st);
   // Against the computer, a move made while it thinks is kept as a premove and played (if legal
-  // then) as soon as it has moved, as on lichess.
+  // then) as soon as it has moved, as on lichess; with a friend, likewise while the friend is to
+  // move (this page's own move may still await the friend's answer).
   const c = st.computer;
-  const premove = !!c && !!c.thinking && !st.replay && !isOver(st) && st.phase === 'play';
+  const seat = st.peer && (st.peer.seat === 'white' || st.peer.seat === 'black') ? st.peer.seat : null;
+  const waits = c ? !!c.thinking : !!seat && st.turnColor !== seat;
+  const player = c ? c.player : seat;
+  const premove = waits && !st.replay && !isOver(st) && st.phase === 'play';
   const turned = app.cg.state.orientation !== st.orientation;
   const sameGame = st.gameId === drawnGame;
   drawnGame = st.gameId;
@@ -131,7 +135,7 @@ export function renderBoard(st) {
     lastMove: st.lastMove || undefined,
     check: false,
     highlight: { custom },
-    movable: { color: (premove ? c.player : movable.color) || undefined, dests: toDests(movable.dests) },
+    movable: { color: (premove ? player : movable.color) || undefined, dests: toDests(movable.dests) },
     premovable: { enabled: premove || !!app.cg.state.premovable.current },
     drawable: { autoShapes: sized(shapes) },
   });
@@ -141,8 +145,8 @@ export function renderBoard(st) {
   if (turned) requestAnimationFrame(() => app.cg.redrawAll());
   if (still) setAllPieces(board);
   if (app.cg.state.premovable.current) {
-    if (isOver(st) || !c) app.cg.cancelPremove();
-    else if (!c.thinking && movable.color) setTimeout(() => app.cg.playPremove(), 0);
+    if (isOver(st) || !player || st.replay || st.phase !== 'play') app.cg.cancelPremove();
+    else if (!waits && movable.color) setTimeout(() => app.cg.playPremove(), 0);
   }
 }
 

@@ -481,6 +481,37 @@ def test_reveal_game_with_a_clock(devices):
     assert host.state()["moves"] and len(host.state()["moves"]) == 3
 
 
+def test_a_move_made_on_the_friends_turn_is_played_as_a_premove(devices):
+    """Live play with a friend, as on lichess: a move made while the friend is to move is kept
+    as a premove and played once the friend has moved, if it is still legal then (it was only
+    against the computer; QA)."""
+    host, guest = devices
+    connect(host, guest, "standard", clock="5+3")
+    host.move("e2", "e4")
+    guest.page.wait_for_function("window.hcApp.state().moves.length === 1", timeout=CONNECT_MS)
+    assert host.state()["turnColor"] == "black"
+    host.click("d2")
+    host.click("d4")
+    assert host.page.evaluate("window.hcApp.premove()") == ["d2", "d4"]
+    assert len(host.state()["moves"]) == 1  # (not played yet: the friend is to move)
+    shot(host.page, "premove-friend")
+    guest.move("e7", "e5")
+    for d in (host, guest):
+        d.page.wait_for_function("window.hcApp.state().moves.length === 3", timeout=CONNECT_MS)
+        assert [m["uci"] for m in d.state()["moves"]] == ["e2e4", "e7e5", "d2d4"], d.name
+    # A premove no longer legal once the friend has moved is dropped, not played.
+    guest.page.wait_for_function("(window.hcApp.state().movable.dests || {})['f8'] !== undefined",
+                                 timeout=CONNECT_MS)
+    host.click("d4")
+    host.click("d5")
+    assert host.page.evaluate("window.hcApp.premove()") == ["d4", "d5"]
+    guest.move("d7", "d5")  # (the square is taken: d4-d5 cannot be played)
+    host.page.wait_for_function("window.hcApp.state().moves.length === 4", timeout=CONNECT_MS)
+    host.page.wait_for_function("window.hcApp.premove() === null", timeout=CONNECT_MS)
+    assert len(host.state()["moves"]) == 4 and host.state()["turnColor"] == "white"
+    assert host.state()["movable"]["dests"]  # (still this player's move to make)
+
+
 def test_guest_reloads_before_the_host_connects(devices):
     """The guest's page is reloaded before the host entered its answer. Reloaded with the link,
     it answers the (still open) invite again; opened without it, it offers a link of its own,
