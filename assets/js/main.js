@@ -17,6 +17,7 @@
 //   tabgame.js   which game this tab shows (each game has its own storage key)
 //   analysis.js  analysis after the game: evaluation and best move of the replayed position
 //   dots.js      the "thinking" dots' beat (no infinite CSS animation)
+//   chat.js      the chat of a game online (state.peer.chat)
 //   panels/      one module per variant (panels/registry.js: the hooks they answer)
 //
 // The board is drawn by chessground as soon as this module runs (before Python is up) and
@@ -94,6 +95,7 @@ const [
   { saveKey, tabGame },
   { renderAnalysis },
   { startDots },
+  { startChat },
 ] = await Promise.all([
   import('./panels/index.js'),
   import('./players.js'),
@@ -115,6 +117,7 @@ const [
   import('./tabgame.js'),
   import('./analysis.js'),
   import('./dots.js'),
+  import('./chat.js'),
 ]).catch(error => {
   // A reload or a link followed while the parts load cuts their fetches short: nothing failed.
   if (leaving.now) return new Promise(() => {});
@@ -275,6 +278,7 @@ startFit();
 startGames();
 startYourMove();
 startDots();
+startChat();
 
 if (window.hcReady) onReady();
 else {

@@ -512,6 +512,47 @@ def test_a_move_made_on_the_friends_turn_is_played_as_a_premove(devices):
     assert host.state()["movable"]["dests"]  # (still this player's move to make)
 
 
+def test_two_friends_chat_beside_the_game(devices):
+    """Chat, as on lichess: a line typed or a quick phrase reaches the friend's page, shown as
+    text only (never markup); it survives a reload; it can be hidden; it needs the friend there."""
+    host, guest = devices
+    connect(host, guest, "standard")
+    for d in (host, guest):
+        expect(d.page.locator("#chat")).to_be_visible()
+    host.page.locator("#chat-input").fill("Hello <img src=x onerror=window.hcOwned=1> there")
+    host.page.locator("#chat-input").press("Enter")
+    expect(host.page.locator("#chat-input")).to_have_value("")
+    line = guest.page.locator("#chat-lines li")
+    expect(line).to_have_text("Friend: Hello <img src=x onerror=window.hcOwned=1> there", timeout=CONNECT_MS)
+    expect(guest.page.locator("#chat-lines img")).to_have_count(0)
+    assert guest.page.evaluate("window.hcOwned") is None
+    guest.page.locator("#chat-quick").get_by_role("button", name="Good luck!").click()
+    expect(host.page.locator("#chat-lines li")).to_have_text(
+        ["You: Hello <img src=x onerror=window.hcOwned=1> there", "Friend: Good luck!"], timeout=CONNECT_MS)
+    shot(host.page, "chat")
+    # On a phone, under the moves: the whole row fits the screen's width.
+    guest.page.set_viewport_size({"width": 390, "height": 844})
+    guest.page.locator("#chat-input").scroll_into_view_if_needed()
+    for part in ("#chat-input", "#chat-send", "#chat-toggle"):
+        box = guest.page.locator(part).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (part, box)
+    shot(guest.page, "chat-phone")
+    # The game goes on as before: chat is beside the protocol, never refused by it.
+    host.move("e2", "e4")
+    assert host.peer()["rejected"] is None and guest.peer()["rejected"] is None
+    # Hidden, it stays hidden after a reload; shown again, the lines are all there.
+    host.page.locator("#chat-toggle").click()
+    expect(host.page.locator("#chat-input")).to_be_hidden()
+    host.open()  # (codes pasted by hand: the reloaded page is not connected again by itself)
+    expect(host.page.locator("#chat-toggle")).to_have_text("Show chat")
+    expect(host.page.locator("#chat-input")).to_be_hidden()
+    host.page.locator("#chat-toggle").click()
+    expect(host.page.locator("#chat-lines li")).to_have_count(2)
+    # Without the friend's page, nothing can be sent (and nothing is said to be).
+    expect(host.page.locator("#chat-input")).to_be_disabled(timeout=CONNECT_MS)
+    expect(host.page.locator("#chat-input")).to_have_attribute("placeholder", "Not connected")
+
+
 def test_guest_reloads_before_the_host_connects(devices):
     """The guest's page is reloaded before the host entered its answer. Reloaded with the link,
     it answers the (still open) invite again; opened without it, it offers a link of its own,

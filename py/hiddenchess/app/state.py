@@ -227,6 +227,8 @@ class PeerView(TypedDict):      # games with a friend (hiddenchess.app.modes.fri
     canAbort: bool               # the game may be aborted (no result): before both sides moved
     aborted: bool                # it was aborted (no result, no end-of-game check)
     settled: bool                # aborted, and the friend has the abort: nothing left to exchange
+    chat: dict                   # {"lines": [{"by": "me"|"friend", "text", "at"}], "dropped"}:
+                                 # the players' chat, its last 50 lines (peer/chat.py)
     start: Optional[dict]        # quick play: {"by": "me"|"friend", "left_s", "text"} before the
                                  # game began (a set-up, White's first move): then it is aborted
     rematch: Optional[dict]

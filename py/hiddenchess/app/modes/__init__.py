@@ -25,6 +25,7 @@ FRIEND_ACTIONS = {
     "rematch": (),
     "claim_win": (),
     "abort": (),
+    "chat": ("text",),
 }
 #: Usual actions that, in a friend game, go through the protocol (and so do the variants' own).
 ROUTED_ACTIONS = ("move", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw",

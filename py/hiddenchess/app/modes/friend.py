@@ -18,6 +18,8 @@ Actions (all return the state dict):
 ``peer_open {}``, ``peer_receive {data}``, ``peer_closed {heard}``
     The channel opened (the hello/resync goes out), a message arrived, the channel closed
     (``heard``: when the friend's page last answered on it, ms, if known).
+``chat {text}``
+    A line to the friend (connected only; :mod:`hiddenchess.peer.chat`).
 ``peer_stored {data: [text, ...], open: bool}``
     Messages fetched from the relays' store (a game without a clock, played by correspondence:
     :mod:`hiddenchess.peer.stored`), in any order. ``open``: the first batch after the page
@@ -80,6 +82,7 @@ from hiddenchess.peer.deadlines import STALL_MS, limit_words
 from hiddenchess.peer.game import check_settings
 from hiddenchess.peer.stored import Inbox
 from hiddenchess.peer.verdict import provisional
+from hiddenchess.peer.chat import Chat, ChatError, parse as chat_line
 
 __all__ = ["Friend", "new_friend_game", "join_friend_game", "friend_options", "FRIEND_ACTIONS",
            "ROUTED_ACTIONS", "friend_variants"]
@@ -126,7 +129,8 @@ class Friend(Mode):
     """The friend-mode part of a :class:`~hiddenchess.app.session.Session`."""
 
     name = "friend"
-    actions = ("peer_open", "peer_receive", "peer_closed", "peer_stored", "rematch", "claim_win", "abort")
+    actions = ("peer_open", "peer_receive", "peer_closed", "peer_stored", "rematch", "claim_win", "abort",
+               "chat")
 
     def __init__(self, pg: PeerGame, role: str, stranger: bool = False):
         self.pg = pg
@@ -145,12 +149,14 @@ class Friend(Mode):
         self.unacked: list | None = None
         #: [what the game waits for before it starts, since when (ms)] (quick play: START_MS)
         self.start_wait: list | None = None
+        self.chat = Chat()  # (beside the protocol: peer/chat.py)
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
         return {"role": self.role, "ever": self.ever_connected, "game": self.pg.to_json(),
                 "old": list(self.old_games[-4:]), "relayed": self.relayed, "pub": self.published,
-                **({"stranger": True} if self.stranger else {})}
+                **({"stranger": True} if self.stranger else {}),
+                **({"chat": self.chat.to_json()} if self.chat.lines else {})}
 
     @classmethod
     def from_json(cls, data) -> "Friend":
@@ -163,6 +169,7 @@ class Friend(Mode):
         friend.relayed = data.get("relayed") is True and friend.pg.clock is None
         pub = data.get("pub")
         friend.published = pub if isinstance(pub, int) and 0 <= pub <= len(friend.pg.sent) else 0
+        friend.chat = Chat.from_json(data.get("chat"))
         friend.restored = True
         return friend
 
@@ -292,7 +299,8 @@ class Friend(Mode):
             "game_id": pg.game_id,
             "seat": pg.seat,
             "invite": dict(pg.settings),
-            "outbox": pg.take_outbox(),
+            "outbox": pg.take_outbox() + self.chat.take_outbox(),
+            "chat": {"lines": self.chat.lines[-50:], "dropped": self.chat.dropped},
             "waiting_for": self.said(pg.waiting_for()),
             "rejected": self.said(pg.rejected),
             "audit": audit and {**audit, "problems": [self.said(p) for p in audit.get("problems", [])]},
@@ -374,6 +382,10 @@ class Friend(Mode):
                 self.abort_unstarted(now_ms)
             elif action == "abort":
                 pg.abort(now_ms=now_ms)
+            elif action == "chat":
+                if not pg.connected:
+                    raise ChatError("chat goes only while your friend's page is connected")
+                self.chat.say(args.get("text"), now_ms)
             elif action == "peer_open":
                 pg.connect(now_ms=now_ms)
                 self.ever_connected = True
@@ -381,7 +393,10 @@ class Friend(Mode):
                 data = args.get("data")
                 if not isinstance(data, str):
                     raise HiddenChessError("peer_receive needs the message text as 'data'")
-                if not self._from_old_game(data):
+                line = chat_line(data)
+                if line is not None:
+                    self.chat.heard(line, now_ms)
+                elif not self._from_old_game(data):
                     pg.receive(data, now_ms=now_ms)
                 self._switch_rematch(session, now_ms)
             elif action == "peer_closed":
