@@ -30,6 +30,7 @@ import { parseLimited, checkText, MessageError } from '../peer/safejson.js';
 import { MESSAGES } from '../peer/errors.js';
 import { relayUrls } from './relays.js';
 import { onRelayBack, relayBack } from './back.js';
+import { dropIfDead } from './alive.js';
 import { reportFault } from '../fault.js';
 import { Handshake, connectionFingerprints } from './handshake.js';
 import { VENDOR } from '../vendor.js';
@@ -415,6 +416,9 @@ export class RoomLink {
   _checkRelays() {
     if (this.left) return;
     this._checkBound();
+    // (friend away: a relay socket the network dropped silently is noticed and replaced, alive.js)
+    const sockets = !this.bound && this.trystero ? this.trystero.getRelaySockets() : {};
+    for (const url of this.relays) if (dropIfDead(sockets[url] || sockets[`${url}/`])) this.failedRelays.add(url);
     const { open } = this.relayState();
     // (Trystero's socket reached a relay again: the page's other sockets try now)
     if (open > 0 && this._lastOpen === 0) relayBack();
