@@ -13,7 +13,7 @@ import { lookAgain, startQuickUi } from './quick-ui.js';
 import { gameOverKey } from './status.js';
 import {
   carryRoom, friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, friendSignal, friendStore,
-  isLive, storeInfo, view,
+  inbox, isLive, storeInfo, view,
 } from './friend.js';
 
 const FRIEND_CONN_TEXT = {
@@ -545,6 +545,7 @@ export function startFriend() {
       link: friend.link ? { state: friend.link.state, role: friend.link.role, relays: friend.link.relayState(), iceFailed: !!friend.link.iceFailed } : null,
       taken: friend.taken,
       store: storeInfo(),
+      inbox: { pending: inbox.pending, dropped: inbox.dropped }, // (the other device's messages waiting, dropped: peer/inbox.js)
     }),
   };
 }

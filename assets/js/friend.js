@@ -23,6 +23,7 @@ import { app } from './state.js';
 import { call, whenReady } from './bridge.js';
 import { mayLeave } from './dialogs.js';
 import { showToast } from './toast.js';
+import { Inbox } from './peer/inbox.js';
 
 export const friend = {
   peer: null, // the HCPeer.Peer of the current connection (attempt)
@@ -43,6 +44,11 @@ export const friend = {
   adopted: null, // quick play: {link, info} of the room the next friend game is played over
   store: null, // the StoreLink of this game (correspondence through the relays, signal/store.js), if any
 };
+
+// The other device's messages, opens and closes, handled in order and paced (a flood of messages
+// froze the page: peer/inbox.js).
+export const inbox = new Inbox();
+const later = (fn, message = false) => inbox.push(() => whenReady(fn), message);
 
 // How friend-ui.js redraws: render(state) the whole friend UI, card(name) the card only.
 export const view = { render: () => {}, card: () => {} };
@@ -95,6 +101,7 @@ function friendDrop() {
 }
 
 export function friendReset(gameId) {
+  inbox.clear(); // (what the last game's friend sent, not handled yet)
   friendDrop();
   friendDropAlt();
   stopStore();
@@ -137,10 +144,11 @@ function friendWire(peer) {
     // (a code still being prepared for the dropped Peer is not: its own end leaves `making` alone)
     Object.assign(friend, { card: null, code: '', error: '', hidden: false, signalNote: '', fallback: null, making: false });
     if (/^#join=/.test(location.hash)) clearHash();
-    whenReady(() => call('peer_open')); // (a channel may open before Python is up)
+    later(() => call('peer_open')); // (a channel may open before Python is up)
   };
   peer.onmessage = data => {
-    if (peer === friend.peer) whenReady(() => call('peer_receive', { data }, { quiet: true }));
+    if (peer !== friend.peer || later(() => call('peer_receive', { data }, { quiet: true }), true)) return;
+    if (inbox.dropped === 1) console.warn('Hidden Chess: the other device floods this page with messages: the excess is dropped.');
   };
   peer.onclose = () => {
     if (peer === friend.alt) friend.alt = null;
@@ -150,7 +158,7 @@ function friendWire(peer) {
     friend.hidden = false;
     // (heard: when the friend's page last answered -- after a message, it had that message)
     const heard = peer.lastHeard || null;
-    whenReady(() => call('peer_closed', { heard }));
+    later(() => call('peer_closed', { heard }));
   };
 }
 

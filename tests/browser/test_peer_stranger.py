@@ -1,0 +1,91 @@
+"""Quick play against a stranger who pairs honestly, connects, and then misbehaves over the game's
+own connection (a red team, 2026-12-07). The stranger is the real page with its quick-play
+hand-over patched (Playwright route, its context only), as in test_peer_sybil.py.
+
+- A stranger who floods the data channel right after pairing (3,000 malformed game messages in
+  half a second) froze the honest page for 26 s: each message went to the Session at once (its
+  checks, a save and a render, about 9 ms each). Now what arrives is handled at most 50 ms in each
+  100 ms, in order, and beyond 1,000 waiting messages the excess is dropped (assets/js/peer/inbox.js):
+  the page keeps drawing and takes the player's Abort while the flood waits.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_peer_oneclick import _devices, _report_and_close
+from .test_peer_quick import CONNECTED
+from .test_peer_quick import quick_play
+from .test_peer_sybil import _patch
+from .test_peer_play import shot
+
+pytestmark = pytest.mark.browser
+
+PAIR_MS = 60_000
+# The stranger's page keeps its room link where the test can use it.
+GRAB_LINK = [("  quick.link = link;\n", "  quick.link = link; window.hostileLink = link;\n")]
+
+
+@pytest.fixture
+def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, [nostr_relay.url], ("honest", "stranger"))
+    yield devices
+    _report_and_close(devices)
+
+
+def _pair(honest, stranger, edits=GRAB_LINK) -> None:
+    _patch(stranger, "assets/js/quick-ui.js", edits)
+    for d in (honest, stranger):
+        d.open()
+    quick_play(stranger)
+    quick_play(honest)
+    for d in (honest, stranger):
+        d.page.wait_for_function(CONNECTED, timeout=PAIR_MS)
+
+
+def test_a_stranger_who_floods_the_connection_does_not_freeze_the_page(two):
+    honest, stranger = two
+    _pair(honest, stranger)
+    expect(honest.page.locator("#friend-abort")).to_be_visible()
+    # The longest the honest page's main thread was held (a 50 ms timer's gaps).
+    honest.page.evaluate("""() => { window.__gaps = []; let last = performance.now();
+      const f = () => { const t = performance.now(); window.__gaps.push(t - last); last = t; setTimeout(f, 50); }; f(); }""")
+    game = stranger.peer()["game_id"]
+    sent = stranger.page.evaluate("""async (game) => {
+      const link = window.hostileLink, pad = 'y'.repeat(120);
+      const kinds = [i => ({g: game, t: 'move', n: i + 2, pad}), i => ({g: game, t: 'seal', n: 1, c: [pad]}),
+                     i => ({g: 'another-game', t: 'move', n: i}), i => ({g: game, t: 'hello', n: -1, h: pad})];
+      let n = 0;
+      for (let i = 0; i < 3000; i++) {
+        link.sendMsg(JSON.stringify(kinds[i % kinds.length](i)));
+        n++;
+        if (i % 100 === 99) await new Promise(r => setTimeout(r, 0));
+      }
+      return n;
+    }""", game)
+    # The flood arrives (or, before, the page froze while it took it all at once).
+    inbox = "(window.hcFriend.info().inbox || {pending: 0, dropped: 0})"
+    honest.page.wait_for_function(f"{inbox}.pending > 100 || window.__gaps.some(g => g > 3000)", timeout=60_000)
+    # (before: 26 s; now about 0.2 s -- a generous bound, for a loaded machine)
+    assert max(honest.page.evaluate("window.__gaps")) < 3000, "the page froze"
+    # The honest player presses Abort while most of the flood still waits: it is handled first.
+    honest.page.locator("#friend-abort").click()
+    waiting = honest.page.evaluate(inbox)
+    assert honest.peer()["aborted"], honest.peer()
+    assert waiting["pending"] > 0, waiting
+    expect(honest.page.locator("#friend-again")).to_be_visible()
+    honest.page.wait_for_function(f"{inbox}.pending === 0", timeout=60_000)
+    info = honest.page.evaluate(inbox)
+    gaps = honest.page.evaluate("window.__gaps")
+    print(f"sent {sent}, dropped {info['dropped']}, longest gap {max(gaps):.0f} ms, pending at the abort {waiting}")
+    assert info["dropped"] > 0  # (more than the 1,000 that may wait)
+    assert max(gaps) < 3000, max(gaps)
+    assert any("floods this page" in x for x in honest.log), list(honest.log)
+    shot(honest.page, "stranger-flood-aborted")
+    # The page is still the player's: "Look for another opponent" seeks again.
+    honest.page.locator("#friend-again").click()
+    expect(honest.page.locator("#quick-card")).to_be_visible()
