@@ -14,7 +14,7 @@ import { OFFLINE_NOTE, customClock, mayLeave } from './dialogs.js';
 import { adoptLink } from './friend.js';
 import { SEEK_EVERY_MS, lagOf } from './peer/lobby.js';
 import { QuickPlay } from './signal/quick.js';
-import { ICE_MESSAGE, RoomLink } from './signal/room.js';
+import { ICE_MESSAGE, RoomLink, loadRoom } from './signal/room.js';
 import { relayUrls, relayWords } from './signal/relays.js';
 
 // A pairing whose game has not started by then goes back to the queue: CONNECT_MS, plus four
@@ -243,8 +243,9 @@ function paired(qp, pair, variant, clock, relays) {
     const inv = m.invite;
     const ok = inv && typeof inv === 'object' && inv.v === variant && JSON.stringify(inv.c) === JSON.stringify(clock.pair) &&
       inv.h === (pair.white ? 'black' : 'white');
-    if (!ok) {
-      fail("The opponent's game does not match the pairing (variant, clock or colours).");
+    // (nor the id of a game this device has: its room, kept per game id, would be the stranger's)
+    if (!ok || loadRoom(inv.g)) {
+      fail(`The opponent's game does not match the pairing (${ok ? 'a game id this device has already' : 'variant, clock or colours'}).`);
       return;
     }
     made = true;

@@ -7,21 +7,26 @@ hand-over patched (Playwright route, its context only), as in test_peer_sybil.py
   checks, a save and a render, about 9 ms each). Now what arrives is handled at most 50 ms in each
   100 ms, in order, and beyond 1,000 waiting messages the excess is dropped (assets/js/peer/inbox.js):
   the page keeps drawing and takes the player's Abort while the flood waits.
+- A stranger who pairs as the host and sends a game that is not the one sought (another variant,
+  clock, or colours than the coin flip gave) is refused: the page had this check, untested.
+- ... nor one whose game id is that of another game on the player's device (known to the
+  stranger from an earlier game with the player, or a rematch it offered): the page joined it, and
+  its room for that id (kept per game id) became the stranger's; it then stood on a reconnect card
+  showing the other game's invite link, connected to nobody. Now that invite is refused too.
 """
 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from playwright.sync_api import expect
 
 from .test_peer_oneclick import _devices, _report_and_close
-from .test_peer_quick import CONNECTED
-from .test_peer_quick import quick_play
+from .test_peer_quick import CONNECTED, quick_play
 from .test_peer_sybil import _patch
 from .test_peer_play import shot
+from .test_peer_gone import invite_with_clock
 
 pytestmark = pytest.mark.browser
 
@@ -89,3 +94,77 @@ def test_a_stranger_who_floods_the_connection_does_not_freeze_the_page(two):
     # The page is still the player's: "Look for another opponent" seeks again.
     honest.page.locator("#friend-again").click()
     expect(honest.page.locator("#quick-card")).to_be_visible()
+
+
+
+# The stranger is the proposer (it never accepts a proposal, so it is the host who makes the game)
+# and changes the invite it sends the honest guest: window.hostileInvite(invite) gives the fields
+# that replace the game's own.
+HOST_TAMPERS = GRAB_LINK + [
+    ("    link.control({ k: 'invite', invite: st.peer.invite });",
+     "    link.control({ k: 'invite', invite: Object.assign({}, st.peer.invite, window.hostileInvite(st.peer.invite)) });"),
+]
+NEVER_ACCEPTS = [("    if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking') return false;",
+                  "    return false;")]
+ROOMS = "JSON.parse(localStorage.getItem('hiddenchess:rooms') || '{}')"
+REFUSED = "The opponent's game does not match the pairing"
+
+
+def _refused(honest, stranger, tamper: str, seek=quick_play) -> None:
+    """Pair with the stranger that changes its invite by ``tamper`` (JS: invite -> fields), as its
+    guest, until the honest page has refused the invite and seeks again."""
+    _patch(stranger, "assets/js/peer/lobby.js", NEVER_ACCEPTS)
+    _patch(stranger, "assets/js/quick-ui.js", HOST_TAMPERS)
+    stranger.open()
+    stranger.page.evaluate(f"() => {{ window.hostileInvite = {tamper}; }}")
+    quick_play(stranger)
+    seek(honest)
+    # The stranger makes its game and sends it; the honest page refuses it and looks again.
+    honest.page.wait_for_function(
+        f"(document.getElementById('quick-status') || {{}}).textContent.startsWith({json.dumps(REFUSED)})", timeout=PAIR_MS)
+    assert stranger.peer() and stranger.peer()["role"] == "host", stranger.peer()
+    expect(honest.page.locator("#quick-card")).to_be_visible()
+    assert honest.page.evaluate("window.hcQuick.info().state") == "seeking"
+    shot(honest.page, "stranger-invite-refused")
+
+
+@pytest.mark.parametrize("tamper", [
+    "inv => ({v: 'standard'})",
+    "inv => ({c: [600, 0]})",
+    "inv => ({h: inv.h === 'white' ? 'black' : 'white'})",  # the colour the coin flip did not give it
+], ids=["variant", "clock", "colours"])
+def test_a_stranger_s_game_with_other_settings_than_sought_is_refused(two, tamper):
+    """The honest page sought Secret Pawn 5+3, colours by the coin flip: a stranger's game with
+    another variant, clock or colours is refused, not joined (the page checked this; untested)."""
+    honest, stranger = two
+    honest.open()
+    _refused(honest, stranger, tamper)
+    assert honest.peer() is None  # no game joined
+    assert honest.page.evaluate(f"Object.keys({ROOMS}).length") == 0
+
+
+def test_a_stranger_s_game_named_like_another_game_of_this_device_is_refused(two):
+    """A stranger who knows the id of one of the player's games (its own earlier game with the
+    player, a rematch it offered) sent it as its new game's id: the page joined it, the room it
+    keeps per game id (its secret, its role) was overwritten, and it stood on a reconnect card
+    with the other game's invite link, connected to nobody. Now the invite is refused and that
+    game's room kept."""
+    honest, stranger = two
+    honest.open()
+    invite_with_clock(honest, 3)  # an invite to a friend: its room is kept under its game id
+    g = honest.peer()["game_id"]
+    room = f"{ROOMS}[{json.dumps(g)}]"
+    before = honest.page.evaluate(room)
+    assert before and before["r"] == "host", before
+
+    def seek(d):  # (the dialog keeps the invite's choices: quick play's, as the stranger's, are set)
+        d.page.locator("#btn-new").click()
+        d.page.locator("#choice-quick").click()
+        d.page.locator("#dlg-new input[name=variant][value=secret-pawn]").check()
+        d.page.locator("#dlg-new input[name=clock][value='5+3']").check()
+        d.page.locator("#new-start").click()
+        expect(d.page.locator("#quick-game")).to_have_text("Secret Pawn · 5+3")
+
+    _refused(honest, stranger, f"inv => ({{g: {json.dumps(g)}}})", seek)
+    assert honest.page.evaluate(room) == before
+
