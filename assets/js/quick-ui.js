@@ -32,6 +32,9 @@ const SLOW_LAG_MS = 1500; // a seek's round trip through the relays this long is
 const NAMES = { standard: 'Standard', 'royal-pawn': 'Royal Pawn', 'secret-pawn': 'Secret Pawn', reveal: 'Reveal', 'hidden-identity': 'Hidden Identity' };
 
 const quick = { qp: null, link: null, note: '', since: 0, label: '', timer: null, pairTimer: null, startWatch: null };
+// The lobby key of each quick-play game's opponent (game id -> key), while the page is open: one
+// whose game is dropped before it started is not paired with again at once (lookAgain).
+const opponents = new Map();
 
 /** The clock choice as a lobby key ("300+3") and as the game's [initial s, increment s] (or null). */
 export function clockChoice(value) {
@@ -117,7 +120,7 @@ function renderQuick() {
 
 /** Start waiting for an opponent for this variant and clock (the dialog's choice); `again`: the
  * note of a pairing whose game never started (the page looks again by itself). */
-export async function startQuick(variant, clockValue, again = '') {
+export async function startQuick(variant, clockValue, again = '', avoid = null) {
   const clock = clockChoice(clockValue);
   const st = app.state;
   const going = st && !isOver(st) && (st.moves || []).length > 0;
@@ -136,6 +139,7 @@ export async function startQuick(variant, clockValue, again = '') {
   renderQuick();
   try {
     await qp.start();
+    qp.giveUp(avoid);
   } catch (e) {
     quick.note = `Quick play cannot start: ${e.message || e}`;
   }
@@ -183,7 +187,9 @@ export function lookAgain(gameId, variant, clockValue, note, backId = quick.back
   let left = backId && backId !== gameId ? call('open_game', { id: backId }, { quiet: true }) : null;
   if (!left || left.error || left.gameId !== backId) left = call('new_game', {}, { quiet: true });
   if (left && !left.error && left.gameId !== gameId) call('delete_game', { id: gameId }, { quiet: true });
-  startQuick(variant, clockValue, note);
+  // (a stranger who let its game be aborted, or left it, caught this player again the moment it
+  // looked again, with the same key: a red team, 2026-12-07)
+  startQuick(variant, clockValue, note, opponents.get(gameId));
 }
 
 function paired(qp, pair, variant, clock, relays) {
@@ -223,7 +229,9 @@ function paired(qp, pair, variant, clock, relays) {
     qp.cancel();
     Object.assign(quick, { qp: null, link: null, note: '', timer: null, pairTimer: null });
     renderQuick();
-    if (gameId) watchStart(gameId, lag);
+    if (!gameId) return;
+    opponents.set(gameId, pair.opponent);
+    watchStart(gameId, lag);
   };
   let made = false;
   link.onchange = () => {

@@ -13,17 +13,21 @@ hand-over patched (Playwright route, its context only), as in test_peer_sybil.py
   stranger from an earlier game with the player, or a rematch it offered): the page joined it, and
   its room for that id (kept per game id) became the stranger's; it then stood on a reconnect card
   showing the other game's invite link, connected to nobody. Now that invite is refused too.
+- A stranger who left its game before the first move (or let it be aborted) and sought again
+  with the same lobby key took the player again the moment it looked again. Now that key is left
+  alone as one whose game never connected (30 s, doubling).
 """
 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from playwright.sync_api import expect
 
 from .test_peer_oneclick import _devices, _report_and_close
-from .test_peer_quick import CONNECTED, quick_play
+from .test_peer_quick import CONNECTED, paired, quick_play
 from .test_peer_sybil import _patch
 from .test_peer_play import shot
 from .test_peer_gone import invite_with_clock
@@ -168,3 +172,60 @@ def test_a_stranger_s_game_named_like_another_game_of_this_device_is_refused(two
     _refused(honest, stranger, f"inv => ({{g: {json.dumps(g)}}})", seek)
     assert honest.page.evaluate(room) == before
 
+# A stranger that keeps one lobby key (window.hostileKey) across its quick plays and, once given
+# window.hostileTarget (a lobby key), pairs with that player alone: it is after one player.
+SAME_KEY = [("    this.pool = new RelayPool(relays, {", "    this.pool = new RelayPool(relays, { secretKey: window.hostileKey,")]
+TARGETS = [
+    ("      if (now - s.at > SEEK_TTL_MS || this.failed.has(id) || this.offers.has(id) || this.skip.get(id) > now) continue;",
+     "      if (now - s.at > SEEK_TTL_MS || this.failed.has(id) || this.offers.has(id) || this.skip.get(id) > now) continue;\n"
+     "      if (window.hostileTarget && id !== window.hostileTarget) continue;"),
+    ("    if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking') return false;",
+     "    if (this.cancelled.has(`${m.p}|${m.c}`) || this.state !== 'seeking') return false;\n"
+     "    if (window.hostileTarget && m.p !== window.hostileTarget) return false;"),
+]
+
+
+@pytest.fixture
+def three(ns_browser, ns_site, nostr_relay):  # noqa: F811
+    devices = _devices(ns_browser, ns_site, [nostr_relay.url], ("a", "b", "stranger"))
+    yield devices
+    _report_and_close(devices)
+
+
+def test_a_stranger_who_left_its_game_does_not_catch_the_player_again_at_once(three):
+    """A stranger pairs, connects, and leaves before the first move; the player presses Look for
+    another opponent. The same stranger (the same lobby key) was seeking again and took the
+    player at once, again and again. Now the page leaves that key alone as one whose game never
+    connected (30 s, then 1, 2, 4, 8 minutes), and meets the other player who seeks."""
+    a, b, stranger = three
+    _patch(stranger, "assets/js/signal/quick.js", SAME_KEY)
+    _patch(stranger, "assets/js/peer/lobby.js", TARGETS)
+    for d in three:
+        d.open()
+    stranger.page.evaluate("() => { window.hostileKey = new Uint8Array(32).fill(7); }")
+    quick_play(stranger)
+    key = stranger.page.wait_for_function("window.hcQuick.info().id", timeout=PAIR_MS).json_value()
+    quick_play(a)
+    for d in (a, stranger):
+        d.page.wait_for_function(CONNECTED, timeout=PAIR_MS)
+    # The stranger leaves before the first move (another game on its page)...
+    stranger.page.evaluate("() => void window.hcApp.call('new_game', {})")
+    expect(a.page.locator("#friend-requeue")).to_be_visible(timeout=PAIR_MS)
+    a.page.locator("#friend-requeue").click()
+    a.page.wait_for_function("window.hcQuick.info().id", timeout=PAIR_MS)
+    # ... and seeks again at once with the same key, after this player alone.
+    stranger.page.evaluate("id => { window.hostileTarget = id; }", a.page.evaluate("window.hcQuick.info().id"))
+    quick_play(stranger)
+    assert stranger.page.wait_for_function("window.hcQuick.info().id", timeout=PAIR_MS).json_value() == key
+    # Another player comes a moment later; the stranger, after this player alone, never pairs
+    # with it (its lobby never leaves "seeking": nobody proposes to it or accepts its proposals).
+    states, b_seeks = set(), False
+    started = time.monotonic()
+    while not (paired(a) and paired(b)) and time.monotonic() - started < PAIR_MS / 1000:
+        states.add(stranger.page.evaluate("window.hcQuick.info().state"))
+        if not b_seeks and time.monotonic() - started > 3:
+            quick_play(b)
+            b_seeks = True
+        a.page.wait_for_timeout(200)
+    assert states == {"seeking"}, states
+    assert paired(a) and paired(b) and a.peer()["game_id"] == b.peer()["game_id"]

@@ -287,6 +287,12 @@ export class QuickPlay {
     if (this.onpaired) this.onpaired(this, Object.assign({}, pair, { secret }));
   }
 
+  /** A stranger this page was paired with before, in a game that did not start (aborted, or
+   * left before the first move): left alone as one whose game never connected (its back-off). */
+  giveUp(id) {
+    if (this.lobby && typeof id === 'string') this.lobby._fail(id, this.now());
+  }
+
   /** The pairing's game did not connect: back to the queue (that opponent is never tried again). */
   requeue() {
     this.reported = false;
