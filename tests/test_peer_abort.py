@@ -228,3 +228,23 @@ def test_quick_play_secret_pawn_set_up_has_its_count_too():
     st = link.call("a", "tick", advance=START_MS)
     assert st["status"]["reason"] == "aborted"
     assert link.state("b")["status"]["reason"] == "aborted"
+
+
+def test_quick_play_a_dropped_connection_does_not_start_the_count_again():
+    """A red team (2026-12-07): the count started again whenever the connection came back, so a
+    stranger that dropped it a moment before the count ran out (a blip, shorter than the 6 s
+    after which the reconnect card comes) and came back held the player for good. Now the count of
+    a step runs from its first connected moment, and the game is aborted once the two are
+    connected again after it ran out."""
+    link = Link("standard", clock=[300, 3], color="white", stranger=True)
+    for _ in range(3):  # blips: the count goes on through each
+        link.call("b", "tick", advance=8_000)
+        link.close()
+        st = link.call("b", "tick", advance=2_000)
+        assert st["peer"]["start"] is None and not st["status"]["over"]  # (apart: no count shown)
+        link.open()
+    st = link.state("b")
+    assert st["peer"]["start"]["left_s"] == 0, st["peer"]["start"]
+    st = link.call("b", "tick")
+    assert st["status"]["over"] and st["status"]["reason"] == "aborted"
+    assert link.state("a")["status"]["reason"] == "aborted"

@@ -441,13 +441,18 @@ class Friend(Mode):
         first move), while connected: ``{"by": "me"|"friend", "left_s", "text"}`` -- who the game
         waits for and how long before it is aborted (:data:`START_MS`); else ``None``."""
         pg = self.pg
-        waits = pg.unstarted() if self.stranger and pg.clock is not None and pg.connected else []
+        waits = pg.unstarted() if self.stranger and pg.clock is not None else []
         if not waits:
             self.start_wait = None
             return None
         key = [pg.phase, pg.ply, waits]
-        if self.start_wait is None or self.start_wait[0] != key:
+        if (self.start_wait is None or self.start_wait[0] != key) and pg.connected:
             self.start_wait = [key, now_ms]
+        # A step's count runs from its first connected moment, through a dropped connection (a
+        # stranger who dropped it just before the count ran out started it again: held the player
+        # for good); it is shown, and its abort made, only while the two are connected.
+        if not pg.connected or self.start_wait is None or self.start_wait[0] != key:
+            return None
         left = max(0, START_MS - (now_ms - self.start_wait[1]) + 999) // 1000
         what = "set-up" if pg.phase == "setup" else "first move"
         if pg.seat in waits:
