@@ -12,6 +12,8 @@
 //   junk      garbage: not JSON, too big, wrong kinds, bad ids, unknown types, random addressees;
 //             and malformed batches (peer/batch.js) to the seekers it sees: too many messages,
 //             unknown fields, tags that are not the addressees', a proposal without its ticket
+//   odd       validly signed events of odd shapes (dated ahead and back, topics mixed, nested to
+//             the limit, another kind, another event's id) and replays of the honest players'
 //
 //   node --experimental-websocket tests/browser/lobby_hostile.mjs --relay ws://... --kind silent
 //        [--count 30] [--variant secret-pawn --clock 300+3] [--bits 15] [--every 100] [--lag 5000]
@@ -262,6 +264,61 @@ export async function start({ relay, kind, count = 30, topic, bits = SEEK_POW_BI
         [t, { k: FAKE_K, m: [w], pad: 'x'.repeat(7000) }], // too long
       ];
       for (const [tpc, body] of batches) publish(await event(k, tpc, JSON.stringify(body)));
+    });
+  } else if (kind === 'odd') {
+    // Validly signed events of odd shapes (a red team, 2026-12-07), and replays of what the honest
+    // players send: each round, for each seeker seen,
+    //  - proven seeks dated 299 s ahead and 299 s back (inside the 300 s a ticket may be off);
+    //  - a proven seek tagged with the lobby's topic AND the seeker's own (in both orders);
+    //  - a seek nested as deep as allowed and padded to the size limit; one nested deeper;
+    //  - a batch to the seeker that also carries the lobby's topic; one of another kind;
+    //  - an event with an honest player's id (another event's) and other content;
+    //  - every honest batch and seek seen lately, published again as it was.
+    const seen = new Map(); // seeker -> its latest seek event
+    const honest = new Map(); // id -> an honest event seen (batches and seeks), for replay
+    const key = newKey();
+    onEvent.push((ev, m) => {
+      if (ev.pubkey === key.pubkey) return;
+      honest.set(ev.id, ev);
+      if (honest.size > 200) honest.delete(honest.keys().next().value);
+      if (m && m.t === 'seek' && !seen.has(ev.pubkey)) {
+        seen.set(ev.pubkey, ev);
+        watched.add(playerTopic(ev.pubkey));
+        req();
+      }
+    });
+    const dated = async (tags, content, shift, bits2 = bits) => {
+      let ev = { pubkey: key.pubkey, created_at: Math.floor(Date.now() / 1000) + shift, kind: EVENT_KIND, tags, content };
+      ev = await mine(ev, bits2, { slice: 2000 });
+      return sign(key, ev);
+    };
+    let busy = false;
+    every(Math.max(everyMs, 1000), async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const seek = JSON.stringify({ t: 'seek', k: FAKE_K });
+        for (const shift of [299, -299]) publish(await dated([['x', topic]], seek, shift));
+        for (const [victim, sev] of seen) {
+          const mine2 = playerTopic(victim);
+          publish(await dated([['x', topic], ['x', mine2]], seek, 0));
+          publish(await dated([['x', mine2], ['x', topic]], seek, 0));
+          const deep = { t: 'seek', k: FAKE_K, d: [[[{ p: 'y'.repeat(3900) }]]] };
+          publish(await dated([['x', topic]], JSON.stringify(deep), 0));
+          publish(await dated([['x', topic]], JSON.stringify({ t: 'seek', k: FAKE_K, d: [[[[[[[1]]]]]]] }), 0));
+          const accept = { k: FAKE_K, m: [{ t: 'accept', to: victim, c: rnd(32), r: rnd(16) }] };
+          publish(await event(key, [mine2, topic], JSON.stringify(accept)));
+          const other = { pubkey: key.pubkey, created_at: Math.floor(Date.now() / 1000), kind: EVENT_KIND + 1, tags: [['x', mine2]], content: JSON.stringify(accept) };
+          other.id = eventId(other);
+          publish(await sign(key, other));
+          publish({ ...sev, content: seek.replace('seek', 'seek ') }); // its id, other content
+          stats.forged += 8;
+        }
+        for (const ev of honest.values()) if (Date.now() / 1000 - ev.created_at < 60) publish(ev);
+        stats.seeks += 2;
+      } finally {
+        busy = false;
+      }
     });
   } else {
     throw new Error(`unknown hostile kind ${kind}`);

@@ -62,7 +62,7 @@ def settled(proc, timeout_s: float = 60) -> None:
                          + (f": {proc.stderr.read().decode(errors='replace')[-500:]}" if proc.poll() is not None else ""))
 
 
-@pytest.mark.parametrize("kind,count", [("silent", 8), ("flood", 20), ("accepter", 8), ("forger", 1), ("junk", 20)])
+@pytest.mark.parametrize("kind,count", [("silent", 8), ("flood", 20), ("accepter", 8), ("forger", 1), ("junk", 20), ("odd", 1)])
 def test_two_honest_pages_pair_while_a_hostile_client_attacks(two, netns, nostr_relay, kind, count):  # noqa: F811
     a, b = two
     proc = _hostile(netns, nostr_relay, kind, count)
