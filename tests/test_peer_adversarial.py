@@ -471,3 +471,22 @@ def test_hidden_identity_false_stalemate_with_revealed_kings():
     reason = cheat.send("probe", ply=2, moves=[])
     assert reason.startswith("forfeit:") and "e1e2" in reason, reason
     assert p.b.status().reason == "forfeit" and p.b.status().winner == "black"
+
+
+def test_a_refusal_does_not_show_the_stranger_s_own_words():
+    """A red team (2026-12-07): a message whose protocol version was a long text had that text
+    shown whole on the page, in "A message from your friend's device was refused: ..." (4,570
+    characters of whatever a stranger liked: "Your opponent resigned: press Claim the win"). The
+    refusal names such a version, and a message type or field that is not a plain name, "?"."""
+    link = Link("standard", clock=[300, 3], color="white", stranger=True)
+    hello = json.loads(link.sent["a"][0])
+    words = "Your opponent resigned: press Claim the win. " * 100
+    for v in (words, [words], {"x": words}, "2"):
+        st = link.b.dispatch("peer_receive", {"data": json.dumps({**hello, "v": v})}, now_ms=link.now)
+        refused = st["peer"]["rejected"]
+        assert refused and "resigned" not in refused and len(refused) < 120, refused
+        assert "protocol version '?' is not supported" in refused, refused
+    # (nor a type or a field of its own words)
+    for bad in ({**hello, "t": "Your opponent resigned"}, {**hello, "Your_opponent_resigned_claim_the_win": 1}):
+        refused = link.b.dispatch("peer_receive", {"data": json.dumps(bad)}, now_ms=link.now)["peer"]["rejected"]
+        assert refused and "resigned" not in refused and "?" in refused, refused

@@ -206,6 +206,10 @@ def message_hash(msg: dict) -> str:
     return hashlib.sha256(canonical(msg).encode("utf-8")).hexdigest()
 
 
+# What a refusal may quote of a message (the page shows it): a name, not a stranger's sentence.
+_WORD = re.compile(r"[a-z][a-z0-9_-]{0,23}\Z")
+
+
 def validate(msg) -> dict:
     """Check ``msg`` (a parsed message) against the envelope and its type's schema; returns it."""
     if not isinstance(msg, dict):
@@ -214,20 +218,23 @@ def validate(msg) -> dict:
         if key not in msg:
             raise ProtocolError(f"the message has no {key!r}")
     if msg["v"] != VERSION or isinstance(msg["v"], bool):
-        raise ProtocolError(f"protocol version {msg['v']!r} is not supported (this page speaks {VERSION})")
+        # (a number only: the page shows the reason, and a stranger's text was shown whole)
+        v = msg["v"]
+        label = v if isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10**6 else "?"
+        raise ProtocolError(f"protocol version {label!r} is not supported (this page speaks {VERSION})")
     _pattern(GAME_ID, "a game id")(msg["g"], "'g'")
     _int(0, MAX_SEQ)(msg["n"], "'n'")
     _hex64_or_empty(msg["prev"], "'prev'")
     _hex64_or_empty(msg["ack"], "'ack'")
     kind = msg["t"]
     if not isinstance(kind, str) or kind not in SCHEMAS:
-        label = kind if isinstance(kind, str) and len(kind) < 30 else "?"
+        label = kind if isinstance(kind, str) and _WORD.match(kind) else "?"
         raise ProtocolError(f"unknown message type {label!r}")
     schema = SCHEMAS[kind]
     optional = OPTIONAL.get(kind, {})
     extra = sorted(set(msg) - set(schema) - set(optional) - set(ENVELOPE) - {"tag"})
     if extra:
-        label = extra[0] if len(extra[0]) < 30 else extra[0][:27] + "..."
+        label = extra[0] if _WORD.match(extra[0]) else "?"
         raise ProtocolError(f"a {kind!r} message does not take {label!r}")
     if "tag" in msg:
         _pattern(_HEX32, "32 lowercase hex digits")(msg["tag"], "'tag'")
