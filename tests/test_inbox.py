@@ -33,3 +33,10 @@ def test_beyond_the_limit_the_excess_is_dropped_never_an_open_or_close(result):
 
 def test_what_waits_is_forgotten_for_another_game(result):
     assert result["cleared"]
+
+
+def test_before_the_session_is_up_everything_waits_within_the_limit(result):
+    early = result["early"]
+    assert early["handled"] == 0 and early["stillWaiting"]
+    assert early["pending"] == result["maxPending"] and early["dropped"] == 1500 - result["maxPending"]
+    assert early["after"] == result["maxPending"] + 1 and early["openFirst"]

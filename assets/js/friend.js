@@ -47,8 +47,9 @@ export const friend = {
 
 // The other device's messages, opens and closes, handled in order and paced (a flood of messages
 // froze the page: peer/inbox.js).
-export const inbox = new Inbox();
-const later = (fn, message = false) => inbox.push(() => whenReady(fn), message);
+// (before the Session is up, they wait there too: within its limit, unlike whenReady's queue)
+export const inbox = new Inbox({ ready: () => app.ready });
+const later = (fn, message = false) => inbox.push(fn, message);
 
 // How friend-ui.js redraws: render(state) the whole friend UI, card(name) the card only.
 export const view = { render: () => {}, card: () => {} };

@@ -1,7 +1,8 @@
 // Hidden Chess -- peer/inbox.js with a fake clock (run by tests/test_inbox.py): the other device's
 // messages are handled at once while a window's budget lasts, then wait in order (with the opens
 // and closes) for the next window; beyond MAX_PENDING waiting messages the excess is dropped, never
-// an open or a close. Prints one JSON line.
+// an open or a close; before the Session is up, everything waits (within the limit). Prints one
+// JSON line.
 import { BUDGET_MS, Inbox, MAX_PENDING, WINDOW_MS } from '../../assets/js/peer/inbox.js';
 
 let clock = 0;
@@ -54,4 +55,27 @@ const before = handled.length;
 inbox.clear();
 for (const t of timers.splice(0)) if (t.fn) t.fn();
 out.cleared = handled.length === before && inbox.pending === 0;
+
+// Before the Session is up: nothing is handled, everything waits (within the limit), in order.
+let up = false;
+const early = new Inbox({ now: () => clock, ready: () => up, later: (fn, ms) => { const t = { fn, at: clock + ms }; timers.push(t); return t; }, cancel: t => { t.fn = null; } });
+handled.length = 0;
+early.push(work('open', 0), false);
+for (let i = 0; i < 1500; i++) early.push(work(i, 1));
+out.early = { handled: handled.length, pending: early.pending, dropped: early.dropped };
+for (let round = 0; round < 3; round++) { // (its timer comes back while the Session is not up)
+  const t = timers.shift();
+  clock = Math.max(clock, t.at);
+  t.fn();
+}
+out.early.stillWaiting = handled.length === 0 && timers.length === 1;
+up = true;
+while (timers.length) {
+  const t = timers.shift();
+  if (!t.fn) continue;
+  clock = Math.max(clock, t.at);
+  t.fn();
+}
+out.early.after = handled.length;
+out.early.openFirst = handled[0] === 'open' && handled[1] === 0 && handled[handled.length - 1] === 999;
 console.log(JSON.stringify(out));

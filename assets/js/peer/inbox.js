@@ -16,9 +16,10 @@ export const BUDGET_MS = 50;
 export const MAX_PENDING = 1000;
 
 export class Inbox {
-  /** now() -> ms; later(fn, ms) -> a timer (schedules fn once); cancel(timer). */
-  constructor({ now = () => performance.now(), later = (fn, ms) => setTimeout(fn, ms), cancel = t => clearTimeout(t) } = {}) {
-    Object.assign(this, { now, later, cancel });
+  /** now() -> ms; later(fn, ms) -> a timer (schedules fn once); cancel(timer); ready() -> whether
+   * anything may be handled yet (the Session is up: until then everything waits, within the limit). */
+  constructor({ now = () => performance.now(), later = (fn, ms) => setTimeout(fn, ms), cancel = t => clearTimeout(t), ready = () => true } = {}) {
+    Object.assign(this, { now, later, cancel, ready });
     this.queue = []; // [fn, isMessage]
     this.pending = 0; // messages in the queue
     this.dropped = 0; // messages dropped (MAX_PENDING waiting already)
@@ -55,6 +56,7 @@ export class Inbox {
 
   /** Whether the current window has budget left (a new window starts with its full budget). */
   _budget() {
+    if (!this.ready()) return false;
     const now = this.now();
     if (now - this.windowAt >= WINDOW_MS) {
       this.windowAt = now;
@@ -74,7 +76,7 @@ export class Inbox {
 
   _schedule() {
     if (this.timer !== null) return;
-    const wait = Math.max(0, this.windowAt + WINDOW_MS - this.now());
+    const wait = this.ready() ? Math.max(0, this.windowAt + WINDOW_MS - this.now()) : WINDOW_MS;
     this.timer = this.later(() => this._drain(), wait);
   }
 
