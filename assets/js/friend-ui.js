@@ -317,7 +317,7 @@ export function renderFriend(st) {
   rej.hidden = friend.taken || (!p.rejected && !p.fork);
   rej.textContent = p.fork
     ? `Bringing the two copies of this game together: ${p.fork}.`
-    : p.rejected ? `A message from your friend's device was refused: ${p.rejected}` : '';
+    : p.rejected ? said(p, `A message from your friend's device was refused: ${p.rejected}`) : '';
   renderFriendAudit(p.audit, p.provisional);
 }
 

@@ -94,6 +94,9 @@ def test_a_stranger_who_floods_the_connection_does_not_freeze_the_page(two):
     assert info["dropped"] > 0  # (more than the 1,000 that may wait)
     assert max(gaps) < 3000, max(gaps)
     assert any("floods this page" in x for x in honest.log), list(honest.log)
+    # What it refused is said of "your opponent", as everything else in quick play (it said "your
+    # friend's device").
+    expect(honest.page.locator("#friend-rejected")).to_contain_text("A message from your opponent's device was refused: ")
     shot(honest.page, "stranger-flood-aborted")
     # The page is still the player's: "Look for another opponent" seeks again.
     honest.page.locator("#friend-again").click()
