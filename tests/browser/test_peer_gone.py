@@ -16,6 +16,16 @@ from .test_peer_quick import pair_by_quick_play
 
 pytestmark = pytest.mark.browser
 
+#: Every word of the connection pill from now on (window.__pillSaid).
+RECORD_PILL = """() => {
+    const pill = document.getElementById('friend-pill');
+    window.__pillSaid = [pill.dataset.conn];
+    new MutationObserver(() => {
+        const said = window.__pillSaid;
+        if (said[said.length - 1] !== pill.dataset.conn) said.push(pill.dataset.conn);
+    }).observe(pill, { attributes: true, attributeFilter: ['data-conn'] });
+}"""
+
 
 @pytest.fixture
 def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
@@ -61,14 +71,7 @@ def test_a_win_on_time_against_a_closed_tab_keeps_its_result_in_view(two):
     guest.page.wait_for_function("window.hcApp.state().moves.length === 3", timeout=CONNECT_MS)
     # Every word the connection pill says from here on (QA: it said "Connected directly" again
     # for a few seconds after the tab closed, on the relays' room channel that still reported open).
-    host.page.evaluate("""() => {
-        const pill = document.getElementById('friend-pill');
-        window.__pillSaid = [pill.dataset.conn];
-        new MutationObserver(() => {
-            const said = window.__pillSaid;
-            if (said[said.length - 1] !== pill.dataset.conn) said.push(pill.dataset.conn);
-        }).observe(pill, { attributes: true, attributeFilter: ['data-conn'] });
-    }""")
+    host.page.evaluate(RECORD_PILL)
     guest.page.close()
     claim = host.page.locator("#friend-claim")
     expect(claim).to_be_visible(timeout=60_000)

@@ -18,6 +18,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from .test_peer_gone import RECORD_PILL
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_play import CONNECT_MS, agreed, invite, shot
 
@@ -25,16 +26,6 @@ pytestmark = pytest.mark.browser
 
 CUT_S = 20
 BACK_MS = 60_000  # (reconnected 7 s after the network's return here; more on a loaded machine)
-
-#: Every word of the connection pill from now on (as test_peer_gone.py).
-RECORD_PILL = """() => {
-    const pill = document.getElementById('friend-pill');
-    window.__pillSaid = [pill.dataset.conn];
-    new MutationObserver(() => {
-        const said = window.__pillSaid;
-        if (said[said.length - 1] !== pill.dataset.conn) said.push(pill.dataset.conn);
-    }).observe(pill, { attributes: true, attributeFilter: ['data-conn'] });
-}"""
 
 #: Both clocks as this page measures them now (ms).
 CLOCKS = """() => {
@@ -52,6 +43,16 @@ def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
     _report_and_close(devices)
 
 
+def start_live_game(host, guest) -> None:
+    """A 5+3 friend game, connected, after 1.e4 e5."""
+    host.open()
+    guest.open(invite(host, "standard", clock="5+3"))
+    host.wait_connected()
+    guest.wait_connected()
+    host.move("e2", "e4")
+    guest.move("e7", "e5")
+
+
 def clocks_agree(host, guest, slack_ms: int = 3000) -> dict:
     seen = {d.name: d.page.evaluate(CLOCKS) for d in (host, guest)}
     for side in ("white", "black"):
@@ -67,12 +68,7 @@ def test_a_network_outage_mid_game_loses_no_move_and_the_pages_reconnect_by_them
     page cannot tell a move lost with the connection from one a hostile friend got and says it did
     not, so it does not take the friend's word for it; docs/PEER.md.)"""
     host, guest = two
-    host.open()
-    guest.open(invite(host, "standard", clock="5+3"))
-    host.wait_connected()
-    guest.wait_connected()
-    host.move("e2", "e4")
-    guest.move("e7", "e5")
+    start_live_game(host, guest)
     host.move("f1", "c4")
     guest.page.wait_for_function("window.hcApp.state().moves.length === 3", timeout=CONNECT_MS)
     clocks_agree(host, guest)
@@ -140,12 +136,7 @@ def test_a_relay_socket_the_network_dropped_silently_is_noticed_and_replaced(two
     Now a socket whose announcement has no answer for 8 s is dropped and opened again (alive.js):
     the page says that no relay can be reached, and reconnects by itself when the network is back."""
     host, guest = two_clocked
-    host.open()
-    guest.open(invite(host, "standard", clock="5+3"))
-    host.wait_connected()
-    guest.wait_connected()
-    host.move("e2", "e4")
-    guest.move("e7", "e5")
+    start_live_game(host, guest)
     for d in two_clocked:
         assert d.page.evaluate(RELAYS_OPEN) == 1
     netns.run(["ip", "link", "set", "lo", "down"])
