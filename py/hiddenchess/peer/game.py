@@ -399,6 +399,13 @@ class PeerGame(Resync, Match):
             self._provisional = (key, self.protocol.provisional(self.moves, self.peer_open, p["uci"]))
         return self._provisional[1]
 
+    def unshown_move(self) -> str | None:
+        """This side's move (UCI) that awaits the peer's answer and is not shown played meanwhile
+        (the answer decides what it shows: a Reveal cover's draw); else ``None``."""
+        p = self.pending
+        mine = self.phase == "play" and p is not None and p["by"] == self.seat
+        return p["uci"] if mine and self.provisional_game() is None else None
+
     def waiting_for(self) -> str | None:
         """What this side is waiting for, in words (``None`` when nothing)."""
         if self.chain.behind and len(self.chain.sent) < self.chain.behind:

@@ -286,12 +286,12 @@ class Friend(Mode):
         if pg.rematch:
             rematch = {"by": "me" if pg.rematch["by"] == pg.seat else "friend",
                        "game": pg.rematch["game"]}
-        unshown = None
-        if mine is not None and pg.provisional_game() is None:
+        unshown = pg.unshown_move()
+        if unshown is not None:
             # A move the answer decides what it shows (a Reveal cover's, waiting for the draw;
-            # by correspondence for days): not drawn on the board, so named and marked there.
-            unshown = mine["uci"][:2] + "-" + mine["uci"][2:4]
-            st["lastMove"] = [mine["uci"][:2], mine["uci"][2:4]]
+            # by correspondence for days): marked on the board and named.
+            st["lastMove"] = [unshown[:2], unshown[2:4]]
+            unshown = f"{unshown[:2]}-{unshown[2:4]}"
         owed = owed_state(pg, now_ms, unshown)
         st["peer"] = {
             "role": self.role,

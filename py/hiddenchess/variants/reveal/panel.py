@@ -137,12 +137,12 @@ class RevealPanel(Panel):
         # This page's cover's move waits for the friend's half of the draw (by correspondence,
         # for days): the cover is drawn where it went, still covered, its role to come (QA: it
         # snapped back to its square). A move that reveals nothing is shown played already.
-        mine = pg.pending
-        if pg.phase != "play" or mine is None or mine["by"] != pg.seat or pg.provisional_game():
+        uci = pg.unshown_move()
+        if uci is None:
             return
         local = pg.local
         pos = local.position.copy()
-        pos.push(local.parse_move(mine["uci"]))
+        pos.push(local.parse_move(uci))
         st["fen"] = notation.board_fen(pos)
         if st.get("reveal"):
             st["reveal"] = {**st["reveal"], "covered": squares_of(pos.covered)}
