@@ -13,12 +13,13 @@ import { lookAgain, startQuickUi } from './quick-ui.js';
 import { gameOverKey } from './status.js';
 import {
   carryRoom, friend, friendAfterCall, friendGame, friendOffer, friendOpenLink, friendPaste, friendReset, friendSignal, friendStore,
-  inbox, isLive, storeInfo, view,
+  inbox, isCutOff, isLive, storeInfo, view,
 } from './friend.js';
 
 const FRIEND_CONN_TEXT = {
   connected: 'Connected directly',
   reconnecting: 'Reconnecting…',
+  offline: 'No connection: reconnecting…',
   waiting: 'Waiting for your friend',
   lost: 'Connection lost',
   taken: 'Not connected: the game is taken',
@@ -60,6 +61,8 @@ function storeWords(p, st) {
   if (p.status === 'setup') return 'Your friend is away: make your choice, they get it when they open the game.';
   return 'Your friend is away: play your move, they get it when they open the game.';
 }
+
+const CUT_STEP = 'This device reaches neither your friend nor any relay: if it is offline, the game reconnects by itself once it is back.';
 
 const FRIEND_CARDS = {
   invite: {
@@ -106,6 +109,8 @@ const FRIEND_CARDS = {
   },
   reconnect: {
     title: 'Reconnect to your friend',
+    // (instead of the first step, while this device reaches neither its friend nor any relay)
+    cut: CUT_STEP,
     steps: [
       'When your friend is back, the relays reconnect the two devices by themselves.',
       'Without relays: send your friend this new link and paste the answer it gives,',
@@ -119,6 +124,7 @@ const FRIEND_CARDS = {
   reconnectStranger: {
     title: 'Reconnect to your friend',
     steps: ['When your friend is back, the relays reconnect the two devices by themselves.'],
+    cut: CUT_STEP,
     // (before the first move, a stranger who left may never come back: the way out, below)
     left: 'If your friend left before the first move, look for another opponent: this game is then dropped.',
     mine: '',
@@ -133,7 +139,10 @@ const STORE_STEP = 'No clock: you need not wait here. Close the page if you like
 // (state.peer.settled: an aborted game has no check, which says so of a finished one).
 const settled = p => p.status === 'over' && (!!p.settled || (!!p.audit && p.audit.status !== 'pending'));
 
-// What the connection looks like: connected / reconnecting / waiting / lost.
+/** This game's room while it can reconnect the two pages by itself (else null). */
+const healing = () => (friend.link && !friend.link.left && friend.link.state !== 'failed' ? friend.link : null);
+
+// What the connection looks like: connected / reconnecting / waiting / offline / lost.
 function friendConn(p) {
   if (friend.taken) return 'lost';
   if (byRelays(p)) return 'relayed';
@@ -145,23 +154,48 @@ function friendConn(p) {
   if (s === 'weak') return 'reconnecting';
   const first = p.status === 'inviting' || p.status === 'connecting';
   if (first) return 'waiting';
-  // After a drop: "reconnecting" once the two sides are exchanging codes, "lost" until then.
-  return s === 'joining' || s === 'connecting' ? 'reconnecting' : 'lost';
+  // After a drop: "reconnecting" once the two sides are exchanging codes.
+  if (s === 'joining' || s === 'connecting') return 'reconnecting';
+  // With a room the pages find each other again by themselves: "reconnecting" for a moment, then
+  // the friend is away -- or this device is, when it reaches no relay any more (a network cut:
+  // it went back and forth between "Reconnecting…" and a red "Connection lost", QA).
+  const link = healing();
+  if (!link) return 'lost';
+  if (isCutOff(link)) return 'offline';
+  const away = liveAt + RECONNECT_CARD_MS - Date.now();
+  if (away <= 0 && !link.doubtful()) return 'waiting';
+  renderIn(away > 0 ? away : 1000);
+  return 'reconnecting';
+}
+
+/** Render again in `ms` (what the page shows changes with time alone), once. */
+function renderIn(ms) {
+  if (!cardTimer) cardTimer = setTimeout(() => { cardTimer = null; if (app.state) render(app.state); }, ms + 50);
 }
 
 // With relays, a reload or a short drop reconnects by itself within a few seconds: the card that
 // covers the board comes only once the friend has been away this long. (Without relays the codes
-// on the card are the only way back: it comes at once.)
+// on the card are the only way back: it comes at once.) A device that reaches no relay any more
+// (a tunnel, a lift) reconnects by itself once its network is back: its board stays in view for
+// longer, and the card that comes then says so first.
 const RECONNECT_CARD_MS = 6000;
-let liveAt = Date.now();
+const CUT_CARD_MS = 60000;
+let liveAt = Date.now(); // when the friend was last connected (or the page opened)
+let wasLive = false;
+let wasCut = false;
 let cardTimer = null;
 
 function friendCardFor(p) {
   if (friend.taken) return 'taken';
   if (isLive(friend.peer) || p.connected || byRelays(p)) {
     liveAt = Date.now();
+    wasLive = true;
     return null;
   }
+  // (the first render after a drop: renders are few while nothing changes, a weak connection's
+  // above all, so the last one while live may be long before it)
+  if (wasLive) liveAt = Date.now();
+  wasLive = false;
   const busy = !!friend.peer || friend.making || !!friend.alt;
   if ((friend.card === 'join' || friend.card === 'answer') && busy) return friend.card;
   if (p.status === 'inviting') return 'invite';
@@ -169,10 +203,18 @@ function friendCardFor(p) {
   if (p.status === 'connecting' && !busy) return 'relink';
   if (settled(p)) return null; // nothing left to exchange
   if (p.canClaim) return null; // (the claim first: on a phone the card would cover its button)
-  const wait = liveAt + RECONNECT_CARD_MS - Date.now();
-  const heals = !!friend.link && friend.link.state !== 'failed' && !friend.link.noRelay();
-  if (heals && wait > 0 && friend.card !== 'reconnect') {
-    if (!cardTimer) cardTimer = setTimeout(() => { cardTimer = null; if (app.state) render(app.state); }, wait + 50);
+  const link = healing();
+  const cut = isCutOff(link);
+  if (wasCut && !cut) liveAt = Date.now(); // (the network back: the pages need a moment to meet)
+  wasCut = cut;
+  const wait = liveAt + (cut ? CUT_CARD_MS : RECONNECT_CARD_MS) - Date.now();
+  if (link && (cut || !link.noRelay()) && wait > 0 && friend.card !== 'reconnect') {
+    renderIn(wait);
+    return null;
+  }
+  // (no relay answers: the network may have gone, and this device will know in a few seconds)
+  if (link && !cut && link.doubtful() && friend.card !== 'reconnect') {
+    renderIn(1000);
     return null;
   }
   return 'reconnect';
@@ -259,6 +301,8 @@ export function renderFriend(st) {
   friend.phase = phase;
   if (p.waiting_for && !over) $('status-line').textContent = `Waiting for ${p.waiting_for}…`;
   let note = storeNote(p, st);
+  // (the card waits a minute for a device cut off: meanwhile the bar says why nothing comes)
+  if (!note && conn === 'offline' && !card) note = said(p, CUT_STEP);
   // (no direct path: the game goes on through the relays all the same, a little slower)
   if (note && friend.link && friend.link.iceFailed) note = `${friend.signalNote} Meanwhile the moves go through the relays.`;
   $('friend-store').hidden = !note;
@@ -365,7 +409,8 @@ function renderFriendCard(card) {
   const leftEarly = !!c.left && !!app.state && !isOver(app.state) && !(app.state.moves || []).length;
   if (leftEarly) more.push(c.left);
   $('friend-requeue-box').hidden = !leftEarly;
-  steps.replaceChildren(...c.steps.concat(more).map(t => Object.assign(document.createElement('li'), { textContent: said(p, t) })));
+  const cut = card === 'reconnect' && isCutOff(friend.link) ? [c.cut] : c.steps.slice(0, 1);
+  steps.replaceChildren(...cut.concat(c.steps.slice(1), more).map(t => Object.assign(document.createElement('li'), { textContent: said(p, t) })));
   el.dataset.card = card;
   const mine = !!friend.code && !!c.mine; // (a taken game's link or code would be sent in vain)
   $('friend-mine').hidden = !mine;
@@ -526,6 +571,7 @@ export function startFriend() {
   $('friend-abort').addEventListener('click', () => call('abort'));
   $('friend-again').addEventListener('click', lookAfterAbort);
   window.addEventListener('hashchange', friendOpenLink);
+  window.addEventListener('offline', () => app.state && renderFriend(app.state));
   setInterval(friendPoll, 1000);
   setInterval(() => {
     if (app.state && friend.card && friend.waitingSince) renderFriendCard(friend.card);

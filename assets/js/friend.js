@@ -175,6 +175,14 @@ function friendDropAlt() {
   }
 }
 
+/** True when this device seems cut off: the link reached a relay and reaches none any more, or
+ * the browser says it is offline (a phone in a tunnel: the friend cannot be reached either, and
+ * the room reconnects by itself once the network is back). */
+export function isCutOff(link) {
+  if (!link || link.left || link.state === 'failed' || link.state === 'open') return false;
+  return link.cutOff() || (globalThis.navigator && navigator.onLine === false && link.noRelay());
+}
+
 /** The words for what the relays are doing (shown on the card). */
 export function relayNote(link) {
   if (!link) return '';
@@ -183,6 +191,7 @@ export function relayNote(link) {
   if (link.iceFailed) return ICE_MESSAGE;
   const { open, total } = link.relayState();
   if (open > 0) return `Connecting through ${relayWords(open, total)}…`;
+  if (isCutOff(link)) return `No relay can be reached any more (${total} tried): if this device is offline, the game reconnects by itself once it is back.`;
   if (link.noRelay()) return `No relay could be reached (${total} tried): the link cannot connect by itself. Exchange the codes instead.`;
   return `Reaching the relays (${total})…`;
 }
@@ -211,7 +220,8 @@ function onLinkChange(link) {
     return;
   }
   if (app.state && friend.card) view.card(friend.card);
-  else if (app.state && friend.store && friend.signalNote !== before) redraw(); // (the bar's note, by the relays)
+  // (the bar's note, by the relays; the pill, of a friend away)
+  else if (app.state && (friend.store || !isLive(friend.peer)) && friend.signalNote !== before) redraw();
 }
 
 /** The RoomLink of this game (made from what the page remembers), or null when it has none. */

@@ -36,6 +36,21 @@ CLOCKS = """() => {
 }"""
 
 
+#: Records what the pill and the card show, and the relays open, whenever it changes.
+RECORD_TIMELINE = """() => {
+    const t0 = Date.now();
+    window.__timeline = [];
+    let last = '';
+    setInterval(() => {
+        const pill = document.getElementById('friend-pill').dataset.conn;
+        const card = !document.getElementById('friend-card').hidden;
+        const now = `${pill} card=${card} relays=${window.hcFriend.info().link.relays.open}`;
+        if (now !== last) window.__timeline.push(`${((Date.now() - t0) / 1000).toFixed(1)} ${now}`);
+        last = now;
+    }, 200);
+}"""
+
+
 @pytest.fixture
 def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
     devices = _devices(ns_browser, ns_site, [nostr_relay.url], ("host", "guest"))
@@ -74,12 +89,22 @@ def test_a_network_outage_mid_game_loses_no_move_and_the_pages_reconnect_by_them
     clocks_agree(host, guest)
     for d in two:
         d.page.evaluate(RECORD_PILL)
+        d.page.evaluate(RECORD_TIMELINE)
     netns.run(["ip", "link", "set", "lo", "down"])
     cut = time.monotonic()
     try:
         guest.move("b8", "c6")  # (into a connection that is already dead: nothing says so yet)
         for d in two:
             expect(d.conn()).not_to_have_attribute("data-conn", "connected", timeout=15_000)
+        # Reaching neither the friend nor the relay, each page says that it has no connection and
+        # will reconnect by itself, and leaves the board in view (the codes' card would not help).
+        for d in two:
+            expect(d.conn()).to_have_attribute("data-conn", "offline", timeout=40_000)
+            expect(d.conn()).to_have_text("No connection: reconnecting…")
+            expect(d.page.locator("#friend-store")).to_have_text(
+                "This device reaches neither your friend nor any relay: if it is offline, the game "
+                "reconnects by itself once it is back.")
+            expect(d.page.locator("#friend-card")).to_be_hidden()
         shot(guest.page, "network-cut-guest")
         host.page.wait_for_timeout(max(0, int((CUT_S - (time.monotonic() - cut)) * 1000)))
         assert host.sans() == ["e4", "e5", "Bc4"] and guest.sans() == ["e4", "e5", "Bc4", "Nc6"]
@@ -96,8 +121,13 @@ def test_a_network_outage_mid_game_loses_no_move_and_the_pages_reconnect_by_them
         expect(d.page.locator("#friend-card")).to_be_hidden()
         assert d.page.locator("#friend-paste").input_value() == ""  # (no code was pasted)
         said = d.page.evaluate("window.__pillSaid")
-        print(f"[{d.name}] the pill said:", said)
-        assert said[0] == "connected" and said[-1] == "connected" and len(said) >= 3, (d.name, said)
+        timeline = d.page.evaluate("window.__timeline")
+        print(f"[{d.name}] the pill said:", said, "in time:", timeline)
+        assert said[0] == "connected" and said[-1] == "connected" and "offline" in said, (d.name, said)
+        # (it went back and forth between "Reconnecting…" and a red "Connection lost", and the card
+        # with the codes covered the board: QA)
+        assert "lost" not in said and said.count("offline") == 1, (d.name, said)
+        assert not any("card=true" in t for t in timeline), (d.name, timeline)
     assert agreed(host, guest, n=4) == ["e4", "e5", "Bc4", "Nc6"]
     # Black's move was in flight for the whole outage: White's page charged it to Black (beyond the
     # 2 s allowance), and White's clock did not run meanwhile.
@@ -149,7 +179,7 @@ def test_a_relay_socket_the_network_dropped_silently_is_noticed_and_replaced(two
             host.page.wait_for_timeout(100)
         for d in two_clocked:
             d.page.wait_for_function(f"{RELAYS_OPEN} === 0", timeout=10_000)
-            expect(d.page.locator("#friend-signal")).to_contain_text("No relay could be reached")
+            expect(d.page.locator("#friend-signal")).to_contain_text("No relay can be reached any more")
             shot(d.page, f"network-dead-relay-{d.name}")
     finally:
         netns.run(["ip", "link", "set", "lo", "up"])

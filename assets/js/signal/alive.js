@@ -11,6 +11,7 @@
 // opens a new socket on its back-off (Trystero's: at most 10 s), which reaches the relay soon after
 // the network is back.
 //
+// unanswered(ws) -> how long its oldest EVENT/REQ has waited for an answer (ms).
 // dropIfDead(ws) -> true when it dropped `ws` now. Call it often (every 500 ms) while a dead
 // socket matters: a link waiting for its friend (signal/room.js). Nothing is sent to find out.
 
@@ -42,6 +43,7 @@ export function dropIfDead(ws) {
   const dead = ws.readyState === 1 ? s.asked && now - s.asked > SILENT_MS : now - s.born > CONNECTING_MS;
   if (!dead) return false;
   const onclose = ws.onclose;
+  s.dropped = true;
   ws.onclose = ws.onmessage = ws.onopen = null;
   try {
     ws.close();
@@ -50,4 +52,18 @@ export function dropIfDead(ws) {
   }
   if (onclose) onclose.call(ws);
   return true;
+}
+
+/** True when `ws` was closed by dropIfDead (no answer came), not by the relay or the browser. */
+export function seenDropped(ws) {
+  const s = ws && seen.get(ws);
+  return !!s && !!s.dropped;
+}
+
+/** How long (ms) `ws`'s oldest EVENT or REQ has waited for an answer (0: none waits, or `ws` is
+ * not watched yet: dropIfDead watches it from its first call). A relay answers in milliseconds: a
+ * wait of a second or two says the socket may be dead before dropIfDead may say it is. */
+export function unanswered(ws) {
+  const s = ws && seen.get(ws);
+  return s && s.asked && ws.readyState === 1 ? Date.now() - s.asked : 0;
 }

@@ -21,6 +21,8 @@
 //   connection (HCPeer ends a channel when the friend is lost; the next one opens when the
 //   friend is back), messages that arrive between two channels are kept for the next one.
 // link.relayState() -> {open, total, failed}; link.noRelay() -> true when no relay is reachable;
+// link.cutOff() -> true when none is any longer (this device's network gone, most likely);
+// link.doubtful() -> true when no open relay answers (it may be gone: cutOff soon);
 // link.answered: the other page's connection set-up has arrived (it is in the room);
 // link.onchange(link) after every change of
 //   link.state ("loading" | "connecting" | "open" | "taken" | "failed" | "left") or of the
@@ -30,7 +32,7 @@ import { parseLimited, checkText, MessageError } from '../peer/safejson.js';
 import { MESSAGES } from '../peer/errors.js';
 import { relayUrls } from './relays.js';
 import { onRelayBack, relayBack } from './back.js';
-import { dropIfDead } from './alive.js';
+import { dropIfDead, seenDropped, unanswered } from './alive.js';
 import { reportFault } from '../fault.js';
 import { Handshake, connectionFingerprints } from './handshake.js';
 import { VENDOR } from '../vendor.js';
@@ -243,6 +245,8 @@ export class RoomLink {
     this.left = false;
     this.started = Date.now();
     this.failedRelays = new Set(); // relays whose socket was seen closed (refused or dropped)
+    this.reachedAt = 0; // when a relay was last seen open (0: never yet)
+    this.silent = new Set(); // relays whose last socket went silent (dropped by alive.js), not refused
     this._lastCount = -1;
     this._poll = setInterval(() => this._checkRelays(), 500);
     // Back online, or the page shown again: every relay that is down is tried at once.
@@ -401,7 +405,10 @@ export class RoomLink {
     for (const url of this.relays) {
       const ws = sockets[url] || sockets[`${url}/`];
       if (ws && ws.readyState === 1) open++;
+      if (ws && ws.readyState === 1) this.silent.delete(url);
       if (ws && ws.readyState === 3) this.failedRelays.add(url);
+      // (refused: something answered, the network works -- unless the browser knows it has none)
+      if (ws && ws.readyState === 3 && !seenDropped(ws)) this.silent.delete(url);
     }
     return { open, total, failed: this.failedRelays.size };
   }
@@ -413,13 +420,33 @@ export class RoomLink {
     return open === 0 && (failed >= total || Date.now() - this.started >= afterMs);
   }
 
+  /** True when a relay was open in this link's life, none is now (`noRelay`), and every one went
+   * silent rather than refusing (a relay down refuses at once): this device's network went, most
+   * likely (a tunnel, a lift). The link reconnects by itself once it is back. */
+  cutOff() {
+    return !!this.reachedAt && this.noRelay() && this.relays.every(url => this.silent.has(url));
+  }
+
+  /** True when every open relay socket has left a message unanswered for `ms` (none open: false):
+   * the network may be gone, though the sockets do not say so yet (alive.js). */
+  doubtful(ms = 1500) {
+    const sockets = this.trystero ? this.trystero.getRelaySockets() : {};
+    const open = this.relays.map(url => sockets[url] || sockets[`${url}/`]).filter(ws => ws && ws.readyState === 1);
+    return open.length > 0 && open.every(ws => unanswered(ws) >= ms);
+  }
+
   _checkRelays() {
     if (this.left) return;
     this._checkBound();
     // (friend away: a relay socket the network dropped silently is noticed and replaced, alive.js)
     const sockets = !this.bound && this.trystero ? this.trystero.getRelaySockets() : {};
-    for (const url of this.relays) if (dropIfDead(sockets[url] || sockets[`${url}/`])) this.failedRelays.add(url);
+    for (const url of this.relays) {
+      if (!dropIfDead(sockets[url] || sockets[`${url}/`])) continue;
+      this.failedRelays.add(url);
+      this.silent.add(url);
+    }
     const { open } = this.relayState();
+    if (open > 0) this.reachedAt = Date.now();
     // (Trystero's socket reached a relay again: the page's other sockets try now)
     if (open > 0 && this._lastOpen === 0) relayBack();
     // A relay back (after a drop, or reached late: the page started during an outage): the room is
