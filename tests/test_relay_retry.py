@@ -100,3 +100,20 @@ def test_the_first_socket_to_reach_a_relay_again_wakes_the_others():
     assert len(r["waitingMs"]) == 2 and min(r["waitingMs"]) >= 5000  # both at their cap
     assert r["afterOneTry"] == {"lobby": 1, "store": 1, "told": 1, "opened": 2}
     assert r["stillWaiting"] == 0
+
+
+def test_the_relay_pool_drops_a_socket_the_network_dropped_silently_and_keeps_a_slow_one():
+    """The lobby's and the store's relay pool (assets/js/signal/nostr.js) with a fake socket and
+    clock (tests/js/pool_alive.mjs): an event with no answer for 8 s (a tunnel: the packets vanish,
+    no reset) drops the socket, retried on the back-off; an idle socket, or a relay answering 5 s
+    late, is kept; a relay that never answers is retried further and further apart. (Before, the
+    pool kept such a socket "open" for minutes.)"""
+    r = run_script("pool_alive.mjs", timeout=60)
+    assert r["noCheckWithoutSubscriptions"] is True and r["checkEveryMs"] == 500
+    assert r["idleKept"] is True and r["slowKept"] is True
+    assert 8000 <= r["droppedAfterMs"] <= 9000 and r["openAfterDrop"] == 0
+    assert len(r["retryMs"]) == 1 and r["retryMs"][0] <= 1000
+    silent = r["silentRetryMs"]
+    assert silent[-1] >= 4 * silent[0] and max(silent) <= 10_000, silent
+    assert r["backKept"] is True and r["silentAfterBack"] == 0
+    assert r["checkStoppedOnClose"] is True

@@ -13,7 +13,8 @@
 //
 // unanswered(ws) -> how long its oldest EVENT/REQ has waited for an answer (ms).
 // dropIfDead(ws) -> true when it dropped `ws` now. Call it often (every 500 ms) while a dead
-// socket matters: a link waiting for its friend (signal/room.js). Nothing is sent to find out.
+// socket matters: a link waiting for its friend (signal/room.js), a relay pool with subscriptions
+// (signal/nostr.js: the quick-play lobby, the correspondence store). Nothing is sent to find out.
 
 const SILENT_MS = 8000;
 const CONNECTING_MS = 10000;
@@ -37,7 +38,7 @@ function watch(ws) {
 }
 
 export function dropIfDead(ws) {
-  if (!ws || typeof ws.send !== 'function' || ws.readyState > 1) return false;
+  if (!ws || typeof ws.send !== 'function' || typeof ws.addEventListener !== 'function' || ws.readyState > 1) return false;
   const s = watch(ws);
   const now = Date.now();
   const dead = ws.readyState === 1 ? s.asked && now - s.asked > SILENT_MS : now - s.born > CONNECTING_MS;

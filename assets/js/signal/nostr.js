@@ -10,8 +10,12 @@
 // @noble/secp256k1 (vendored with Trystero).
 // Relays come back: a closed socket is retried for ever, with a capped, jittered back-off
 // (RETRY_MS), and at once when the browser goes back online or the page becomes visible.
+// A socket the network dropped silently (no reset: a tunnel) is noticed, closed and retried the
+// same way (alive.js: its EVENT or REQ unanswered for 8 s, or still connecting after 10 s),
+// checked every ALIVE_MS while the pool has subscriptions. Nothing is sent to find out.
 
 import { onRelayBack, relayBack } from './back.js';
+import { dropIfDead } from './alive.js';
 import { checkText } from '../peer/safejson.js';
 import { eventId, mine } from '../peer/pow.js';
 import { sha256 } from '../peer/bytes.js';
@@ -23,6 +27,7 @@ const MAX_FRAME_CHARS = 16 * 1024;
 export const RETRY_MS = [500, 1000, 2000, 4000, 8000, 10000]; // then 10 s for ever (with jitter)
 const SEEN_MAX = 4000;
 const MAX_PENDING = 20; // events kept for a relay that is not connected (yet)
+const ALIVE_MS = 500; // how often the sockets are checked for a silent death (alive.js)
 const ID = /^[0-9a-f]{64}$/;
 const SIG = /^[0-9a-f]{128}$/;
 
@@ -70,7 +75,7 @@ export class RelayPool {
     this.WS = WebSocketImpl;
     this.onevent = onevent;
     this.onstate = onstate;
-    this.sockets = new Map(); // url -> {ws, retries, timer, pending}
+    this.sockets = new Map(); // url -> {ws, retries, timer, pending, silent}
     this.refused = new Set(); // relays whose socket closed (refused or dropped) since the start
     this.topics = new Set();
     this.subId = hexOf(crypto.getRandomValues(new Uint8Array(8)));
@@ -120,7 +125,8 @@ export class RelayPool {
 
   _open(url) {
     if (this.closed) return;
-    const slot = this.sockets.get(url) || { ws: null, retries: 0, timer: null, pending: [] };
+    // (silent: the sockets in a row dropped as dead with nothing heard from the relay since)
+    const slot = this.sockets.get(url) || { ws: null, retries: 0, timer: null, pending: [], silent: 0 };
     this.sockets.set(url, slot);
     clearTimeout(slot.timer);
     slot.timer = null;
@@ -134,6 +140,7 @@ export class RelayPool {
       return;
     }
     slot.ws = ws;
+    dropIfDead(ws); // (new: never dead, but watched from its first frame on)
     ws.onopen = () => {
       // (open after a refusal or a drop: the relay is back, the page's other sockets try now)
       const back = slot.retries > 0;
@@ -163,6 +170,17 @@ export class RelayPool {
     slot.timer = setTimeout(() => this._open(url), ms);
   }
 
+  /** Drop and retry each socket the network dropped silently (alive.js). A relay that takes
+   * connections but never answers is retried on the back-off (`silent`), not at once each time. */
+  _checkAlive() {
+    for (const [url, slot] of this.sockets) {
+      if (!dropIfDead(slot.ws)) continue; // (dropped: its onclose ran, a retry is on its way)
+      slot.retries = Math.max(slot.retries, slot.silent);
+      slot.silent += 1;
+      this._retry(url, slot);
+    }
+  }
+
   /** Try every relay that is not connected now (back online, page visible again). */
   retryNow() {
     if (this.closed) return;
@@ -190,11 +208,14 @@ export class RelayPool {
 
   subscribe(topic) {
     this.topics.add(topic);
+    if (!this.aliveTimer && !this.closed) this.aliveTimer = setInterval(() => this._checkAlive(), ALIVE_MS);
     for (const s of this.sockets.values()) this._req(s.ws);
   }
 
   _frame(text, url) {
     this.received += 1;
+    const slot = this.sockets.get(url);
+    if (slot) slot.silent = 0;
     let msg;
     try {
       checkText(text, { maxChars: this.maxFrameChars, maxDepth: 6 });
@@ -298,6 +319,7 @@ export class RelayPool {
 
   close() {
     this.closed = true;
+    clearInterval(this.aliveTimer);
     if (this._offBack) this._offBack();
     if (typeof removeEventListener === 'function') {
       removeEventListener('online', this._wake);
