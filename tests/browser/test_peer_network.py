@@ -188,3 +188,93 @@ def test_a_relay_socket_the_network_dropped_silently_is_noticed_and_replaced(two
         expect(d.conn()).to_have_attribute("data-conn", "connected", timeout=CONNECT_MS)
     host.move("g1", "f3")
     assert agreed(host, guest, n=3) == ["e4", "e5", "Nf3"]
+
+
+# ---- The relay pools of quick play's lobby and of the correspondence store (QA of 2026-12-07):
+# the same silent death of their relay sockets, noticed the same way (nostr.js, alive.js).
+
+from .test_peer_quick import CONNECTED, start_seek  # noqa: E402
+from .test_peer_store import ALL_STORED, Visitor, _report  # noqa: E402
+
+STORE = "window.hcFriend.info().store"
+
+
+def test_a_seeker_whose_lobby_socket_the_network_dropped_silently_is_told_and_pairs_when_it_is_back(
+        two_clocked, netns):
+    """A waits for an opponent in quick play when the network goes (40 s of the pages' time,
+    stepped as above). Its lobby socket stayed "open": the card said "Connected to the relay" and
+    "Looking for an opponent…" all along, while its seeks went nowhere, and once the network was
+    back the socket came to life only at the kernel's next retransmission. Now the seek that had no
+    answer for 8 s drops the socket (nostr.js, alive.js): the card says no relay answers, and when
+    the network is back A pairs with B, who starts seeking only then."""
+    a, b = two_clocked
+    for d in two_clocked:
+        d.open()
+    start_seek(a)
+    expect(a.page.locator("#quick-relays")).to_contain_text("Connected to", timeout=CONNECT_MS)
+    netns.run(["ip", "link", "set", "lo", "down"])
+    try:
+        for _ in range(20):  # (40 s of the pages' time, 2 s at a time)
+            for d in two_clocked:
+                d.page.clock.fast_forward(2000)
+            a.page.wait_for_timeout(100)
+        card = a.page.locator("#quick-card")
+        expect(card).to_have_attribute("data-relays", "none", timeout=10_000)
+        expect(a.page.locator("#quick-relays")).to_contain_text("None of the 1 relay answers")
+        expect(a.page.locator("#status-line")).to_have_text("No relay reachable")
+        shot(a.page, "network-dead-lobby")
+    finally:
+        netns.run(["ip", "link", "set", "lo", "up"])
+    back = time.monotonic()
+    start_seek(b)
+    for d in two_clocked:
+        d.page.wait_for_function(CONNECTED, timeout=BACK_MS)
+    print(f"paired and connected {time.monotonic() - back:.1f} s after the network came back")
+
+
+@pytest.fixture
+def visitors(ns_browser, ns_site, nostr_relay):  # noqa: F811
+    devices = [Visitor(ns_browser, ns_site, name, [nostr_relay.url]) for name in ("host", "guest")]
+    yield devices
+    _report(devices)
+    for d in devices:
+        d.close()
+
+
+def test_a_correspondence_move_made_while_the_network_is_gone_reaches_the_relay_when_it_is_back(visitors, netns):
+    """A game without a clock, the friend away: White moves while the network is gone (30 s). The
+    store's socket to the relay stayed "open", the move in it unconfirmed, until the kernel's next
+    retransmission after the network's return. Now the move's event unanswered for 8 s drops the
+    socket (the page counts no relay open), and the move is on the relay soon after the network
+    is back; the friend's next visit gets it."""
+    host, guest = visitors
+    host.visit()
+    link = invite(host, "standard")
+    host.leave()
+    guest.visit(link)
+    guest.wait_relayed()
+    guest.leave()
+    host.visit()
+    host.wait_relayed()
+    expect(host.page.locator("#status-line")).to_have_text("White to move", timeout=CONNECT_MS)
+    host.page.wait_for_function(ALL_STORED, timeout=CONNECT_MS)
+    netns.run(["ip", "link", "set", "lo", "down"])
+    cut = time.monotonic()
+    try:
+        host.click("e2")
+        host.click("e4")
+        expect(host.page.locator("#friend-store")).to_have_text("Sending to the relays…", timeout=CONNECT_MS)
+        host.page.wait_for_function(f"{STORE}.open === 0 && {STORE}.unconfirmed > 0", timeout=20_000)
+        print(f"the store's socket dropped {time.monotonic() - cut:.1f} s into the cut:", host.page.evaluate(STORE))
+        print("the panel says:", host.page.locator("#friend-store").inner_text())
+        shot(host.page, "network-dead-store")
+        host.page.wait_for_timeout(max(0, int((30 - (time.monotonic() - cut)) * 1000)))
+    finally:
+        netns.run(["ip", "link", "set", "lo", "up"])
+    back = time.monotonic()
+    host.page.wait_for_function(ALL_STORED, timeout=BACK_MS)
+    print(f"the move was on the relay {time.monotonic() - back:.1f} s after the network came back")
+    host.leave()
+    guest.visit()
+    guest.wait_relayed()
+    guest.wait_moves(1)
