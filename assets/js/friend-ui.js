@@ -160,8 +160,8 @@ function friendConn(p) {
   // the friend is away -- or this device is, when it reaches no relay any more (a network cut:
   // it went back and forth between "Reconnecting…" and a red "Connection lost", QA).
   const link = healing();
-  if (!link) return 'lost';
   if (isCutOff(link)) return 'offline';
+  if (!link || link.noRelay()) return 'lost'; // (no relay: the codes are the way back)
   const away = liveAt + RECONNECT_CARD_MS - Date.now();
   if (away <= 0 && !link.doubtful()) return 'waiting';
   renderIn(away > 0 ? away : 1000);
