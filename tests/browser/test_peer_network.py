@@ -194,7 +194,7 @@ def test_a_relay_socket_the_network_dropped_silently_is_noticed_and_replaced(two
 # the same silent death of their relay sockets, noticed the same way (nostr.js, alive.js).
 
 from .test_peer_quick import CONNECTED, start_seek  # noqa: E402
-from .test_peer_store import ALL_STORED, Visitor, _report  # noqa: E402
+from .test_peer_store import ALL_STORED, Visitor, _report, start_by_correspondence  # noqa: E402
 
 STORE = "window.hcFriend.info().store"
 
@@ -248,14 +248,7 @@ def test_a_correspondence_move_made_while_the_network_is_gone_reaches_the_relay_
     socket (the page counts no relay open), and the move is on the relay soon after the network
     is back; the friend's next visit gets it."""
     host, guest = visitors
-    host.visit()
-    link = invite(host, "standard")
-    host.leave()
-    guest.visit(link)
-    guest.wait_relayed()
-    guest.leave()
-    host.visit()
-    host.wait_relayed()
+    start_by_correspondence(host, guest)
     expect(host.page.locator("#status-line")).to_have_text("White to move", timeout=CONNECT_MS)
     host.page.wait_for_function(ALL_STORED, timeout=CONNECT_MS)
     netns.run(["ip", "link", "set", "lo", "down"])

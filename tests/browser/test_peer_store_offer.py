@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_peer_play import CONNECT_MS, invite, shot
-from .test_peer_store import Visitor, _report
+from .test_peer_play import CONNECT_MS, shot
+from .test_peer_store import Visitor, _report, start_by_correspondence
 
 pytestmark = pytest.mark.browser
 
@@ -28,15 +28,7 @@ def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
 
 def test_a_draw_offer_by_correspondence_asks_the_friend_for_an_answer(two):
     host, guest = two
-    host.visit()
-    link = invite(host, "standard")
-    host.leave()
-    guest.visit(link)
-    guest.wait_relayed()
-    guest.leave()
-
-    host.visit()
-    host.wait_relayed()
+    start_by_correspondence(host, guest)
     host.send_move("e2", "e4")
     host.leave()
     guest.visit()

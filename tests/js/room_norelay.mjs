@@ -2,7 +2,8 @@
 // checked in Node on RoomLink.noRelay() with a fake Trystero whose sockets the script sets (run
 // by tests/test_relay_retry.py): at once when every relay has refused or dropped a connection
 // (offline, or all down), after 5 s when some relay is still trying, never while one is open.
-// Prints one JSON line: {case: noRelay()}.
+// And RoomLink.cutOff(): this device's network gone, not the relays refusing.
+// Prints one JSON line: {case: noRelay() or cutOff()}.
 
 const root = new URL('../../', import.meta.url);
 const { RoomLink } = await import(new URL('assets/js/signal/room.js', root).href);
@@ -15,6 +16,8 @@ function link(startedMsAgo) {
     trystero: { getRelaySockets: () => sockets },
     started: Date.now() - startedMsAgo,
     failedRelays: new Set(),
+    silent: new Set(),
+    reachedAt: 0,
   });
   return l;
 }
@@ -30,4 +33,14 @@ l = link(6000);
 sockets = ws(0, 0); out.stillConnectingAfter6s = l.noRelay();
 sockets = ws(1, 0); out.openAfter6s = l.noRelay();
 out.state = l.relayState();
+// cutOff(): a relay was reached, none is now, and each went silent (not refused).
+l = link(60000);
+l.reachedAt = Date.now() - 30000;
+sockets = ws(3, 3); out.refusedIsNotCut = l.cutOff();
+l.silent = new Set(l.relays);
+sockets = ws(0, 0); out.silentIsCut = l.cutOff();
+sockets = ws(1, 0); out.openIsNotCut = l.cutOff();
+sockets = ws(0, 0); out.silentAgainIsCut = l.cutOff(); // (a was open since: it is not silent any more)
+l.reachedAt = 0;
+out.neverReachedIsNotCut = l.cutOff();
 console.log(JSON.stringify(out));
