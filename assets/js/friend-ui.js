@@ -156,13 +156,12 @@ function friendConn(p) {
   if (first) return 'waiting';
   // After a drop: "reconnecting" once the two sides are exchanging codes.
   if (s === 'joining' || s === 'connecting') return 'reconnecting';
-  // With a room the pages find each other again by themselves: "reconnecting" for a moment, then
-  // the friend is away -- or this device is, when it reaches no relay any more (a network cut:
-  // it went back and forth between "Reconnecting…" and a red "Connection lost", QA).
+  // A room reconnects by itself: "reconnecting" a moment, then the friend is away -- or this device
+  // is, cut off (it went back and forth between "Reconnecting…" and "Connection lost", QA).
   const link = healing();
   if (isCutOff(link)) return 'offline';
   if (!link || link.noRelay()) return 'lost'; // (no relay: the codes are the way back)
-  const away = liveAt + RECONNECT_CARD_MS - Date.now();
+  const away = Math.max(liveAt + RECONNECT_CARD_MS, backAt + BACK_CARD_MS) - Date.now();
   if (away <= 0 && !link.doubtful()) return 'waiting';
   renderIn(away > 0 ? away : 1000);
   return 'reconnecting';
@@ -180,7 +179,9 @@ function renderIn(ms) {
 // longer, and the card that comes then says so first.
 const RECONNECT_CARD_MS = 6000;
 const CUT_CARD_MS = 60000;
+const BACK_CARD_MS = 30000; // (the network back, the pages met after 10 s on a loaded machine)
 let liveAt = Date.now(); // when the friend was last connected (or the page opened)
+let backAt = 0; // when this device was last seen to have its relays back after a cut
 let wasLive = false;
 let wasCut = false;
 let cardTimer = null;
@@ -192,9 +193,7 @@ function friendCardFor(p) {
     wasLive = true;
     return null;
   }
-  // (the first render after a drop: renders are few while nothing changes, a weak connection's
-  // above all, so the last one while live may be long before it)
-  if (wasLive) liveAt = Date.now();
+  if (wasLive) liveAt = Date.now(); // (the first render after a drop: renders are few meanwhile)
   wasLive = false;
   const busy = !!friend.peer || friend.making || !!friend.alt;
   if ((friend.card === 'join' || friend.card === 'answer') && busy) return friend.card;
@@ -205,9 +204,9 @@ function friendCardFor(p) {
   if (p.canClaim) return null; // (the claim first: on a phone the card would cover its button)
   const link = healing();
   const cut = isCutOff(link);
-  if (wasCut && !cut) liveAt = Date.now(); // (the network back: the pages need a moment to meet)
+  if (wasCut && !cut) backAt = Date.now(); // (the network back: the pages need a moment to meet)
   wasCut = cut;
-  const wait = liveAt + (cut ? CUT_CARD_MS : RECONNECT_CARD_MS) - Date.now();
+  const wait = Math.max(liveAt + (cut ? CUT_CARD_MS : RECONNECT_CARD_MS), backAt + BACK_CARD_MS) - Date.now();
   if (link && (cut || !link.noRelay()) && wait > 0 && friend.card !== 'reconnect') {
     renderIn(wait);
     return null;
