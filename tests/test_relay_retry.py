@@ -117,6 +117,7 @@ def test_the_relay_pool_drops_a_socket_the_network_dropped_silently_and_keeps_a_
     assert r["idleKept"] is True and r["slowKept"] is True
     assert 8000 <= r["droppedAfterMs"] <= 9000 and r["openAfterDrop"] == 0
     assert len(r["retryMs"]) == 1 and r["retryMs"][0] <= 1000
+    assert r["retryTimersScheduled"] == 1 and r["retriesAfterDrop"] == 1, r
     silent = r["silentRetryMs"]
     assert silent[-1] >= 4 * silent[0] and max(silent) <= 10_000, silent
     assert r["backKept"] is True and r["silentAfterBack"] == 0

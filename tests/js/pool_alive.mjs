@@ -98,6 +98,7 @@ answerAfterMs = null;
 const sentAt = now;
 await pool.publish('topic', 'into the void');
 let droppedAfter = null;
+timers.length = 0;
 for (let t = 0; t < 20_000 && droppedAfter === null; t += 500) {
   await pass(500);
   if (sockets[0].pageClosed) droppedAfter = now - sentAt;
@@ -105,6 +106,9 @@ for (let t = 0; t < 20_000 && droppedAfter === null; t += 500) {
 out.droppedAfterMs = droppedAfter;
 out.openAfterDrop = pool.openCount();
 out.retryMs = pendingRetry();
+// (one timer scheduled by the drop, not one by the socket's onclose and another by the check)
+out.retryTimersScheduled = timers.length;
+out.retriesAfterDrop = pool.sockets.get('wss://relay.example').retries;
 
 // 4. The relay takes connections but never answers: each new socket is dropped in turn, the
 //    retries spaced out on the back-off (not every 8.5 s).

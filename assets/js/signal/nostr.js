@@ -15,7 +15,7 @@
 // checked every ALIVE_MS while the pool has subscriptions. Nothing is sent to find out.
 
 import { onRelayBack, relayBack } from './back.js';
-import { dropIfDead } from './alive.js';
+import { dropIfDead, seenDropped } from './alive.js';
 import { checkText } from '../peer/safejson.js';
 import { eventId, mine } from '../peer/pow.js';
 import { sha256 } from '../peer/bytes.js';
@@ -155,6 +155,12 @@ export class RelayPool {
     ws.onclose = () => {
       if (slot.ws !== ws) return;
       slot.ws = null;
+      if (seenDropped(ws)) {
+        // (gone silent, not refused: a relay that takes connections but never answers is retried
+        // further apart each time, until it is heard again)
+        slot.retries = Math.max(slot.retries, slot.silent);
+        slot.silent += 1;
+      }
       this.refused.add(url);
       if (this.onstate) this.onstate(this);
       this._retry(url, slot);
@@ -173,12 +179,7 @@ export class RelayPool {
   /** Drop and retry each socket the network dropped silently (alive.js). A relay that takes
    * connections but never answers is retried on the back-off (`silent`), not at once each time. */
   _checkAlive() {
-    for (const [url, slot] of this.sockets) {
-      if (!dropIfDead(slot.ws)) continue; // (dropped: its onclose ran, a retry is on its way)
-      slot.retries = Math.max(slot.retries, slot.silent);
-      slot.silent += 1;
-      this._retry(url, slot);
-    }
+    for (const slot of this.sockets.values()) dropIfDead(slot.ws); // (its onclose retries)
   }
 
   /** Try every relay that is not connected now (back online, page visible again). */
