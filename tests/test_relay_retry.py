@@ -122,3 +122,4 @@ def test_the_relay_pool_drops_a_socket_the_network_dropped_silently_and_keeps_a_
     assert silent[-1] >= 4 * silent[0] and max(silent) <= 10_000, silent
     assert r["backKept"] is True and r["silentAfterBack"] == 0
     assert r["checkStoppedOnClose"] is True
+    assert r["pendingKept"] == [f"event {i}" for i in range(5, 25)], r["pendingKept"]

@@ -138,5 +138,23 @@ out.silentAfterBack = pool.sockets.get('wss://relay.example').silent;
 
 pool.close();
 out.checkStoppedOnClose = intervals.every(i => i.cleared);
+
+// 6. Events made while a relay is unreachable wait for it, the newest 20 of them (a seek
+//    republished after a long cut counts, not the first ones made).
+class NeverOpens {
+  constructor() {
+    this.readyState = 0;
+  }
+  addEventListener() {}
+  send() {}
+  close() {
+    this.readyState = 3;
+  }
+}
+const cut = new RelayPool(['wss://relay.example'], { WebSocketImpl: NeverOpens });
+await cut.start();
+for (let i = 0; i < 25; i++) cut.sendEvent(cut.sign('topic', `event ${i}`));
+out.pendingKept = cut.sockets.get('wss://relay.example').pending.map(f => JSON.parse(f)[1].content);
+cut.close();
 console.log(JSON.stringify(out));
 process.exit(0);

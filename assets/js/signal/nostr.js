@@ -307,7 +307,11 @@ export class RelayPool {
       if (s.ws && s.ws.readyState === 1) {
         this._send(s.ws, frame);
         now.push(url);
-      } else if (s.pending.length < this.maxPending) s.pending.push(frame);
+      } else if (this.maxPending > 0) {
+        // (the newest are kept: after a long cut, the seek made last matters, not the first)
+        s.pending.push(frame);
+        if (s.pending.length > this.maxPending) s.pending.splice(0, s.pending.length - this.maxPending);
+      }
     }
     return now;
   }
