@@ -29,9 +29,26 @@ RECORD_PILL = """() => {
 
 @pytest.fixture
 def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
+    """Host and guest, their pages' clocks installed: time runs as usual, and a test can jump
+    what the pages wait for in real time (a clock running out, the 30 s before an abort) with
+    :func:`pass_time` instead of waiting it out."""
     devices = _devices(ns_browser, ns_site, [nostr_relay.url], ("host", "guest"))
+    for d in devices:
+        d.context.clock.install()
     yield devices
     _report_and_close(devices)
+
+
+def pass_time(pages, seconds: float, step_ms: int = 2000) -> None:
+    """``seconds`` of the ``pages``' time, ``step_ms`` at a time, each step's due timers fired
+    and 100 ms of real time after it for what they send and receive (a friend's answer, a
+    relay's), as if that time had passed (Playwright's clock: ``context.clock.install()``)."""
+    left = int(seconds * 1000)
+    while left > 0:
+        for page in pages:
+            page.clock.fast_forward(min(step_ms, left))
+        pages[0].wait_for_timeout(100)
+        left -= step_ms
 
 
 def invite_with_clock(host, minutes: "float | None", variant: str = "standard") -> str:
@@ -74,6 +91,7 @@ def test_a_win_on_time_against_a_closed_tab_keeps_its_result_in_view(two):
     host.page.evaluate(RECORD_PILL)
     guest.page.close()
     claim = host.page.locator("#friend-claim")
+    # (in real time: the friend's page, back later, must find Black's time gone by its own clock)
     expect(claim).to_be_visible(timeout=60_000)
     said = host.page.evaluate("window.__pillSaid")
     assert said[0] == "connected" and "connected" not in said[1:], said
@@ -179,7 +197,8 @@ def test_quick_play_aborts_a_game_the_stranger_does_not_start(two):
     expect(white.page.locator("#friend-start")).to_contain_text("You have")
     expect(white.page.locator("#friend-start")).to_contain_text("to make your first move, or the game is aborted.")
     shot(white.page, "abort-count-white")
-    expect(black.page.locator("#banner")).to_contain_text("Game aborted", timeout=45_000)
+    pass_time([black.page, white.page], 32)  # (the 30 s White had)
+    expect(black.page.locator("#banner")).to_contain_text("Game aborted", timeout=CONNECT_MS)
     expect(white.page.locator("#banner")).to_contain_text("Game aborted", timeout=CONNECT_MS)
     again = black.page.locator("#friend-again")
     expect(again).to_be_visible()

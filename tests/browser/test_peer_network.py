@@ -18,7 +18,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .test_peer_gone import RECORD_PILL
+from .test_peer_gone import RECORD_PILL, pass_time
 from .test_peer_oneclick import _devices, _report_and_close
 from .test_peer_play import CONNECT_MS, agreed, invite, shot
 
@@ -174,10 +174,7 @@ def test_a_relay_socket_the_network_dropped_silently_is_noticed_and_replaced(two
     try:
         for d in two_clocked:
             expect(d.conn()).not_to_have_attribute("data-conn", "connected", timeout=15_000)
-        for _ in range(30):  # (a minute of the pages' time, 2 s at a time)
-            for d in two_clocked:
-                d.page.clock.fast_forward(2000)
-            host.page.wait_for_timeout(100)
+        pass_time([d.page for d in two_clocked], 60)  # (a minute of the pages' time)
         for d in two_clocked:
             d.page.wait_for_function(f"{RELAYS_OPEN} === 0", timeout=10_000)
             expect(d.page.locator("#friend-signal")).to_contain_text("No relay can be reached any more")
@@ -215,10 +212,7 @@ def test_a_seeker_whose_lobby_socket_the_network_dropped_silently_is_told_and_pa
     expect(a.page.locator("#quick-relays")).to_contain_text("Connected to", timeout=CONNECT_MS)
     netns.run(["ip", "link", "set", "lo", "down"])
     try:
-        for _ in range(20):  # (40 s of the pages' time, 2 s at a time)
-            for d in two_clocked:
-                d.page.clock.fast_forward(2000)
-            a.page.wait_for_timeout(100)
+        pass_time([d.page for d in two_clocked], 40)  # (40 s of the pages' time)
         card = a.page.locator("#quick-card")
         expect(card).to_have_attribute("data-relays", "none", timeout=10_000)
         expect(a.page.locator("#quick-relays")).to_contain_text("None of the 1 relay answers")
