@@ -39,6 +39,10 @@ def two(ns_browser, ns_site, nostr_relay):  # noqa: F811
     _report_and_close(devices)
 
 
+#: The friend's channel is gone for good (WebRTC finds that out in real time), not only "weak".
+FRIEND_GONE = "!['open', 'weak'].includes(window.hcFriend.info().peerStatus)"
+
+
 def pass_time(pages, seconds: float, step_ms: int = 2000) -> None:
     """``seconds`` of the ``pages``' time, ``step_ms`` at a time, each step's due timers fired
     and 100 ms of real time after it for what they send and receive (a friend's answer, a
@@ -227,8 +231,10 @@ def test_an_aborted_quick_play_game_asks_for_nothing_more(two):
         expect(d.page.locator("#seal-panel")).to_be_hidden()
         expect(d.page.locator("#friend-again")).to_be_visible()
     a.page.close()
-    # (the friend gone is noticed within a few seconds: the pill must not turn red then)
-    b.page.wait_for_timeout(8000)
+    # (the friend gone is noticed within a few seconds: the pill must not turn red then, nor when
+    # the reconnect card would be due)
+    b.page.wait_for_function(FRIEND_GONE, timeout=CONNECT_MS)
+    pass_time([b.page], 8)
     expect(b.conn()).to_have_attribute("data-conn", "ended")
     expect(b.conn()).to_have_text("Not connected: the game is over")
     expect(b.page.locator("#friend-show")).to_be_hidden()
@@ -237,7 +243,7 @@ def test_an_aborted_quick_play_game_asks_for_nothing_more(two):
     wait_ready(b.page)
     expect(b.page.locator("#banner")).to_contain_text("Game aborted", timeout=CONNECT_MS)
     expect(b.page.locator("#seal-panel")).to_be_hidden()
-    b.page.wait_for_timeout(8000)
+    pass_time([b.page], 8)
     expect(b.conn()).to_have_attribute("data-conn", "ended")
     expect(b.page.locator("#friend-show")).to_be_hidden()
     expect(b.page.locator("#friend-card")).to_be_hidden()
