@@ -134,6 +134,8 @@ def test_a_quick_play_opponent_who_left_before_the_first_move_can_be_replaced(tw
     pair_by_quick_play(two)
     dead = a.state()["gameId"]
     b.page.close()
+    a.page.wait_for_function(FRIEND_GONE, timeout=CONNECT_MS)
+    pass_time([a.page], 7)  # (the card comes once the friend has been away 6 s)
     expect(a.page.locator("#friend-title")).to_have_text("Reconnect to your opponent", timeout=CONNECT_MS)
     expect(a.page.locator("#friend-steps")).to_contain_text("If your opponent left before the first move")
     # (no link to send: a stranger can be reached through the relays alone)
