@@ -130,10 +130,11 @@ def test_a_network_outage_mid_game_loses_no_move_and_the_pages_reconnect_by_them
         assert "lost" not in said and said.count("offline") == 1, (d.name, said)
         assert not any("card=true" in t for t in timeline[:cut_seen[d.name]]), (d.name, timeline)
     assert agreed(host, guest, n=4) == ["e4", "e5", "Bc4", "Nc6"]
-    # Black's move was in flight for the whole outage: White's page charged it to Black (beyond the
-    # 2 s allowance), and White's clock did not run meanwhile.
+    # Black's move was in flight for the whole outage: White's page charged it to Black (well beyond
+    # the 2 s allowance: 14.6-20 s of a 20-22 s cut, less on a fast return), and White's clock did
+    # not run meanwhile.
     seen = host.page.evaluate(CLOCKS)
-    assert seen["black"] < 300_000 - 15_000 and seen["white"] > 300_000 - 10_000, seen
+    assert seen["black"] < 300_000 - 10_000 and seen["white"] > 300_000 - 10_000, seen
     shot(host.page, "network-back-host")
     host.move("d1", "h5")
     guest.move("g8", "f6")
