@@ -47,7 +47,7 @@ def test_a_friend_link_shows_the_codes_at_once_when_every_relay_refused():
     assert r["state"] == {"open": 1, "total": 2, "failed": 0}
     # (a network cut, not refusals: the pages wait for it to come back, the board in view)
     assert r["refusedIsNotCut"] is False and r["silentIsCut"] is True and r["openIsNotCut"] is False
-    assert r["silentAgainIsCut"] is False  # (a was open since: not silent any more)
+    assert r["openSinceIsNotCut"] is False  # (a was open since: not silent any more)
     assert r["neverReachedIsNotCut"] is False
 
 

@@ -161,7 +161,7 @@ function friendConn(p) {
   const link = healing();
   if (isCutOff(link)) return 'offline';
   if (!link || link.noRelay()) return 'lost'; // (no relay: the codes are the way back)
-  const away = Math.max(liveAt + RECONNECT_CARD_MS, backAt + BACK_CARD_MS) - Date.now();
+  const away = cardDueIn(RECONNECT_CARD_MS);
   if (away <= 0 && !link.doubtful()) return 'waiting';
   renderIn(away > 0 ? away : 1000);
   return 'reconnecting';
@@ -185,6 +185,8 @@ let backAt = 0; // when this device was last seen to have its relays back after 
 let wasLive = false;
 let wasCut = false;
 let cardTimer = null;
+// (ms until the reconnect card is due: `ms` after the friend was last live, BACK_CARD_MS after a return)
+const cardDueIn = ms => Math.max(liveAt + ms, backAt + BACK_CARD_MS) - Date.now();
 
 function friendCardFor(p) {
   if (friend.taken) return 'taken';
@@ -206,7 +208,7 @@ function friendCardFor(p) {
   const cut = isCutOff(link);
   if (wasCut && !cut) backAt = Date.now(); // (the network back: the pages need a moment to meet)
   wasCut = cut;
-  const wait = Math.max(liveAt + (cut ? CUT_CARD_MS : RECONNECT_CARD_MS), backAt + BACK_CARD_MS) - Date.now();
+  const wait = cardDueIn(cut ? CUT_CARD_MS : RECONNECT_CARD_MS);
   if (link && (cut || !link.noRelay()) && wait > 0 && friend.card !== 'reconnect') {
     renderIn(wait);
     return null;

@@ -114,7 +114,6 @@ def _report(devices):
             print(f"[{d.name}] no state: {error}")
 
 
-
 def start_by_correspondence(host: "Visitor", guest: "Visitor", variant: str = "standard") -> None:
     """A game without a clock begun by correspondence: the host invites and leaves, the guest opens
     the link and leaves, and the host is back, White to move, its store reaching the relays."""
@@ -126,6 +125,7 @@ def start_by_correspondence(host: "Visitor", guest: "Visitor", variant: str = "s
     guest.leave()
     host.visit()
     host.wait_relayed()
+
 
 @pytest.fixture
 def two(ns_browser, ns_site, relays):  # noqa: F811

@@ -40,7 +40,7 @@ sockets = ws(3, 3); out.refusedIsNotCut = l.cutOff();
 l.silent = new Set(l.relays);
 sockets = ws(0, 0); out.silentIsCut = l.cutOff();
 sockets = ws(1, 0); out.openIsNotCut = l.cutOff();
-sockets = ws(0, 0); out.silentAgainIsCut = l.cutOff(); // (a was open since: it is not silent any more)
+sockets = ws(0, 0); out.openSinceIsNotCut = l.cutOff(); // (a was open since: it is not silent any more)
 l.reachedAt = 0;
 out.neverReachedIsNotCut = l.cutOff();
 console.log(JSON.stringify(out));
